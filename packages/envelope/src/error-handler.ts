@@ -1,0 +1,57 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, isAppError } from './app-error';
+import { errorEnvelope, requestIdOf } from './envelope';
+import type { Logger } from './logger';
+
+/** Shape of the errors body-parser and http-errors raise. */
+interface HttpLibraryError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  message: string;
+  limit?: number;
+}
+
+// Known library errors become client errors with a message that says what to fix.
+function fromLibraryError(err: HttpLibraryError): AppError | undefined {
+  const status = err.status ?? err.statusCode;
+  if (err.type === 'entity.parse.failed') {
+    return new AppError('BAD_REQUEST', 'request body is not valid JSON', { cause: err });
+  }
+  if (err.type === 'entity.too.large') {
+    return new AppError('BAD_REQUEST', `request body is larger than the ${err.limit ?? ''} byte limit`.replace('  ', ' '), { cause: err });
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500 && err.expose !== false) {
+    return new AppError(status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', err.message, { cause: err });
+  }
+  return undefined;
+}
+
+/** Answers every unmatched route with 404 `NOT_FOUND` naming the path. */
+export function createNotFoundHandler(): RequestHandler {
+  return (req, _res, next) => {
+    next(new AppError('NOT_FOUND', `no route for ${req.method} ${req.path}`));
+  };
+}
+
+/**
+ * The only place that writes an error response: `AppError`s as they are, known library errors as
+ * 4xx, anything else as 500 `INTERNAL` with the cause logged and never sent.
+ */
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, _req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const known = isAppError(err) ? err : err instanceof Error ? fromLibraryError(err as HttpLibraryError) : undefined;
+    const appError = known ?? new AppError('INTERNAL', 'internal error; the request id identifies it in the logs', { cause: err });
+    const requestId = requestIdOf(res);
+    if (appError.status >= 500) {
+      logger.error({ err: appError.cause ?? appError, code: appError.code, request_id: requestId }, appError.message);
+    }
+    for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+    res.status(appError.status).json(errorEnvelope(appError.code, appError.message, requestId, appError.details));
+  };
+}

@@ -1,0 +1,16 @@
+export { AppError, STATUS_BY_CODE, isAppError } from './app-error';
+export type { AppErrorOptions, ErrorCode } from './app-error';
+export { errorEnvelope, okEnvelope, requestIdOf, sendOk } from './envelope';
+export type { EnvelopeMeta, ErrorEnvelope, OkEnvelope } from './envelope';
+export { REQUEST_ID_HEADER, createRequestIdMiddleware } from './request-id';
+export { createErrorHandler, createNotFoundHandler } from './error-handler';
+export { createQueryParser } from './validate-query';
+export type { QueryParser, QuerySchema } from './validate-query';
+export { PROXY_SECRET_HEADER, createProxySecretMiddleware } from './proxy-secret';
+export { createHealthRoutes } from './health-routes';
+export type { Readiness } from './health-routes';
+export { createLogger } from './logger';
+export type { CreateLoggerOptions, Logger } from './logger';
+export { createRequestLogger } from './request-logger';
+export { serve } from './serve';
+export type { ServeOptions, Serving } from './serve';

@@ -1,0 +1,17 @@
+import pinoHttp from 'pino-http';
+import type { Logger as PinoLogger } from 'pino';
+import type { RequestHandler } from 'express';
+
+/** One JSON access-log line per request, carrying the request id set by the request-id middleware. */
+export function createRequestLogger(logger: PinoLogger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId: (_req, res) => String(res.getHeader('x-request-id') ?? ''),
+    customAttributeKeys: { reqId: 'request_id' },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+  });
+}

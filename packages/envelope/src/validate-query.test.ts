@@ -1,0 +1,76 @@
+import { AppError } from './app-error';
+import { createQueryParser } from './validate-query';
+
+interface Query {
+  base: string;
+  limit: number;
+  country?: string;
+}
+
+const parse = createQueryParser<Query>({
+  type: 'object',
+  properties: {
+    base: { type: 'string', enum: ['usd', 'eur'], default: 'usd' },
+    limit: { type: 'integer', minimum: 1, maximum: 25, default: 5 },
+    country: { type: 'string', minLength: 1, description: 'a country name, ISO3 or currency code' },
+  },
+});
+
+const requireCountry = createQueryParser<{ country: string }>({
+  type: 'object',
+  required: ['country'],
+  properties: { country: { type: 'string', minLength: 1, description: 'a country name, ISO3 or currency code' } },
+});
+
+function errorOf(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (err) {
+    return err as AppError;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('createQueryParser', () => {
+  it('when parameters are absent, then defaults fill them', () => {
+    expect(parse({})).toEqual({ base: 'usd', limit: 5 });
+  });
+
+  it('when an integer arrives as a string, then it is coerced', () => {
+    expect(parse({ limit: '7', base: 'eur' })).toEqual({ base: 'eur', limit: 7 });
+  });
+
+  it('when parsing, then the input object is left untouched', () => {
+    const input = { limit: '7' };
+    parse(input);
+    expect(input).toEqual({ limit: '7' });
+  });
+
+  it.each([
+    [{ base: 'chf' }, 'base', 'base must be one of usd, eur'],
+    [{ limit: '0' }, 'limit', 'limit must be an integer from 1 to 25'],
+    [{ limit: '26' }, 'limit', 'limit must be an integer from 1 to 25'],
+    [{ limit: 'abc' }, 'limit', 'limit must be an integer from 1 to 25'],
+    [{ limit: '2.5' }, 'limit', 'limit must be an integer from 1 to 25'],
+    [{ base: ['usd', 'eur'] }, 'base', 'base must be given only once'],
+    [{ country: '' }, 'country', 'country must be a country name, ISO3 or currency code'],
+    [{ colour: 'red' }, 'colour', "unknown parameter 'colour'; allowed parameters: base, limit, country"],
+    [{ base: 'chf', colour: 'red' }, 'colour', "unknown parameter 'colour'; allowed parameters: base, limit, country"],
+  ])('when the query is %j, then 400 names %s', (query, parameter, message) => {
+    const err = errorOf(() => parse(query));
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('BAD_REQUEST');
+    expect(err.message).toBe(message);
+    expect(err.details).toEqual({ parameter });
+  });
+
+  it('when a required parameter is missing, then the message says what it must be', () => {
+    const err = errorOf(() => requireCountry({}));
+    expect(err.message).toBe('country is required and must be a country name, ISO3 or currency code');
+  });
+
+  it('when an endpoint takes no parameters and one is sent, then the message says none are taken', () => {
+    const none = createQueryParser<Record<string, never>>({ type: 'object', properties: {} });
+    expect(errorOf(() => none({ x: '1' })).message).toBe("unknown parameter 'x'; this endpoint takes no parameters");
+  });
+});

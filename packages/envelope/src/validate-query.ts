@@ -1,0 +1,72 @@
+import Ajv from 'ajv';
+import type { ErrorObject, JSONSchemaType, SchemaObject } from 'ajv';
+import { AppError } from './app-error';
+
+/** JSON Schema of a route's query string: an object whose properties are its parameters. */
+export type QuerySchema = SchemaObject & { type: 'object'; properties: Record<string, SchemaObject> };
+
+/** The parsed query, typed by the caller. */
+export type QueryParser<T> = (query: unknown) => T;
+
+// One Ajv for all routes: query strings arrive as strings, so numbers and booleans are coerced;
+// defaults fill absent parameters; every error is collected so the first can be reported well.
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: true });
+ajv.addKeyword({ keyword: 'example' });
+
+function describeAllowed(schema: SchemaObject | undefined): string | undefined {
+  if (!schema) return undefined;
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
+  if (schema.type === 'integer' && schema.minimum !== undefined && schema.maximum !== undefined) {
+    return `an integer from ${schema.minimum} to ${schema.maximum}`;
+  }
+  if (schema.type === 'integer') return 'an integer';
+  if (schema.type === 'number') return 'a number';
+  if (typeof schema.description === 'string') return schema.description;
+  return undefined;
+}
+
+function messageFor(
+  error: ErrorObject,
+  schema: QuerySchema,
+  input: Record<string, unknown>,
+): { parameter: string; message: string } {
+  const names = Object.keys(schema.properties);
+  if (error.keyword === 'additionalProperties') {
+    const parameter = String((error.params as { additionalProperty: string }).additionalProperty);
+    const allowed = names.length ? `allowed parameters: ${names.join(', ')}` : 'this endpoint takes no parameters';
+    return { parameter, message: `unknown parameter '${parameter}'; ${allowed}` };
+  }
+  if (error.keyword === 'required') {
+    const parameter = String((error.params as { missingProperty: string }).missingProperty);
+    const allowed = describeAllowed(schema.properties[parameter]);
+    return { parameter, message: `${parameter} is required${allowed ? ` and must be ${allowed}` : ''}` };
+  }
+  const parameter = error.instancePath.split('/')[1] ?? '';
+  // Express turns a repeated parameter into an array; say so rather than "must be string".
+  if (Array.isArray(input[parameter])) return { parameter, message: `${parameter} must be given only once` };
+  const allowed = describeAllowed(schema.properties[parameter]);
+  return { parameter, message: allowed ? `${parameter} must be ${allowed}` : `${parameter} ${error.message ?? 'is invalid'}` };
+}
+
+/**
+ * Compiles a query schema once; the parser returns the coerced query with defaults, or throws
+ * `BAD_REQUEST` naming the parameter and what it allows. Unknown parameters are rejected.
+ *
+ * @example
+ * const parse = createQueryParser<{ base: string }>({ type: 'object', additionalProperties: false,
+ *   properties: { base: { type: 'string', enum: ['usd', 'eur'], default: 'usd' } } });
+ * const { base } = parse(req.query);
+ */
+export function createQueryParser<T>(schema: QuerySchema | JSONSchemaType<T>): QueryParser<T> {
+  const query = schema as QuerySchema;
+  const validate = ajv.compile({ additionalProperties: false, ...query });
+  return (input) => {
+    const original = { ...(input as Record<string, unknown>) };
+    const copy: Record<string, unknown> = { ...original };
+    if (validate(copy)) return copy as T;
+    const errors = validate.errors ?? [];
+    const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0];
+    const { parameter, message } = first ? messageFor(first, query, original) : { parameter: '', message: 'invalid query' };
+    throw new AppError('BAD_REQUEST', message, { details: { parameter } });
+  };
+}

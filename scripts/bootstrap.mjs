@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Makes `npm start` and `npm test` work on a fresh clone that has only Node and npm: it finds or
+// fetches the pinned pnpm, installs the workspace when the lockfile is newer than node_modules,
+// makes sure the binaries the tests need are present, then runs the named root script.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const task = process.argv[2];
+const tasks = { stack: 'stack', check: 'check' };
+if (!tasks[task]) {
+  console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}> [args]`);
+  process.exit(2);
+}
+
+const pnpmVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
+
+function has(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function pnpm(args, opts = {}) {
+  const [cmd, pre] = has('pnpm') ? ['pnpm', []] : ['npx', ['--yes', `pnpm@${pnpmVersion}`]];
+  const res = spawnSync(cmd, [...pre, ...args], { cwd: root, stdio: 'inherit', ...opts });
+  if (res.status !== 0) process.exit(res.status ?? 1);
+}
+
+function installIfStale() {
+  const marker = join(root, 'node_modules', '.modules.yaml');
+  const lock = join(root, 'pnpm-lock.yaml');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  pnpm(['install', '--frozen-lockfile']);
+}
+
+function ensureDebianPackage(binary, pkg) {
+  if (has(binary)) return;
+  const root = process.getuid?.() === 0;
+  if (has('apt-get') && (root || has('sudo'))) {
+    const sudo = root ? [] : ['sudo'];
+    console.log(`[bootstrap] ${binary} not found; installing Debian's ${pkg}`);
+    execFileSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(root ? [] : ['apt-get']), 'update', '-qq'], { stdio: 'inherit' });
+    execFileSync(sudo[0] ?? 'apt-get', [...(root ? [] : ['apt-get']), 'install', '-y', '-qq', pkg], { stdio: 'inherit' });
+    return;
+  }
+  console.error(`[bootstrap] ${binary} is required by the tests: install it (Debian/Ubuntu: apt-get install -y ${pkg}).`);
+  process.exit(1);
+}
+
+installIfStale();
+if (task === 'check') ensureDebianPackage('redis-server', 'redis-server');
+pnpm(['run', '--silent', tasks[task], ...process.argv.slice(3)]);
