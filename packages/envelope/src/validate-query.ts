@@ -25,7 +25,8 @@ function describeAllowed(schema: SchemaObject | undefined): string | undefined {
   return undefined;
 }
 
-function messageFor(
+/** Turns one ajv error on an object of named values into the parameter it concerns and a message. */
+export function describeError(
   error: ErrorObject,
   schema: QuerySchema,
   input: Record<string, unknown>,
@@ -66,7 +67,7 @@ export function createQueryParser<T>(schema: QuerySchema | JSONSchemaType<T>): Q
     if (validate(copy)) return copy as T;
     const errors = validate.errors ?? [];
     const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0];
-    const { parameter, message } = first ? messageFor(first, query, original) : { parameter: '', message: 'invalid query' };
+    const { parameter, message } = first ? describeError(first, query, original) : { parameter: '', message: 'invalid query' };
     throw new AppError('BAD_REQUEST', message, { details: { parameter } });
   };
 }
