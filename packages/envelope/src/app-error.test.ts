@@ -14,6 +14,7 @@ describe('AppError', () => {
     ['UPSTREAM_UNAVAILABLE', 502],
     ['STORE_UNAVAILABLE', 503],
     ['NOT_READY', 503],
+    ['UPSTREAM_RATE_LIMITED', 503],
     ['UPSTREAM_TIMEOUT', 504],
   ])('when the code is %s, then the status is %i', (code, status) => {
     expect(STATUS_BY_CODE[code]).toBe(status);

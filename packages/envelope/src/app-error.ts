@@ -11,11 +11,13 @@ export type ErrorCode =
   | 'UPSTREAM_UNAVAILABLE'
   | 'STORE_UNAVAILABLE'
   | 'NOT_READY'
+  | 'UPSTREAM_RATE_LIMITED'
   | 'UPSTREAM_TIMEOUT';
 
 /**
  * The only code→HTTP status table. `NOT_READY` (503) is our addition to the architecture's list:
- * `/readyz` needs a 503 that is not about the quota store.
+ * `/readyz` needs a 503 that is not about the quota store. `UPSTREAM_RATE_LIMITED` (503, sent with
+ * `Retry-After`) is a service's upstream refusing calls for a while: not the client's own quota (429).
  */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze({
   BAD_REQUEST: 400,
@@ -29,6 +31,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   UPSTREAM_UNAVAILABLE: 502,
   STORE_UNAVAILABLE: 503,
   NOT_READY: 503,
+  UPSTREAM_RATE_LIMITED: 503,
   UPSTREAM_TIMEOUT: 504,
 });
 
