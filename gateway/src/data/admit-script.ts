@@ -1,0 +1,80 @@
+/**
+ * The admission script: one EVALSHA per call. It mirrors `decideAdmission` (domain/admission.ts)
+ * step for step; the shared store contract suite runs both against the same cases.
+ *
+ * KEYS: 1 record (hash), 2 second log (sorted set), 3 month counter, 4 day counter — all tagged
+ * with the key id, so one Cluster slot.
+ * ARGV: 1 presented key hash, 2 api, 3 now (ms), 4 unique log member, 5 month TTL (s),
+ * 6 day TTL (s), 7 playground allowance per day, 8 second-log TTL (s),
+ * then one triple per plan: name, monthly quota, rate per second.
+ * Returns {outcome, plan, used, calls in the rolling second, ms until its oldest call leaves, status}.
+ *
+ * The rate limit is a sliding log: the times of the calls admitted in the last second, trimmed on
+ * every call, so no rolling one-second window ever holds more than the rate (a fixed window lets
+ * twice the rate through across a boundary). It holds at most `rate` entries (≤ 80 with the
+ * built-in plans), so it stays small, and it is exact, unlike a sliding-window counter.
+ * Nothing is written unless the call is admitted: a 401, 402 or 429 charges nothing.
+ */
+export const ADMIT_SCRIPT = `
+local rec = redis.call('HMGET', KEYS[1], 'hash', 'revoked_at', 'sub:' .. ARGV[2])
+if rec[1] ~= ARGV[1] then return {'unknown_key', '', 0, 0, 0, ''} end
+if rec[2] then return {'revoked', '', 0, 0, 0, ''} end
+local now = tonumber(ARGV[3])
+local status, plan = '', ''
+if rec[3] then
+  local bar = string.find(rec[3], '|', 1, true)
+  status = string.sub(rec[3], 1, bar - 1)
+  plan = string.sub(rec[3], bar + 1)
+end
+if status == 'active' then
+  local quota, rate
+  for i = 9, #ARGV, 3 do
+    if ARGV[i] == plan then
+      quota = tonumber(ARGV[i + 1])
+      rate = tonumber(ARGV[i + 2])
+      break
+    end
+  end
+  if not quota then return {'unknown_plan', plan, 0, 0, 0, status} end
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
+  local count = redis.call('ZCARD', KEYS[2])
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  local reset = 0
+  if oldest[2] then reset = math.max(0, tonumber(oldest[2]) + 1000 - now) end
+  local used = tonumber(redis.call('GET', KEYS[3]) or '0')
+  if used >= quota then return {'quota_exceeded', plan, used, count, reset, status} end
+  if count >= rate then return {'rate_limited', plan, used, count, reset, status} end
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+  redis.call('EXPIRE', KEYS[2], ARGV[8])
+  used = redis.call('INCR', KEYS[3])
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
+  if not oldest[2] then reset = 1000 end
+  return {'admitted', plan, used, count + 1, reset, status}
+end
+local allowance = tonumber(ARGV[7])
+if allowance <= 0 then return {'no_subscription', plan, 0, 0, 0, status} end
+local day = tonumber(redis.call('GET', KEYS[4]) or '0')
+if day >= allowance then return {'playground_exhausted', plan, day, 0, 0, status} end
+day = redis.call('INCR', KEYS[4])
+redis.call('EXPIRE', KEYS[4], ARGV[6])
+return {'playground', plan, day, 0, 0, status}
+`;
+
+/**
+ * Undoes one admitted call (the service could not be reached): removes its second-log entry and
+ * takes one off the counter it was charged to, never below zero; the counter keeps its TTL.
+ * KEYS: 1 second log, 2 counter. ARGV: 1 log member ('' for a playground call).
+ */
+export const REFUND_SCRIPT = `
+if ARGV[1] ~= '' then redis.call('ZREM', KEYS[1], ARGV[1]) end
+local value = tonumber(redis.call('GET', KEYS[2]) or '0')
+if value > 0 then redis.call('DECR', KEYS[2]) end
+return value
+`;
+
+/** Counts one event in a window's counter and sets its TTL in the same step. KEYS: 1 counter. ARGV: 1 TTL (s). */
+export const COUNT_SCRIPT = `
+local value = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return value
+`;

@@ -1,0 +1,151 @@
+import { generateApiKey, hashApiKey, keyIdFromHash } from '../domain/api-key';
+import { decideAdmission } from '../domain/admission';
+import type { Subscription } from '../domain/admission';
+import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
+import type { KeyRecord, KeyStore, NewKey } from './key-store';
+import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores, Usage } from './quota-store';
+import { redisKeys } from './redis-keys';
+
+interface StoredKey {
+  hash: string;
+  record: KeyRecord;
+}
+
+interface Counter {
+  value: number;
+  expiresAtMs: number;
+}
+
+/** Options of {@link createMemoryStores}. */
+export interface MemoryStoresOptions {
+  clock: () => number;
+  generateKey?: () => string;
+}
+
+// Expired counters are dropped every this many writes, so a long-running process stays small.
+const SWEEP_EVERY = 10_000;
+
+/**
+ * Key and quota stores held in this process: the same rules as Redis (one synchronous step per
+ * admission is atomic in Node), for one gateway process without Redis. Lost on restart.
+ */
+export function createMemoryStores(options: MemoryStoresOptions): Stores {
+  const { clock } = options;
+  const generateKey = options.generateKey ?? (() => generateApiKey());
+  const keys = new Map<string, StoredKey>();
+  const counters = new Map<string, Counter>();
+  const logs = new Map<string, { t: number; member: string }[]>();
+  let writes = 0;
+  let sequence = 0;
+
+  const copy = (record: KeyRecord): KeyRecord => structuredClone(record);
+  const read = (name: string, nowMs: number): number => {
+    const counter = counters.get(name);
+    return counter && counter.expiresAtMs > nowMs ? counter.value : 0;
+  };
+  const add = (name: string, delta: number, ttlS: number, nowMs: number): number => {
+    if (++writes % SWEEP_EVERY === 0) {
+      for (const [k, c] of counters) if (c.expiresAtMs <= nowMs) counters.delete(k);
+    }
+    const value = Math.max(0, read(name, nowMs) + delta);
+    counters.set(name, { value, expiresAtMs: nowMs + ttlS * 1000 });
+    return value;
+  };
+
+  const keyStore: KeyStore = {
+    async create(input: NewKey) {
+      const key = generateKey();
+      const hash = hashApiKey(key);
+      const record: KeyRecord = {
+        id: keyIdFromHash(hash),
+        owner: input.owner,
+        created_at: new Date(clock()).toISOString(),
+        revoked_at: null,
+        subscriptions: { ...input.subscriptions },
+      };
+      keys.set(record.id, { hash, record });
+      return { key, record: copy(record) };
+    },
+    async get(id) {
+      const stored = keys.get(id);
+      return stored && copy(stored.record);
+    },
+    async findByKey(key) {
+      const hash = hashApiKey(key);
+      const stored = keys.get(keyIdFromHash(hash));
+      return stored && stored.hash === hash ? copy(stored.record) : undefined;
+    },
+    async list() {
+      return [...keys.values()].map((s) => copy(s.record)).sort((a, b) => a.created_at.localeCompare(b.created_at));
+    },
+    async setSubscription(id, api, subscription: Subscription) {
+      const stored = keys.get(id);
+      if (!stored) return undefined;
+      stored.record.subscriptions[api] = { ...subscription };
+      return copy(stored.record);
+    },
+    async revoke(id) {
+      const stored = keys.get(id);
+      if (!stored) return undefined;
+      stored.record.revoked_at ??= new Date(clock()).toISOString();
+      return copy(stored.record);
+    },
+  };
+
+  const quotaStore: QuotaStore = {
+    async admit(request: AdmitRequest): Promise<Admission> {
+      const { keyId, api, nowMs } = request;
+      const stored = keys.get(keyId);
+      const month = monthWindow(nowMs);
+      const day = dayWindow(nowMs);
+      const logName = redisKeys.secondLog(keyId, api);
+      const log = (logs.get(logName) ?? []).filter((e) => e.t > nowMs - 1000);
+      const decision = decideAdmission({
+        keyHash: request.keyHash,
+        record: stored && { hash: stored.hash, revoked: stored.record.revoked_at !== null, subscription: stored.record.subscriptions[api] },
+        apiPlans: request.apiPlans,
+        nowMs,
+        secondLog: log.map((e) => e.t),
+        monthUsed: read(redisKeys.month(keyId, api, month.id), nowMs),
+        dayUsed: read(redisKeys.day(keyId, api, day.id), nowMs),
+      });
+      if (decision.charge === 'month') {
+        const member = `m:${++sequence}`;
+        log.push({ t: nowMs, member });
+        logs.set(logName, log);
+        add(redisKeys.month(keyId, api, month.id), 1, ttlSeconds(month, nowMs), nowMs);
+        return { ...decision, ticket: { keyId, api, charged: 'month', windowId: month.id, member } };
+      }
+      if (log.length) logs.set(logName, log);
+      else logs.delete(logName);
+      if (decision.charge === 'day') {
+        add(redisKeys.day(keyId, api, day.id), 1, ttlSeconds(day, nowMs), nowMs);
+        return { ...decision, ticket: { keyId, api, charged: 'day', windowId: day.id } };
+      }
+      return decision;
+    },
+    async refund(ticket: RefundTicket) {
+      const nowMs = clock();
+      const logName = redisKeys.secondLog(ticket.keyId, ticket.api);
+      const log = logs.get(logName);
+      if (log && ticket.member) logs.set(logName, log.filter((e) => e.member !== ticket.member));
+      const name = ticket.charged === 'month' ? redisKeys.month(ticket.keyId, ticket.api, ticket.windowId) : redisKeys.day(ticket.keyId, ticket.api, ticket.windowId);
+      const counter = counters.get(name);
+      if (counter && counter.value > 0) counter.value -= 1;
+      if (counter && counter.expiresAtMs <= nowMs) counters.delete(name);
+    },
+    async usage(keyId, api, nowMs): Promise<Usage> {
+      return {
+        month: read(redisKeys.month(keyId, api, monthWindow(nowMs).id), nowMs),
+        day: read(redisKeys.day(keyId, api, dayWindow(nowMs).id), nowMs),
+      };
+    },
+    async countSignup(ip, nowMs) {
+      const hour = hourWindow(nowMs);
+      return add(redisKeys.signups(ip, hour.id), 1, ttlSeconds(hour, nowMs), nowMs);
+    },
+    async ping() {},
+  };
+
+  return { keyStore, quotaStore, kind: 'memory' };
+}

@@ -1,0 +1,63 @@
+import type { AdmissionDecision } from '../domain/admission';
+import type { ApiPlans } from '../domain/plans';
+import type { KeyStore } from './key-store';
+
+/** One call to admit: which key (by id and presented hash), which API and its plans, when. */
+export interface AdmitRequest {
+  keyId: string;
+  keyHash: string;
+  api: string;
+  apiPlans: ApiPlans;
+  nowMs: number;
+}
+
+/** What refunding an admitted call needs: the exact counters it was charged to. */
+export interface RefundTicket {
+  keyId: string;
+  api: string;
+  charged: 'month' | 'day';
+  windowId: string;
+  /** The call's entry in the per-second log (plan calls only). */
+  member?: string;
+}
+
+/** A decision plus, when it charged, how to undo that charge. */
+export interface Admission extends AdmissionDecision {
+  ticket?: RefundTicket;
+}
+
+/** Calls counted for one key and API in the current month and day. */
+export interface Usage {
+  month: number;
+  day: number;
+}
+
+/**
+ * Quota state. `admit` checks the key (hash and revocation), its subscription, the monthly quota,
+ * the rolling-second rate and the playground allowance, and charges, as one atomic step.
+ */
+export interface QuotaStore {
+  admit(request: AdmitRequest): Promise<Admission>;
+  refund(ticket: RefundTicket): Promise<void>;
+  usage(keyId: string, api: string, nowMs: number): Promise<Usage>;
+  /** Counts one sign-up from an address in the current UTC hour; returns the count including it. */
+  countSignup(ip: string, nowMs: number): Promise<number>;
+  /** Resolves when the store answers; rejects with a {@link StoreError} when it does not. */
+  ping(): Promise<void>;
+}
+
+/** The store could not be reached or did not answer in time. */
+export class StoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+/** Both stores over one backing store, as the gateway, CLI and tests build them. */
+export interface Stores {
+  keyStore: KeyStore;
+  quotaStore: QuotaStore;
+  /** Which backing store this is, for logs and `/readyz`. */
+  kind: 'redis' | 'memory';
+}

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import type Redis from 'ioredis';
+import { generateApiKey, hashApiKey, keyIdFromHash } from '../domain/api-key';
+import type { AdmitOutcome, Subscription } from '../domain/admission';
+import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
+import { ADMIT_SCRIPT, COUNT_SCRIPT, REFUND_SCRIPT } from './admit-script';
+import type { KeyRecord, KeyStore, NewKey } from './key-store';
+import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores } from './quota-store';
+import { StoreError } from './quota-store';
+import { decodeRecord, encodeRecord, encodeSubscription } from './record-codec';
+import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
+
+/** Options of {@link createRedisStores}. */
+export interface RedisStoresOptions {
+  clock: () => number;
+  generateKey?: () => string;
+  /** Called with each store operation's duration in seconds (the latency histogram). */
+  onLatency?: (operation: string, seconds: number) => void;
+}
+
+type ScriptReply = [AdmitOutcome, string, number, number, number, string];
+
+interface ScriptCommands {
+  tollgateAdmit(...args: (string | number)[]): Promise<ScriptReply>;
+  tollgateRefund(...args: string[]): Promise<number>;
+  tollgateCount(...args: (string | number)[]): Promise<number>;
+}
+
+/** Key and quota stores in Redis, shared by every gateway process and the CLI. */
+export function createRedisStores(redis: Redis, options: RedisStoresOptions): Stores {
+  const { clock, onLatency } = options;
+  const generateKey = options.generateKey ?? (() => generateApiKey());
+  // ioredis sends EVALSHA and falls back to EVAL on NOSCRIPT (e.g. after a Redis restart).
+  redis.defineCommand('tollgateAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
+  redis.defineCommand('tollgateRefund', { numberOfKeys: 2, lua: REFUND_SCRIPT });
+  redis.defineCommand('tollgateCount', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+  const scripts = redis as unknown as ScriptCommands;
+  // Log members must be unique across gateway processes: a random prefix per process and a counter.
+  const memberPrefix = randomBytes(6).toString('base64url');
+  let sequence = 0;
+
+  async function timed<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await run();
+    } catch (err) {
+      throw new StoreError(`quota store ${operation} failed: ${(err as Error).message}`, { cause: err });
+    } finally {
+      onLatency?.(operation, (performance.now() - started) / 1000);
+    }
+  }
+
+  const get = async (id: string): Promise<KeyRecord | undefined> => decodeRecord(id, await redis.hgetall(redisKeys.record(id)));
+
+  const keyStore: KeyStore = {
+    create: (input: NewKey) =>
+      timed('create', async () => {
+        const key = generateKey();
+        const hash = hashApiKey(key);
+        const record: KeyRecord = {
+          id: keyIdFromHash(hash),
+          owner: input.owner,
+          created_at: new Date(clock()).toISOString(),
+          revoked_at: null,
+          subscriptions: { ...input.subscriptions },
+        };
+        // Two commands, not MULTI: the index is a different Cluster slot from the record.
+        await redis.hset(redisKeys.record(record.id), encodeRecord(record, hash));
+        await redis.sadd(redisKeys.keyIndex(), record.id);
+        return { key, record };
+      }),
+    get: (id) => timed('get', () => get(id)),
+    findByKey: (key) =>
+      timed('find', async () => {
+        const hash = hashApiKey(key);
+        const id = keyIdFromHash(hash);
+        const stored = await redis.hget(redisKeys.record(id), 'hash');
+        return stored === hash ? get(id) : undefined;
+      }),
+    list: () =>
+      timed('list', async () => {
+        const ids = await redis.smembers(redisKeys.keyIndex());
+        const records = await Promise.all(ids.map(get));
+        return records.filter((r): r is KeyRecord => r !== undefined).sort((a, b) => a.created_at.localeCompare(b.created_at));
+      }),
+    setSubscription: (id, api, subscription: Subscription) =>
+      timed('subscribe', async () => {
+        if (!(await redis.exists(redisKeys.record(id)))) return undefined;
+        await redis.hset(redisKeys.record(id), `sub:${api}`, encodeSubscription(subscription));
+        return get(id);
+      }),
+    revoke: (id) =>
+      timed('revoke', async () => {
+        if (!(await redis.exists(redisKeys.record(id)))) return undefined;
+        await redis.hsetnx(redisKeys.record(id), 'revoked_at', new Date(clock()).toISOString());
+        return get(id);
+      }),
+  };
+
+  const quotaStore: QuotaStore = {
+    admit: (request: AdmitRequest) =>
+      timed('admit', async (): Promise<Admission> => {
+        const { keyId, api, nowMs, apiPlans } = request;
+        const month = monthWindow(nowMs);
+        const day = dayWindow(nowMs);
+        const member = `${memberPrefix}:${++sequence}`;
+        const planArgs = Object.entries(apiPlans.plans).flatMap(([name, p]) => [name, p.monthly_quota, p.rate_per_second]);
+        const [outcome, plan, used, secondCount, secondResetMs, status] = await scripts.tollgateAdmit(
+          redisKeys.record(keyId),
+          redisKeys.secondLog(keyId, api),
+          redisKeys.month(keyId, api, month.id),
+          redisKeys.day(keyId, api, day.id),
+          request.keyHash,
+          api,
+          nowMs,
+          member,
+          ttlSeconds(month, nowMs),
+          ttlSeconds(day, nowMs),
+          apiPlans.playground_per_day,
+          SECOND_LOG_TTL_SECONDS,
+          ...planArgs,
+        );
+        const admission: Admission = { outcome, used, secondCount, secondResetMs };
+        if (status) admission.subscription = { plan, status: status === 'active' ? 'active' : 'inactive' };
+        if (status === 'active' && outcome !== 'unknown_plan') admission.plan = plan;
+        if (outcome === 'admitted') {
+          admission.charge = 'month';
+          admission.ticket = { keyId, api, charged: 'month', windowId: month.id, member };
+        } else if (outcome === 'playground') {
+          admission.charge = 'day';
+          admission.ticket = { keyId, api, charged: 'day', windowId: day.id };
+        }
+        return admission;
+      }),
+    refund: (ticket: RefundTicket) =>
+      timed('refund', async () => {
+        const counter =
+          ticket.charged === 'month'
+            ? redisKeys.month(ticket.keyId, ticket.api, ticket.windowId)
+            : redisKeys.day(ticket.keyId, ticket.api, ticket.windowId);
+        await scripts.tollgateRefund(redisKeys.secondLog(ticket.keyId, ticket.api), counter, ticket.member ?? '');
+      }),
+    usage: (keyId, api, nowMs) =>
+      timed('usage', async () => {
+        const [month, day] = await redis.mget(redisKeys.month(keyId, api, monthWindow(nowMs).id), redisKeys.day(keyId, api, dayWindow(nowMs).id));
+        return { month: Number(month ?? 0), day: Number(day ?? 0) };
+      }),
+    countSignup: (ip, nowMs) =>
+      timed('signup', () => {
+        const hour = hourWindow(nowMs);
+        return scripts.tollgateCount(redisKeys.signups(ip, hour.id), ttlSeconds(hour, nowMs));
+      }),
+    ping: () =>
+      timed('ping', async () => {
+        await redis.ping();
+      }),
+  };
+
+  return { keyStore, quotaStore, kind: 'redis' };
+}

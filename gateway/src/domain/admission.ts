@@ -1,0 +1,89 @@
+import type { ApiPlans } from './plans';
+
+/** What a key holds for one API. */
+export interface Subscription {
+  plan: string;
+  status: 'active' | 'inactive';
+}
+
+/** Every answer the admission step can give; only `admitted` and `playground` charge. */
+export type AdmitOutcome =
+  | 'admitted'
+  | 'playground'
+  | 'unknown_key'
+  | 'revoked'
+  | 'no_subscription'
+  | 'unknown_plan'
+  | 'playground_exhausted'
+  | 'rate_limited'
+  | 'quota_exceeded';
+
+/** The stored state one admission reads. */
+export interface AdmissionInput {
+  keyHash: string;
+  record: { hash: string; revoked: boolean; subscription?: Subscription } | undefined;
+  apiPlans: ApiPlans;
+  nowMs: number;
+  /** Times (ms) of the calls admitted on this key and API, oldest first; may hold expired ones. */
+  secondLog: readonly number[];
+  monthUsed: number;
+  dayUsed: number;
+}
+
+/** The decision, with the counts as they are after it. */
+export interface AdmissionDecision {
+  outcome: AdmitOutcome;
+  /** The active plan (also when it rejected the call). */
+  plan?: string;
+  subscription?: Subscription;
+  /** Calls counted in the charged window (month for a plan, day for the playground). */
+  used: number;
+  /** Calls in the rolling second ending now. */
+  secondCount: number;
+  /** Milliseconds until the oldest call in the rolling second leaves it; 0 when it is empty. */
+  secondResetMs: number;
+  /** Which counter this call increments, if admitted. */
+  charge?: 'month' | 'day';
+}
+
+/**
+ * The admission rule, in the order the Redis script applies it: the key must exist with this hash
+ * and not be revoked; an active subscription to a plan that exists is checked against its monthly
+ * quota and then its rate over the rolling second (a sliding log); without one, the API's daily
+ * playground allowance is used, and past it the answer is 402. Nothing is charged unless admitted.
+ */
+export function decideAdmission(input: AdmissionInput): AdmissionDecision {
+  const { record, apiPlans, nowMs } = input;
+  const empty = { used: 0, secondCount: 0, secondResetMs: 0 };
+  if (!record || record.hash !== input.keyHash) return { outcome: 'unknown_key', ...empty };
+  if (record.revoked) return { outcome: 'revoked', ...empty };
+  const subscription = record.subscription;
+  if (subscription?.status === 'active') {
+    const plan = apiPlans.plans[subscription.plan];
+    if (!plan) return { outcome: 'unknown_plan', subscription, ...empty };
+    const inWindow = input.secondLog.filter((t) => t > nowMs - 1000);
+    const oldest = inWindow.length ? Math.min(...inWindow) : undefined;
+    const resetMs = (from: number | undefined): number => (from === undefined ? 0 : Math.max(0, from + 1000 - nowMs));
+    const base = { plan: subscription.plan, subscription };
+    if (input.monthUsed >= plan.monthly_quota) {
+      return { outcome: 'quota_exceeded', ...base, used: input.monthUsed, secondCount: inWindow.length, secondResetMs: resetMs(oldest) };
+    }
+    if (inWindow.length >= plan.rate_per_second) {
+      return { outcome: 'rate_limited', ...base, used: input.monthUsed, secondCount: inWindow.length, secondResetMs: resetMs(oldest) };
+    }
+    return {
+      outcome: 'admitted',
+      ...base,
+      used: input.monthUsed + 1,
+      secondCount: inWindow.length + 1,
+      secondResetMs: resetMs(oldest ?? nowMs),
+      charge: 'month',
+    };
+  }
+  const base = subscription ? { subscription } : {};
+  if (apiPlans.playground_per_day <= 0) return { outcome: 'no_subscription', ...base, ...empty };
+  if (input.dayUsed >= apiPlans.playground_per_day) {
+    return { outcome: 'playground_exhausted', ...base, ...empty, used: input.dayUsed };
+  }
+  return { outcome: 'playground', ...base, ...empty, used: input.dayUsed + 1, charge: 'day' };
+}

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** A throw-away redis-server on a loopback port. */
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Stops the server and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open, commands get no answer. */
+  pause(): void;
+  /** Thaws a paused server (SIGCONT). */
+  resume(): void;
+}
+
+/** Options of {@link startRedisServer}. */
+export interface StartRedisOptions {
+  /** Port to listen on; a free one by default (give the old port to restart "the same" Redis). */
+  port?: number;
+  /** The binary; `/usr/bin/redis-server` or the one on PATH by default. */
+  binary?: string;
+}
+
+/** A port nothing listens on right now: bind port 0, read it, close. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `redis-server --port P --save '' --appendonly no` on 127.0.0.1 and resolves once it
+ * accepts connections. No test framework needed: the end-to-end test and the demo reuse it.
+ */
+export async function startRedisServer(options: StartRedisOptions = {}): Promise<RedisServer> {
+  const binary = options.binary ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server');
+  const port = options.port ?? (await freePort());
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let onEarlyExit: ((code: number | null) => void) | undefined;
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`redis-server did not start on port ${port} within 10 s: ${output.slice(-500)}`));
+    }, 10_000);
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new Error(err.code === 'ENOENT' ? 'redis-server not found: apt-get install -y redis-server' : `redis-server failed: ${err.message}`));
+    });
+    onEarlyExit = (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with code ${code} before it was ready: ${output.slice(-500)}`));
+    };
+    child.once('exit', onEarlyExit);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  });
+  if (onEarlyExit) child.off('exit', onEarlyExit);
+  child.stdout.resume();
+  let stopped = false;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      if (stopped) return exited;
+      stopped = true;
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
+  };
+}
