@@ -1,0 +1,29 @@
+import { createLogger, createRequestLogger, serve } from '@tollgate/envelope';
+import { createApp } from './app';
+import { loadConfig } from './config';
+import { createChainList } from './data/chain-list';
+import { createHttpPriceIndexer } from './data/http-price-indexer';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger({ service: 'token', level: config.LOG_LEVEL });
+  const clock = Date.now;
+  const indexer = createHttpPriceIndexer({ baseUrl: config.TOKEN_UPSTREAM_URL, timeoutMs: config.TOKEN_UPSTREAM_TIMEOUT_MS, clock });
+  const chainList = createChainList({
+    indexer,
+    clock,
+    onRefreshError: (err) => logger.warn({ err }, 'chain list refresh failed; keeping the old list'),
+  });
+  // Warm the chain list so the first call does not wait for it; failure here is not fatal.
+  chainList.get().then(
+    (chains) => logger.info({ chains: chains.size, upstream: config.TOKEN_UPSTREAM_URL }, 'chain list loaded'),
+    (err: unknown) => logger.warn({ err, upstream: config.TOKEN_UPSTREAM_URL }, 'chain list not loaded yet; /readyz will retry'),
+  );
+  const app = createApp({ indexer, chainList, clock, logger, proxySecret: config.PROXY_SECRET, requestLogger: createRequestLogger(logger) });
+  await serve({ app, port: config.PORT, logger, onClose: () => indexer.close() });
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});
