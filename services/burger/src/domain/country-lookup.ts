@@ -76,13 +76,19 @@ export function createCountryLookup(dataset: Dataset): (query: string) => Lookup
     const wanted = normalizeName(query);
     const iso3 = keys.get(wanted);
     if (iso3) return { iso3 };
-    // A name containing the query counts as close; otherwise allow a few typos, more for longer queries.
-    const tolerance = Math.max(2, Math.floor(wanted.length / 4));
+    // A name starting with or containing the query counts as close; otherwise allow a few typos,
+    // more for longer queries and only one for a query of one to three letters.
+    const tolerance = wanted.length <= 3 ? 1 : Math.max(2, Math.floor(wanted.length / 4));
+    const scoreOf = (key: string): number => {
+      if (wanted.length >= 3 && key.startsWith(wanted)) return 0;
+      if (wanted.length >= 3 && key.includes(wanted)) return 1;
+      return levenshtein(wanted, key);
+    };
     const ranked = names
-      .map(({ key, iso3: code }) => ({ iso3: code, score: wanted.length >= 3 && key.includes(wanted) ? 0 : levenshtein(wanted, key) }))
+      .map(({ key, iso3: code }) => ({ name: displayName.get(code) ?? code, score: scoreOf(key) }))
       .filter((c) => c.score <= tolerance)
-      .sort((a, b) => a.score - b.score || a.iso3.localeCompare(b.iso3));
-    const suggestions = [...new Set(ranked.map((c) => c.iso3))].slice(0, 3).map((code) => displayName.get(code) ?? code);
+      .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name, 'en'));
+    const suggestions = [...new Set(ranked.map((c) => c.name))].slice(0, 3);
     return { suggestions };
   };
 }
