@@ -1,0 +1,76 @@
+/** What a provider's "range too large" rejection tells us about the span to use instead. */
+export type RangeAdvice =
+  | { kind: 'suggested'; from: number; to: number }
+  | { kind: 'limit'; blocks: number }
+  | { kind: 'halve' };
+
+const num = (text: string): number => (text.startsWith('0x') || text.startsWith('0X') ? Number.parseInt(text, 16) : Number(text.replace(/,/g, '')));
+
+// Messages that carry a block range to retry with (Alchemy, Infura/zkSync, reth).
+const SUGGESTED: readonly RegExp[] = [
+  /this block range should work: \[(0x[0-9a-f]+|\d+),\s*(0x[0-9a-f]+|\d+)\]/i,
+  /try with this block range \[(0x[0-9a-f]+|\d+),\s*(0x[0-9a-f]+|\d+)\]/i,
+  /retry with the range (\d+)-(\d+)/i,
+];
+
+// Messages that state the largest span allowed (publicnode/geth, thirdweb, QuickNode, BlockPI,
+// drpc, avalanche, moonbeam, Cloudflare, coinbase, merkle, Alchemy free tier, reth, ankr TAC).
+// Group 1 is the number, group 2 an optional "k" (thousands).
+const LIMIT: readonly RegExp[] = [
+  /exceed(?:s|ed)? maximum block range:? (\d[\d,]*)()/i,
+  /query exceeds max block range (\d[\d,]*)()/i,
+  /maximum allowed number of requested blocks is (\d[\d,]*)()/i,
+  /eth_getLogs (?:and eth_newFilter )?(?:is|are) limited to an? (\d[\d,]*)()(?: blocks?)? range/i,
+  /ranges over (\d[\d,]*)() blocks are not supported/i,
+  /maximum is set to (\d[\d,]*)()/i,
+  /block range is too wide \(maximum (\d[\d,]*)()\)/i,
+  /max range: (\d[\d,]*)()/i,
+  /limit the query to at most (\d[\d,]*)() blocks/i,
+  /max is (\d+)(k) blocks/i,
+  /up to an? (\d[\d,]*)(k?) block range/i,
+  /maximum \[from, to\] blocks distance: (\d[\d,]*)()/i,
+];
+
+// Messages that say the range (or its result) is too big without saying what would fit.
+const TOO_BIG: readonly RegExp[] = [
+  /query returned more than \d+ results/i,
+  /query exceeds max results/i,
+  /logs matched by query exceeds limit/i,
+  /log response size exceeded/i,
+  /block range (?:is )?too (?:large|wide)/i,
+  /backend response too large/i,
+  /response size should not greater than/i,
+  /response is too big/i,
+  /block range limit exceeded/i,
+  /range is too large/i,
+  /limit exceeded/i,
+];
+
+/**
+ * Reads a provider's rejection of an `eth_getLogs` range: a suggested range, a stated block
+ * limit, or just "too big" (halve). Undefined when the message is not about the range.
+ */
+export function readRangeRejection(message: string): RangeAdvice | undefined {
+  for (const pattern of SUGGESTED) {
+    const m = pattern.exec(message);
+    if (m?.[1] && m[2]) return { kind: 'suggested', from: num(m[1]), to: num(m[2]) };
+  }
+  for (const pattern of LIMIT) {
+    const m = pattern.exec(message);
+    if (m?.[1]) {
+      const blocks = num(m[1]) * (m[2] ? 1000 : 1);
+      if (blocks >= 1) return { kind: 'limit', blocks };
+    }
+  }
+  return TOO_BIG.some((p) => p.test(message)) ? { kind: 'halve' } : undefined;
+}
+
+/** The span to retry with after a rejection of `span` blocks; never more than half when unsure. */
+export function nextSpan(advice: RangeAdvice, span: number): number {
+  if (advice.kind === 'suggested') {
+    const suggested = advice.to - advice.from + 1;
+    return suggested >= 1 && suggested < span ? suggested : Math.max(1, Math.floor(span / 2));
+  }
+  if (advice.kind === 'limit') return advice.blocks < span ? advice.blocks : Math.max(1, Math.floor(span / 2));
+  return Math.max(1, Math.floor(span / 2));
+}

@@ -1,0 +1,57 @@
+import { createOpenApiDocument, createQueryParser, sendOk } from '@tollgate/envelope';
+import { Router } from 'express';
+import { CHAINS } from '../domain/chains.js';
+import { KNOWN_EVENTS, KNOWN_SPECS } from '../domain/events.js';
+import { includes, includesChain, PLANS, planForChain } from '../domain/plans.js';
+import { planOf } from './plan-gate.js';
+import { CHAINS_ROUTE, META_ROUTE, ROUTES } from './route-docs.js';
+
+/** Limits reported by `/v1/meta`. */
+export interface MetaLimits {
+  maxBlockRange: number;
+  cacheTtlMs: number;
+}
+
+const parseNothing = createQueryParser<Record<string, never>>(CHAINS_ROUTE.query ?? { type: 'object', properties: {} });
+
+/** `GET /v1/chains`, `GET /v1/meta` and `GET /v1/openapi.json`. */
+export function createInfoRoutes(limits: MetaLimits): Router {
+  const router = Router();
+  const openApi = createOpenApiDocument(
+    { title: 'Tollgate logs API', version: '1.0.0', description: 'Live EVM event logs over each chain’s JSON-RPC: decoded, paginated, range-split.' },
+    ROUTES,
+  );
+
+  router.get(CHAINS_ROUTE.path, (req, res) => {
+    parseNothing(req.query);
+    const plan = planOf(req);
+    const chains = CHAINS.map((c) => ({ slug: c.slug, id: c.id, name: c.name, included: includesChain(plan, c), plan_required: planForChain(c) }));
+    sendOk(res, { plan, chains }, CHAINS_ROUTE.message);
+  });
+
+  router.get(META_ROUTE.path, (req, res) => {
+    parseNothing(req.query);
+    const plans = PLANS.map((plan) => ({
+      plan,
+      topic_filtering: includes(plan, 'topic_filtering'),
+      chains: CHAINS.filter((c) => includesChain(plan, c)).map((c) => c.slug),
+    }));
+    const events = KNOWN_SPECS.map((spec, i) => ({
+      name: spec.item.name,
+      standard: KNOWN_EVENTS[i]?.standard ?? '',
+      declaration: KNOWN_EVENTS[i]?.declaration ?? '',
+      signature: spec.signature,
+      topic0: spec.selector,
+    }));
+    sendOk(
+      res,
+      { service: 'logs', max_block_range: limits.maxBlockRange, default_limit: 100, max_limit: 1000, cache_ttl_ms: limits.cacheTtlMs, plans, events },
+      META_ROUTE.message,
+    );
+  });
+
+  router.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  return router;
+}
