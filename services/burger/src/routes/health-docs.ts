@@ -7,7 +7,8 @@ export const HEALTHZ_ROUTE: RouteDoc = {
   summary: 'Liveness: the process answers',
   data: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: 'alive' } } },
   message: 'Alive',
-  errors: [],
+  // Any route can fail unexpectedly; liveness has no other failure.
+  errors: ['INTERNAL'],
 };
 
 /** GET /readyz: ready once a copy of the dataset is loaded. */
