@@ -30,7 +30,7 @@ export function createHttpDatasetSource(url: string, timeoutMs: number): Dataset
           throw new UpstreamError(`upstream did not answer within ${timeoutMs} ms`, { cause: err });
         }
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-        throw new UpstreamError(`upstream unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`, { cause: err });
+        throw new UpstreamError(`upstream request failed (${cause?.code ?? cause?.message ?? (err as Error).message})`, { cause: err });
       }
     },
   };
