@@ -20,7 +20,7 @@ const LIMIT: readonly RegExp[] = [
   /exceed(?:s|ed)? maximum block range:? (\d[\d,]*)()/i,
   /query exceeds max block range (\d[\d,]*)()/i,
   /maximum allowed number of requested blocks is (\d[\d,]*)()/i,
-  /eth_getLogs (?:and eth_newFilter )?(?:is|are) limited to an? (\d[\d,]*)()(?: blocks?)? range/i,
+  /eth_getLogs (?:and eth_newFilter )?(?:is|are) limited to (?:an? )?(\d[\d,]*)()(?: blocks?)? range/i,
   /ranges over (\d[\d,]*)() blocks are not supported/i,
   /maximum is set to (\d[\d,]*)()/i,
   /block range is too wide \(maximum (\d[\d,]*)()\)/i,

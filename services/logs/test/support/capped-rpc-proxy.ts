@@ -28,8 +28,8 @@ export interface CappedProxy {
 export interface CappedProxyOptions {
   target: string;
   maxSpan: number;
-  /** The rejection text; publicnode's geth message by default. `{max}` is replaced by maxSpan. */
-  message?: string;
+  /** The rejection text for a span [from, to]; publicnode's geth message by default. */
+  message?: (from: number, to: number, maxSpan: number) => string;
   code?: number;
 }
 
@@ -39,11 +39,11 @@ interface RpcCall {
   params?: unknown[];
 }
 
-function spanOf(call: RpcCall): number | undefined {
+function rangeOf(call: RpcCall): { from: number; to: number } | undefined {
   if (call.method !== 'eth_getLogs') return undefined;
   const filter = (call.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
   if (!filter.fromBlock?.startsWith('0x') || !filter.toBlock?.startsWith('0x')) return undefined;
-  return Number(BigInt(filter.toBlock) - BigInt(filter.fromBlock)) + 1;
+  return { from: Number(filter.fromBlock), to: Number(filter.toBlock) };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -55,15 +55,15 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /** Starts the proxy on a free loopback port. */
 export async function startCappedProxy(options: CappedProxyOptions): Promise<CappedProxy> {
   const counts: ProxyCounts = { getLogs: 0, rejected: 0, total: 0 };
-  const message = (options.message ?? 'exceed maximum block range: {max}').replace('{max}', String(options.maxSpan));
+  const message = options.message ?? ((_from: number, _to: number, max: number) => `exceed maximum block range: ${max}`);
 
   async function answer(call: RpcCall): Promise<unknown> {
     counts.total += 1;
     if (call.method === 'eth_getLogs') counts.getLogs += 1;
-    const span = spanOf(call);
-    if (span !== undefined && span > options.maxSpan) {
+    const range = rangeOf(call);
+    if (range && range.to - range.from + 1 > options.maxSpan) {
       counts.rejected += 1;
-      return { jsonrpc: '2.0', id: call.id, error: { code: options.code ?? -32602, message } };
+      return { jsonrpc: '2.0', id: call.id, error: { code: options.code ?? -32602, message: message(range.from, range.to, options.maxSpan) } };
     }
     const res = await fetch(options.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
     return res.json();
