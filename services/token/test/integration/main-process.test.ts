@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { startLocalIndexer } from '../support/local-indexer';
+import type { LocalIndexer } from '../support/local-indexer';
+
+const root = join(__dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startMain(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+async function waitForReady(url: string): Promise<void> {
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never became ready`);
+}
+
+describe('the token service as a process', () => {
+  let indexer: LocalIndexer;
+  beforeAll(async () => {
+    indexer = await startLocalIndexer();
+  });
+  afterAll(() => indexer.close());
+
+  it('when started against the local indexer, then it serves prices and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const main = startMain({ PORT: String(port), TOKEN_UPSTREAM_URL: indexer.url, PROXY_SECRET: 'p' });
+    try {
+      await waitForReady(`http://127.0.0.1:${port}/readyz`);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/price?tokens=coingecko:bitcoin`, { headers: { 'x-tollgate-proxy-secret': 'p' } });
+      const body = (await res.json()) as { data: { prices: Array<{ symbol: string }> } };
+      expect(res.status).toBe(200);
+      expect(body.data.prices[0]!.symbol).toBe('BTC');
+    } finally {
+      main.child.kill('SIGTERM');
+    }
+    expect(await main.exited).toBe(0);
+  });
+
+  it('when a variable is bad, then it exits 1 with one line naming it', async () => {
+    const main = startMain({ PORT: 'x' });
+    expect(await main.exited).toBe(1);
+    expect(main.output().trim()).toBe('PORT must be an integer from 0 to 65535');
+  });
+});
