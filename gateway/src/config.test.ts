@@ -1,0 +1,50 @@
+import { loadConfig } from './config';
+import { BUILT_IN_PLANS } from './domain/plans';
+
+const plansFile = JSON.stringify({ token: { playground_per_day: 0, plans: { only: { monthly_quota: 5, rate_per_second: 1, price: 0, currency: 'EUR' } } } });
+
+describe('loadConfig', () => {
+  it('when nothing is set, then the architecture defaults apply', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      keyHeader: 'x-tollgate-key',
+      upstreams: { burger: 'http://127.0.0.1:8081', token: 'http://127.0.0.1:8082', logs: 'http://127.0.0.1:8083' },
+      plans: BUILT_IN_PLANS,
+      plansSource: 'built-in',
+      quotaFailMode: 'closed',
+      redisTimeoutMs: 80,
+    });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.adminToken).toBeUndefined();
+  });
+
+  it('when PLANS_FILE is valid, then it replaces the table and only its APIs are routed', () => {
+    const config = loadConfig({ PLANS_FILE: '/etc/plans.json', KEY_HEADER: 'X-Api-Key' }, () => plansFile);
+    expect(Object.keys(config.plans)).toEqual(['token']);
+    expect(config.upstreams).toEqual({ token: 'http://127.0.0.1:8082' });
+    expect(config.keyHeader).toBe('x-api-key');
+  });
+
+  it.each<[Record<string, string>, RegExp]>([
+    [{ PORT: 'eighty' }, /^PORT must be an integer from 0 to 65535$/],
+    [{ QUOTA_FAIL_MODE: 'maybe' }, /^QUOTA_FAIL_MODE must be one of closed, open$/],
+    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/],
+    [{ ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN must be a string of at least 16 characters$/],
+    [{ TOKEN_URL: 'ftp://x' }, /^TOKEN_URL must be an http\(s\) URL$/],
+    [{ KEY_HEADER: 'x-tollgate-user' }, /^KEY_HEADER must not be another x-tollgate-\* header/],
+  ])('when the environment is %j, then one line names the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each<[string, RegExp]>([
+    ['{"token": {"playground_per_day": -1, "plans": {}}}', /^PLANS_FILE \/p\.json: token\.playground_per_day must be >= 0$/],
+    ['{"weather": {"playground_per_day": 0, "plans": {"free": {"monthly_quota": 1, "rate_per_second": 1, "price": 0, "currency": "EUR"}}}}', /^PLANS_FILE \/p\.json names weather, which has no service/],
+  ])('when PLANS_FILE holds %s, then one line says what is wrong', (text, message) => {
+    expect(() => loadConfig({ PLANS_FILE: '/p.json' }, () => text)).toThrow(message);
+  });
+
+  it('when PLANS_FILE cannot be read, then the error names the file', () => {
+    expect(() => loadConfig({ PLANS_FILE: '/missing.json' })).toThrow(/^PLANS_FILE \/missing\.json cannot be read: ENOENT/);
+  });
+});

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { parseEnv } from '@tollgate/envelope';
+import type { QuerySchema } from '@tollgate/envelope';
+import { BUILT_IN_PLANS } from './domain/plans';
+import type { PlanTable } from './domain/plans';
+import { parsePlanTable } from './domain/plans-file';
+
+/** The gateway's configuration, parsed once at start. */
+export interface GatewayConfig {
+  port: number;
+  /** Unset: the embedded in-memory store (one process only). */
+  redisUrl?: string;
+  /** Unset: the admin API is disabled. */
+  adminToken?: string;
+  /** Lower-case name of the header carrying the API key. */
+  keyHeader: string;
+  /** Service base URL per API. */
+  upstreams: Record<string, string>;
+  proxySecret?: string;
+  plans: PlanTable;
+  /** Where the plan table came from (`built-in` or the file path), for logs. */
+  plansSource: string;
+  quotaFailMode: 'closed' | 'open';
+  logLevel: string;
+  redisTimeoutMs: number;
+  upstreamTimeoutMs: number;
+  upstreamMaxSockets: number;
+  signupsPerHour: number;
+}
+
+interface Env {
+  PORT: number;
+  REDIS_URL?: string;
+  ADMIN_TOKEN?: string;
+  KEY_HEADER: string;
+  BURGER_URL: string;
+  TOKEN_URL: string;
+  LOGS_URL: string;
+  PROXY_SECRET?: string;
+  PLANS_FILE?: string;
+  QUOTA_FAIL_MODE: 'closed' | 'open';
+  LOG_LEVEL: string;
+  REDIS_TIMEOUT_MS: number;
+  UPSTREAM_TIMEOUT_MS: number;
+  UPSTREAM_MAX_SOCKETS: number;
+  SIGNUPS_PER_HOUR: number;
+}
+
+const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });
+
+/** Every variable the gateway reads, with its default; documented in the README's table. */
+export const ENV_SCHEMA: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+    REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
+    ADMIN_TOKEN: { type: 'string', minLength: 16, description: 'a string of at least 16 characters' },
+    KEY_HEADER: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$', default: 'x-tollgate-key', description: 'an HTTP header name' },
+    BURGER_URL: url('http://127.0.0.1:8081', 'an http(s) URL'),
+    TOKEN_URL: url('http://127.0.0.1:8082', 'an http(s) URL'),
+    LOGS_URL: url('http://127.0.0.1:8083', 'an http(s) URL'),
+    PROXY_SECRET: { type: 'string', minLength: 1 },
+    PLANS_FILE: { type: 'string', minLength: 1 },
+    QUOTA_FAIL_MODE: { type: 'string', enum: ['closed', 'open'], default: 'closed' },
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    REDIS_TIMEOUT_MS: { type: 'integer', minimum: 5, maximum: 10000, default: 80 },
+    UPSTREAM_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 300000, default: 15000 },
+    UPSTREAM_MAX_SOCKETS: { type: 'integer', minimum: 1, maximum: 10000, default: 256 },
+    SIGNUPS_PER_HOUR: { type: 'integer', minimum: 1, maximum: 100000, default: 5 },
+  },
+};
+
+/**
+ * Parses the environment (and the plan file it names) once; throws an Error whose message is one
+ * line naming the bad variable or the bad place in the plan file.
+ */
+export function loadConfig(env: Record<string, string | undefined>, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): GatewayConfig {
+  const e = parseEnv<Env>(ENV_SCHEMA, env);
+  const upstreams: Record<string, string> = { burger: e.BURGER_URL, token: e.TOKEN_URL, logs: e.LOGS_URL };
+  let plans = BUILT_IN_PLANS;
+  if (e.PLANS_FILE) {
+    let text: string;
+    try {
+      text = readFile(e.PLANS_FILE);
+    } catch (err) {
+      throw new Error(`PLANS_FILE ${e.PLANS_FILE} cannot be read: ${(err as Error).message}`);
+    }
+    plans = parsePlanTable(text, `PLANS_FILE ${e.PLANS_FILE}`);
+    const unrouted = Object.keys(plans).filter((api) => !upstreams[api]);
+    if (unrouted.length) {
+      throw new Error(`PLANS_FILE ${e.PLANS_FILE} names ${unrouted.join(', ')}, which has no service; APIs must be among ${Object.keys(upstreams).join(', ')}`);
+    }
+  }
+  const config: GatewayConfig = {
+    port: e.PORT,
+    keyHeader: e.KEY_HEADER.toLowerCase(),
+    upstreams: Object.fromEntries(Object.keys(plans).map((api) => [api, upstreams[api] as string])),
+    plans,
+    plansSource: e.PLANS_FILE ?? 'built-in',
+    quotaFailMode: e.QUOTA_FAIL_MODE,
+    logLevel: e.LOG_LEVEL,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    upstreamMaxSockets: e.UPSTREAM_MAX_SOCKETS,
+    signupsPerHour: e.SIGNUPS_PER_HOUR,
+  };
+  if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
+  if (e.ADMIN_TOKEN) config.adminToken = e.ADMIN_TOKEN;
+  if (e.PROXY_SECRET) config.proxySecret = e.PROXY_SECRET;
+  if (config.keyHeader.startsWith('x-tollgate-') && config.keyHeader !== 'x-tollgate-key') {
+    throw new Error(`KEY_HEADER must not be another x-tollgate-* header (those are reserved for the gateway)`);
+  }
+  return Object.freeze(config);
+}

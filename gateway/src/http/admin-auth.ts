@@ -1,0 +1,29 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { AppError } from '@tollgate/envelope';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/**
+ * `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. Without a configured token the
+ * admin API does not exist: every admin route answers 404 saying how to enable it.
+ */
+export function createAdminAuth(adminToken: string | undefined): RequestHandler {
+  if (!adminToken) {
+    return () => {
+      throw new AppError('NOT_FOUND', 'the admin API is disabled: set ADMIN_TOKEN to enable it');
+    };
+  }
+  const expected = digest(adminToken);
+  return (req, _res, next) => {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer (.+)$/.exec(header);
+    if (match && timingSafeEqual(digest(match[1] as string), expected)) {
+      next();
+      return;
+    }
+    throw new AppError('UNAUTHORIZED', match ? 'wrong admin token' : 'admin API: send Authorization: Bearer <ADMIN_TOKEN>', {
+      headers: { 'WWW-Authenticate': 'Bearer realm="tollgate-admin"' },
+    });
+  };
+}

@@ -1,0 +1,41 @@
+/** What a recent admission proved about a key, enough to let it through while the store is down. */
+interface Verified {
+  keyId: string;
+  plans: Map<string, string>;
+  atMs: number;
+}
+
+/**
+ * Keys verified recently (by their hash), for `QUOTA_FAIL_MODE=open`: while the store is down, a
+ * key admitted in the last `maxAgeMs` goes through with the plan it had; any other key still gets
+ * 503, because failing open must not let unknown or revoked keys in. Bounded, oldest dropped first.
+ */
+export class FailOpenCache {
+  private readonly entries = new Map<string, Verified>();
+
+  constructor(
+    private readonly maxEntries = 10_000,
+    private readonly maxAgeMs = 15 * 60_000,
+  ) {}
+
+  remember(hash: string, keyId: string, api: string, plan: string, nowMs: number): void {
+    const entry = this.entries.get(hash) ?? { keyId, plans: new Map<string, string>(), atMs: nowMs };
+    entry.plans.set(api, plan);
+    entry.atMs = nowMs;
+    this.entries.delete(hash);
+    this.entries.set(hash, entry);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  forget(hash: string): void {
+    this.entries.delete(hash);
+  }
+
+  /** The key id and plan a recently verified key had for this API. */
+  lookup(hash: string, api: string, nowMs: number): { keyId: string; plan: string } | undefined {
+    const entry = this.entries.get(hash);
+    const plan = entry?.plans.get(api);
+    if (!entry || plan === undefined || nowMs - entry.atMs > this.maxAgeMs) return undefined;
+    return { keyId: entry.keyId, plan };
+  }
+}

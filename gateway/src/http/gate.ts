@@ -1,0 +1,120 @@
+import type { RequestHandler } from 'express';
+import { AppError, PROXY_SECRET_HEADER, REQUEST_ID_HEADER, requestIdOf } from '@tollgate/envelope';
+import type { Logger } from '@tollgate/envelope';
+import { MAX_KEY_LENGTH, hashApiKey, keyIdFromHash } from '../domain/api-key';
+import type { AdmissionDecision } from '../domain/admission';
+import type { ApiPlans } from '../domain/plans';
+import { playgroundPlanName } from '../domain/plans';
+import { rateLimitHeaders, retryAfterSeconds } from '../domain/rate-limit-headers';
+import { monthWindow } from '../domain/windows';
+import type { Admission, QuotaStore } from '../data/quota-store';
+import { StoreError } from '../data/quota-store';
+import type { FailOpenCache } from './fail-open-cache';
+
+/** Headers the gateway sets towards the services (client-sent copies are removed first). */
+export const USER_HEADER = 'x-tollgate-user';
+export const SUBSCRIPTION_HEADER = 'x-tollgate-subscription';
+
+/** What the gate for one API needs. */
+export interface GateDeps {
+  api: string;
+  apiPlans: ApiPlans;
+  keyHeader: string;
+  quotaStore: QuotaStore;
+  clock: () => number;
+  failMode: 'closed' | 'open';
+  failOpenCache: FailOpenCache;
+  proxySecret?: string;
+  logger: Logger;
+}
+
+function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): AppError {
+  const { api, apiPlans } = deps;
+  const planNames = Object.keys(apiPlans.plans).join(', ');
+  const subscribe = `subscribe with PUT /dashboard/v1/subscriptions/${api} (plans: ${planNames})`;
+  const limits = decision.plan ? apiPlans.plans[decision.plan] : undefined;
+  switch (decision.outcome) {
+    case 'unknown_key':
+      return new AppError('UNAUTHORIZED', 'unknown API key');
+    case 'revoked':
+      return new AppError('UNAUTHORIZED', 'this API key has been revoked');
+    case 'no_subscription':
+      return new AppError('SUBSCRIPTION_REQUIRED', `this key has no active subscription to ${api}; ${subscribe}`, { details: { api, plans: Object.keys(apiPlans.plans) } });
+    case 'unknown_plan':
+      return new AppError('SUBSCRIPTION_REQUIRED', `the ${decision.subscription?.plan ?? ''} plan is no longer offered for ${api}; ${subscribe}`, { details: { api, plans: Object.keys(apiPlans.plans) } });
+    case 'playground_exhausted':
+      return new AppError('SUBSCRIPTION_REQUIRED', `the playground allowance of ${apiPlans.playground_per_day} calls a day to ${api} is used up; ${subscribe}, or wait for the next UTC day`, { details: { api, plans: Object.keys(apiPlans.plans) } });
+    case 'rate_limited': {
+      const retry = retryAfterSeconds(decision, nowMs);
+      return new AppError('RATE_LIMITED', `rate limit of ${limits?.rate_per_second ?? 0} calls per second on the ${decision.plan ?? ''} plan reached; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
+    }
+    case 'quota_exceeded': {
+      const retry = retryAfterSeconds(decision, nowMs);
+      const resets = new Date(monthWindow(nowMs).endMs).toISOString();
+      return new AppError('QUOTA_EXCEEDED', `monthly quota of ${limits?.monthly_quota ?? 0} calls on the ${decision.plan ?? ''} plan is used up; it resets at ${resets}, or upgrade the plan`, { headers: { 'Retry-After': String(retry) } });
+    }
+    default:
+      return new AppError('INTERNAL', `unexpected admission outcome ${decision.outcome}`);
+  }
+}
+
+/**
+ * Authenticates the key, admits and charges the call in one store step, sets the limit headers,
+ * then cleans the request for the service: the key header and every client-sent `x-tollgate-*`
+ * header go; the proxy secret, key id, plan and request id come in. Only `/v1` paths pass.
+ */
+export function createGate(deps: GateDeps): RequestHandler {
+  const { api, apiPlans, keyHeader, quotaStore, clock } = deps;
+  const playgroundPlan = playgroundPlanName(apiPlans);
+  return async (req, res, next) => {
+    if (!/^\/v1(\/|\?|$)/.test(req.url)) {
+      res.locals.decision = 'no_route';
+      throw new AppError('NOT_FOUND', `no route for ${req.method} /${api}${req.path}; ${api} is served under /${api}/v1/`);
+    }
+    const presented = req.headers[keyHeader];
+    if (typeof presented !== 'string' || presented === '') {
+      res.locals.decision = 'missing_key';
+      throw new AppError('UNAUTHORIZED', `missing API key: send it in the ${keyHeader} header`);
+    }
+    const keyHash = hashApiKey(presented.slice(0, MAX_KEY_LENGTH + 1));
+    const keyId = keyIdFromHash(keyHash);
+    const nowMs = clock();
+    let admission: Admission;
+    try {
+      admission = presented.length > MAX_KEY_LENGTH
+        ? { outcome: 'unknown_key', used: 0, secondCount: 0, secondResetMs: 0 }
+        : await quotaStore.admit({ keyId, keyHash, api, apiPlans, nowMs });
+    } catch (err) {
+      if (!(err instanceof StoreError)) throw err;
+      const known = deps.failMode === 'open' ? deps.failOpenCache.lookup(keyHash, api, nowMs) : undefined;
+      if (!known) {
+        res.locals.decision = 'store_unavailable';
+        const why = deps.failMode === 'open' ? 'and this key was not verified recently' : 'so calls cannot be checked';
+        throw new AppError('STORE_UNAVAILABLE', `the quota store is unavailable ${why}; retry shortly`, { cause: err, headers: { 'Retry-After': '1' } });
+      }
+      deps.logger.warn({ err: err.message, key_id: known.keyId, api }, 'quota store unavailable: failing open for a recently verified key');
+      res.locals.decision = 'fail_open';
+      return forward(req.headers, res, next, known.keyId, known.plan);
+    }
+    res.locals.decision = admission.outcome;
+    const headers = rateLimitHeaders(admission, apiPlans, nowMs);
+    if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (admission.outcome === 'unknown_key' || admission.outcome === 'revoked') deps.failOpenCache.forget(keyHash);
+    if (admission.outcome !== 'admitted' && admission.outcome !== 'playground') throw refusal(admission, deps, nowMs);
+    const plan = admission.outcome === 'admitted' && admission.plan ? admission.plan : playgroundPlan;
+    if (admission.outcome === 'admitted') deps.failOpenCache.remember(keyHash, keyId, api, plan, nowMs);
+    res.locals.ticket = admission.ticket;
+    return forward(req.headers, res, next, keyId, plan);
+  };
+
+  function forward(headers: Record<string, unknown>, res: Parameters<RequestHandler>[1], next: () => void, keyId: string, plan: string): void {
+    for (const name of Object.keys(headers)) {
+      if (name === keyHeader || name.startsWith('x-tollgate-')) delete headers[name];
+    }
+    if (deps.proxySecret) headers[PROXY_SECRET_HEADER] = deps.proxySecret;
+    headers[USER_HEADER] = keyId;
+    headers[SUBSCRIPTION_HEADER] = plan;
+    headers[REQUEST_ID_HEADER] = requestIdOf(res);
+    next();
+  }
+}

@@ -1,0 +1,30 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The gateway's Prometheus metrics, on their own registry (no global state). */
+export interface GatewayMetrics {
+  registry: Registry;
+  /** Calls to the proxied APIs by api, HTTP status and admission decision. */
+  calls: Counter<'api' | 'status' | 'decision'>;
+  /** Duration of each quota-store operation. */
+  storeLatency: Histogram<'operation'>;
+}
+
+/** Builds the registry; `processMetrics` adds Node's default process metrics (main only). */
+export function createMetrics(options: { processMetrics?: boolean } = {}): GatewayMetrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const calls = new Counter({
+    name: 'tollgate_gateway_calls_total',
+    help: 'Calls to the proxied APIs by api, status and admission decision',
+    labelNames: ['api', 'status', 'decision'] as const,
+    registers: [registry],
+  });
+  const storeLatency = new Histogram({
+    name: 'tollgate_gateway_store_seconds',
+    help: 'Quota store (Redis) operation latency in seconds',
+    labelNames: ['operation'] as const,
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+    registers: [registry],
+  });
+  return { registry, calls, storeLatency };
+}

@@ -1,0 +1,32 @@
+import { AppError, createQueryParser } from '@tollgate/envelope';
+import type { QuerySchema } from '@tollgate/envelope';
+import type { PlanTable } from '../domain/plans';
+
+/**
+ * Validates a JSON body with the same ajv rules and messages as query strings (unknown fields are
+ * named, as are missing ones and what they allow).
+ */
+export function createBodyParser<T>(schema: QuerySchema): (body: unknown) => T {
+  const parse = createQueryParser<T>(schema);
+  return (body) => {
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      throw new AppError('BAD_REQUEST', 'the request body must be a JSON object');
+    }
+    return parse(body ?? {});
+  };
+}
+
+/** The plans of an API named in a path, or 404 naming the APIs there are. */
+export function apiPlansOf(plans: PlanTable, api: string) {
+  const apiPlans = plans[api];
+  if (!apiPlans) throw new AppError('NOT_FOUND', `unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}`);
+  return apiPlans;
+}
+
+/** Checks a plan name for an API, or 400 naming the plans there are. */
+export function checkPlan(plans: PlanTable, api: string, plan: string, field = 'plan'): void {
+  const names = Object.keys(apiPlansOf(plans, api).plans);
+  if (!names.includes(plan)) {
+    throw new AppError('BAD_REQUEST', `${field} must be one of ${names.join(', ')} for ${api}`, { details: { parameter: field } });
+  }
+}

@@ -1,0 +1,43 @@
+import type { SchemaObject } from 'ajv';
+import { KEY_ID_PATTERN } from '../domain/api-key';
+import { USAGE_ITEM_SCHEMA } from '../domain/usage-report';
+
+/** JSON Schema of a stored subscription. */
+export const SUBSCRIPTION_SCHEMA: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plan', 'status'],
+  properties: { plan: { type: 'string' }, status: { type: 'string', enum: ['active', 'inactive'] } },
+};
+
+const recordProperties = {
+  id: { type: 'string', pattern: KEY_ID_PATTERN },
+  owner: { type: 'string' },
+  created_at: { type: 'string', format: 'date-time' },
+  revoked_at: { type: ['string', 'null'], format: 'date-time' },
+  subscriptions: { type: 'object', additionalProperties: SUBSCRIPTION_SCHEMA, description: 'Subscriptions by API name' },
+};
+
+/** JSON Schema of a key record (never the secret). */
+export const KEY_RECORD_SCHEMA: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(recordProperties),
+  properties: recordProperties,
+};
+
+/** JSON Schema of a new key: the record plus the secret, shown this once. */
+export const NEW_KEY_SCHEMA: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...Object.keys(recordProperties), 'key'],
+  properties: { ...recordProperties, key: { type: 'string', description: 'The secret API key; shown only in this answer' } },
+};
+
+/** JSON Schema of a usage answer. */
+export const USAGE_SCHEMA: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'apis'],
+  properties: { id: { type: 'string', pattern: KEY_ID_PATTERN }, apis: { type: 'array', items: USAGE_ITEM_SCHEMA } },
+};

@@ -1,0 +1,53 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the echo service saw of one call. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A local stand-in for a Tollgate service. */
+export interface EchoUpstream {
+  url: string;
+  port: number;
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP service on 127.0.0.1:0 that answers every call with JSON describing it (method, url,
+ * headers, body). `/v1/silent` never answers (timeouts); `/v1/status/<n>` answers status n.
+ */
+export async function startEchoUpstream(): Promise<EchoUpstream> {
+  const seen: SeenRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      const call = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      seen.push(call);
+      if (req.url === '/v1/silent') return;
+      const status = /^\/v1\/status\/(\d{3})$/.exec(req.url ?? '')?.[1];
+      res.writeHead(status ? Number(status) : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(call));
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

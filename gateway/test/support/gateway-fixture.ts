@@ -1,0 +1,64 @@
+import type Redis from 'ioredis';
+import type { Express } from 'express';
+import { createLogger } from '@tollgate/envelope';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import type { GatewayConfig } from '../../src/config';
+import { createMemoryStores } from '../../src/data/memory-stores';
+import { createRedisStores } from '../../src/data/redis-stores';
+import { createRedisClient } from '../../src/data/redis-client';
+import type { Stores } from '../../src/data/quota-store';
+import type { PlanTable } from '../../src/domain/plans';
+import { createMetrics } from '../../src/metrics';
+import type { GatewayMetrics } from '../../src/metrics';
+import { manualClock } from './store-contract';
+import type { ManualClock } from './store-contract';
+
+/** Plans small enough to reach their limits in a test. */
+export const TEST_PLANS: PlanTable = {
+  token: {
+    playground_per_day: 10,
+    plans: {
+      free: { monthly_quota: 5, rate_per_second: 100, price: 0, currency: 'EUR' },
+      slow: { monthly_quota: 1000, rate_per_second: 2, price: 0, currency: 'EUR' },
+      pro: { monthly_quota: 1000, rate_per_second: 100, price: 2500, currency: 'EUR' },
+    },
+  },
+  burger: { playground_per_day: 0, plans: { free: { monthly_quota: 100, rate_per_second: 50, price: 0, currency: 'USD' } } },
+};
+
+export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
+export const PROXY_SECRET = 'proxy-secret-for-tests';
+
+/** A gateway app on a manual clock with memory or Redis stores, plus what tests inspect. */
+export interface GatewayFixture {
+  app: Express;
+  clock: ManualClock;
+  stores: Stores;
+  config: GatewayConfig;
+  metrics: GatewayMetrics;
+  close(): Promise<void>;
+}
+
+/** Builds the app the way main.ts does, from an environment, with the test plan table. */
+export async function buildGateway(options: { upstream: string; redisUrl?: string; env?: Record<string, string>; plans?: PlanTable; start?: number }): Promise<GatewayFixture> {
+  const config = loadConfig(
+    { ADMIN_TOKEN, PROXY_SECRET, PLANS_FILE: 'test-plans.json', BURGER_URL: options.upstream, TOKEN_URL: options.upstream, LOG_LEVEL: 'silent', ...options.env },
+    () => JSON.stringify(options.plans ?? TEST_PLANS),
+  );
+  const clock = manualClock(options.start ?? Date.parse('2026-03-31T23:59:50.000Z'));
+  const logger = createLogger({ service: 'gateway-test', level: 'silent' });
+  const metrics = createMetrics();
+  let redis: Redis | undefined;
+  let stores: Stores;
+  if (options.redisUrl) {
+    redis = createRedisClient(options.redisUrl, { commandTimeoutMs: config.redisTimeoutMs, logger });
+    await new Promise((resolve) => redis!.once('ready', resolve));
+    await redis.flushall();
+    stores = createRedisStores(redis, { clock: clock.now, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
+  } else {
+    stores = createMemoryStores({ clock: clock.now });
+  }
+  const app = createApp({ config, stores, clock: clock.now, logger, metrics });
+  return { app, clock, stores, config, metrics, close: async () => void (await redis?.quit()) };
+}
