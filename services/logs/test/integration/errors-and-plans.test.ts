@@ -7,6 +7,9 @@ import { CHAINS_ROUTE, LOGS_ROUTE, META_ROUTE, TRANSFERS_ROUTE } from '../../src
 import { connect, deployErc20, mineBlocks, startAnvil, type Anvil } from '../support/anvil.js';
 import { buildLogsApp, type LogsApp } from '../support/logs-app.js';
 
+// A real anvil on a 2-core machine shared with other suites: hooks may take a few seconds.
+jest.setTimeout(60_000);
+
 const ZERO_TOPIC = `0x${'0'.repeat(64)}`;
 let anvil: Anvil;
 let token: Address;

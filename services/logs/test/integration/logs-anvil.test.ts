@@ -18,6 +18,9 @@ import {
 } from '../support/anvil.js';
 import { buildLogsApp, type LogsApp } from '../support/logs-app.js';
 
+// A real anvil on a 2-core machine shared with other suites: hooks may take a few seconds.
+jest.setTimeout(60_000);
+
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
 const [owner, alice, bob, carol] = DEV_ACCOUNTS as [Address, Address, Address, Address];

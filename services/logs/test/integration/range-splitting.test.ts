@@ -5,6 +5,9 @@ import { bulkTransfersErc20, connect, deployErc20, mineBlocks, startAnvil, type 
 import { startCappedProxy, type CappedProxy } from '../support/capped-rpc-proxy.js';
 import { buildLogsApp } from '../support/logs-app.js';
 
+// A real anvil on a 2-core machine shared with other suites: hooks may take a few seconds.
+jest.setTimeout(60_000);
+
 const MAX_SPAN = 16;
 const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 
