@@ -50,7 +50,8 @@ export function createHttpPriceIndexer(options: HttpPriceIndexerOptions): HttpPr
     const body = await coalesce(url, async () => {
       let response;
       try {
-        response = await client.get<string>(url);
+        // axios's timeout only bounds socket idleness; the signal bounds the whole answer, body included.
+        response = await client.get<string>(url, { signal: AbortSignal.timeout(options.timeoutMs) });
       } catch (cause) {
         throw errorForFailure(cause, options.timeoutMs);
       }

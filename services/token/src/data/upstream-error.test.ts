@@ -39,6 +39,7 @@ describe('errorForFailure', () => {
   it.each([
     [{ code: 'ECONNABORTED' }, 'UPSTREAM_TIMEOUT', 'the price indexer did not answer within 10000 ms'],
     [{ code: 'ETIMEDOUT' }, 'UPSTREAM_TIMEOUT', 'the price indexer did not answer within 10000 ms'],
+    [{ code: 'ERR_CANCELED' }, 'UPSTREAM_TIMEOUT', 'the price indexer did not answer within 10000 ms'],
     [{ code: 'ECONNREFUSED' }, 'UPSTREAM_UNAVAILABLE', 'the price indexer could not be reached (ECONNREFUSED)'],
     [new Error('socket hang up'), 'UPSTREAM_UNAVAILABLE', 'the price indexer could not be reached'],
   ])('when the call fails with %p, then the error is %s', (cause, code, message) => {

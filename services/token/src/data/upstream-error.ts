@@ -45,7 +45,8 @@ export function errorForStatus(status: number, body: string, retryAfter: unknown
 /** Maps a failed call (no answer) to 504 for a timeout and 502 for anything else. */
 export function errorForFailure(cause: unknown, timeoutMs: number): AppError {
   const code = (cause as { code?: unknown })?.code;
-  if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
+  // ERR_CANCELED: only our own deadline signal cancels a call.
+  if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ERR_CANCELED') {
     return new AppError('UPSTREAM_TIMEOUT', `the price indexer did not answer within ${timeoutMs} ms`, { cause });
   }
   const reason = typeof code === 'string' ? ` (${code})` : '';

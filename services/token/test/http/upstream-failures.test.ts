@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { validateResponse } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope';
+import { changeRoute } from '../../src/routes/change-route';
 import { chartRoute } from '../../src/routes/chart-route';
+import { historicalRoute } from '../../src/routes/historical-route';
 import { priceRoute } from '../../src/routes/price-route';
 import { readyzRoute } from '../../src/routes/health-docs';
 import { IDS, startHarness } from './harness';
@@ -30,6 +33,7 @@ describe('when the price indexer fails', () => {
     ['answers an HTML page', { status: 200, body: '<html>Bad gateway</html>' }, 502, 'UPSTREAM_UNAVAILABLE', 'the price indexer answered with invalid JSON'],
     ['answers JSON of the wrong shape', { status: 200, body: '{"coins":{"ethereum:0x":{"price":"1"}}}' }, 502, 'UPSTREAM_UNAVAILABLE', 'the price indexer answered in an unexpected shape: /coins/ethereum:0x must have required property \'symbol\''],
     ['answers too slowly', { delayMs: 1500 }, 504, 'UPSTREAM_TIMEOUT', 'the price indexer did not answer within 300 ms'],
+    ['trickles its body byte by byte', { trickleMs: 50 }, 504, 'UPSTREAM_TIMEOUT', 'the price indexer did not answer within 300 ms'],
     ['refuses with 400 {message}', { status: 400, body: '{"message":"coins are not valid"}' }, 400, 'BAD_REQUEST', 'price indexer: coins are not valid'],
     ['refuses with a double-wrapped 400', { status: 400, body: JSON.stringify({ statusCode: 400, body: JSON.stringify({ message: 'span is not an uint' }) }) }, 400, 'BAD_REQUEST', 'price indexer: span is not an uint'],
     ['refuses with a stack trace', { status: 400, body: JSON.stringify({ message: 'SyntaxError: Unexpected token\n    at JSON.parse (<anonymous>)' }) }, 400, 'BAD_REQUEST', 'price indexer: SyntaxError: Unexpected token'],
@@ -57,6 +61,25 @@ describe('when the price indexer fails', () => {
     expect(validateResponse(chartRoute, res.status, res.body)).toEqual([]);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('price indexer: use either start or end parameter, not both');
+  });
+});
+
+describe('when the price indexer fails under each endpoint', () => {
+  const endpoints: Array<[RouteDoc, Record<string, string>]> = [
+    [priceRoute, { tokens: IDS.weth }],
+    [historicalRoute, { tokens: IDS.weth, timestamp: '1767000000' }],
+    [chartRoute, { tokens: IDS.weth, span: '3' }],
+    [changeRoute, { tokens: IDS.weth }],
+  ];
+  it.each(endpoints.flatMap(([route, query]) => [
+    [route.path, 429, 503, 'UPSTREAM_RATE_LIMITED', route, query] as const,
+    [route.path, 500, 502, 'UPSTREAM_UNAVAILABLE', route, query] as const,
+  ]))('%s: when the indexer answers %i, then the answer is %i %s as documented', async (path, upstream, status, code, route, query) => {
+    h.local.setFault({ status: upstream });
+    const res = await request(h.app).get(path).query(query);
+    expect(validateResponse(route, res.status, res.body)).toEqual([]);
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
   });
 });
 

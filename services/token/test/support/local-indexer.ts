@@ -22,6 +22,8 @@ export interface IndexerFault {
   headers?: Record<string, string>;
   /** Wait this long before answering (a slow indexer). */
   delayMs?: number;
+  /** Send the headers at once, then the body one byte every this many ms (a trickling indexer). */
+  trickleMs?: number;
   /** Which paths misbehave; every path except `/chains` by default. */
   match?: (path: string) => boolean;
 }
@@ -196,7 +198,18 @@ export async function startLocalIndexer(options: LocalIndexerOptions = {}): Prom
         ...answer.headers,
         ...active?.headers,
       });
-      res.end(body);
+      if (active?.trickleMs) {
+        let sent = 0;
+        const timer = setInterval(() => {
+          sent += 1;
+          if (sent < body.length) res.write(body.slice(sent - 1, sent));
+          else res.end(body.slice(sent - 1));
+          if (sent >= body.length) clearInterval(timer);
+        }, active.trickleMs);
+        res.on('close', () => clearInterval(timer));
+      } else {
+        res.end(body);
+      }
     };
     const gate = held ?? Promise.resolve();
     void gate.then(() => (active?.delayMs ? setTimeout(send, active.delayMs) : send()));
