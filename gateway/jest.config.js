@@ -1,1 +1,1 @@
-module.exports = require('../jest.preset.js')(__dirname, 'gateway', { testTimeout: 30000 });
+module.exports = require('../jest.preset.js')(__dirname, 'gateway');

@@ -5,7 +5,7 @@
  * KEYS: 1 record (hash), 2 second log (sorted set), 3 month counter, 4 day counter — all tagged
  * with the key id, so one Cluster slot.
  * ARGV: 1 presented key hash, 2 api, 3 now (ms), 4 unique log member, 5 month TTL (s),
- * 6 day TTL (s), 7 playground allowance per day, 8 second-log TTL (s),
+ * 6 day TTL (s), 7 playground allowance per day, 8 second-log TTL (s), 9 deadline (Unix ms),
  * then one triple per plan: name, monthly quota, rate per second.
  * Returns {outcome, plan, used, calls in the rolling second, ms until its oldest call leaves, status}.
  *
@@ -13,9 +13,15 @@
  * every call, so no rolling one-second window ever holds more than the rate (a fixed window lets
  * twice the rate through across a boundary). It holds at most `rate` entries (≤ 80 with the
  * built-in plans), so it stays small, and it is exact, unlike a sliding-window counter.
- * Nothing is written unless the call is admitted: a 401, 402 or 429 charges nothing.
+ * Nothing is written unless the call is admitted: a 401, 402 or 429 charges nothing. A script
+ * that reaches Redis after its deadline (the gateway already answered 503: Redis was frozen, or
+ * the network held the command) returns 'expired' and writes nothing either.
  */
 export const ADMIT_SCRIPT = `
+local time = redis.call('TIME')
+if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[9]) then
+  return {'expired', '', 0, 0, 0, ''}
+end
 local rec = redis.call('HMGET', KEYS[1], 'hash', 'revoked_at', 'sub:' .. ARGV[2])
 if rec[1] ~= ARGV[1] then return {'unknown_key', '', 0, 0, 0, ''} end
 if rec[2] then return {'revoked', '', 0, 0, 0, ''} end
@@ -28,7 +34,7 @@ if rec[3] then
 end
 if status == 'active' then
   local quota, rate
-  for i = 9, #ARGV, 3 do
+  for i = 10, #ARGV, 3 do
     if ARGV[i] == plan then
       quota = tonumber(ARGV[i + 1])
       rate = tonumber(ARGV[i + 2])

@@ -14,11 +14,18 @@ import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
 export interface RedisStoresOptions {
   clock: () => number;
   generateKey?: () => string;
+  /**
+   * How long (ms) an admission may take to reach Redis before the script refuses to charge it:
+   * the client command timeout plus an allowance for clock skew between gateway and Redis hosts.
+   */
+  admitBudgetMs?: number;
+  /** Real time for that deadline (the injected `clock` may be a test's frozen one). */
+  wallClock?: () => number;
   /** Called with each store operation's duration in seconds (the latency histogram). */
   onLatency?: (operation: string, seconds: number) => void;
 }
 
-type ScriptReply = [AdmitOutcome, string, number, number, number, string];
+type ScriptReply = [AdmitOutcome | 'expired', string, number, number, number, string];
 
 interface ScriptCommands {
   tollgateAdmit(...args: (string | number)[]): Promise<ScriptReply>;
@@ -29,6 +36,8 @@ interface ScriptCommands {
 /** Key and quota stores in Redis, shared by every gateway process and the CLI. */
 export function createRedisStores(redis: Redis, options: RedisStoresOptions): Stores {
   const { clock, onLatency } = options;
+  const wallClock = options.wallClock ?? Date.now;
+  const admitBudgetMs = options.admitBudgetMs ?? 1_000;
   const generateKey = options.generateKey ?? (() => generateApiKey());
   // ioredis sends EVALSHA and falls back to EVAL on NOSCRIPT (e.g. after a Redis restart).
   redis.defineCommand('tollgateAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
@@ -118,8 +127,10 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
           ttlSeconds(day, nowMs),
           apiPlans.playground_per_day,
           SECOND_LOG_TTL_SECONDS,
+          wallClock() + admitBudgetMs,
           ...planArgs,
         );
+        if (outcome === 'expired') throw new Error('the admission reached Redis after its deadline and was not charged');
         const admission: Admission = { outcome, used, secondCount, secondResetMs };
         if (status) admission.subscription = { plan, status: status === 'active' ? 'active' : 'inactive' };
         if (status === 'active' && outcome !== 'unknown_plan') admission.plan = plan;

@@ -5,6 +5,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { GatewayConfig } from '../../src/config';
 import { createMemoryStores } from '../../src/data/memory-stores';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../../src/data/open-stores';
 import { createRedisStores } from '../../src/data/redis-stores';
 import { createRedisClient } from '../../src/data/redis-client';
 import type { Stores } from '../../src/data/quota-store';
@@ -55,7 +56,7 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
     redis = createRedisClient(options.redisUrl, { commandTimeoutMs: config.redisTimeoutMs, logger });
     await new Promise((resolve) => redis!.once('ready', resolve));
     await redis.flushall();
-    stores = createRedisStores(redis, { clock: clock.now, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
+    stores = createRedisStores(redis, { clock: clock.now, admitBudgetMs: config.redisTimeoutMs + CLOCK_SKEW_ALLOWANCE_MS, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
   } else {
     stores = createMemoryStores({ clock: clock.now });
   }

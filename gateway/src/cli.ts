@@ -1,0 +1,38 @@
+import { createLogger } from '@tollgate/envelope';
+import { CLI_USAGE, CliUsageError, runCliCommand } from './cli-commands';
+import { loadConfig } from './config';
+import { createRedisClient } from './data/redis-client';
+import { createRedisStores } from './data/redis-stores';
+
+/** The operator CLI's composition root: same config and Redis store as the gateway. */
+async function main(): Promise<number> {
+  const config = loadConfig(process.env);
+  if (!config.redisUrl) {
+    process.stderr.write('gateway cli: REDIS_URL is not set; the CLI works on the shared Redis store (the in-memory store lives inside one gateway process)\n');
+    return 1;
+  }
+  const logger = createLogger({ service: 'gateway-cli', level: 'error' });
+  const redis = createRedisClient(config.redisUrl, { commandTimeoutMs: 5_000, logger });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      redis.once('ready', resolve);
+      setTimeout(() => reject(new Error(`Redis at ${config.redisUrl} is not reachable`)), 5_000).unref();
+    });
+    const clock = (): number => Date.now();
+    const { keyStore, quotaStore } = createRedisStores(redis, { clock });
+    const result = await runCliCommand(process.argv.slice(2), { keyStore, quotaStore, plans: config.plans, clock });
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const usage = err instanceof CliUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`gateway cli: ${(err as Error).message}\n${usage ? `${CLI_USAGE}\n` : ''}`);
+    process.exit(usage ? 2 : 1);
+  },
+);

@@ -1,0 +1,99 @@
+import request from 'supertest';
+import { startEchoUpstream } from '../support/echo-upstream';
+import type { EchoUpstream } from '../support/echo-upstream';
+import { buildGateway } from '../support/gateway-fixture';
+import type { GatewayFixture } from '../support/gateway-fixture';
+import { startRedisServer } from '../support/redis-server';
+import type { RedisServer } from '../support/redis-server';
+
+jest.setTimeout(30_000);
+
+let upstream: EchoUpstream;
+let redisServer: RedisServer;
+let gw: GatewayFixture;
+beforeAll(async () => {
+  upstream = await startEchoUpstream();
+});
+afterAll(() => upstream.close());
+beforeEach(async () => {
+  redisServer = await startRedisServer();
+});
+afterEach(async () => {
+  redisServer.resume();
+  await gw.close();
+  await redisServer.stop();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await sleep(100);
+  }
+  throw new Error(`${what} did not happen within 10 s`);
+}
+
+async function subscribedKey(): Promise<{ key: string; id: string }> {
+  const { key, record } = await gw.stores.keyStore.create({ owner: 'a', subscriptions: { token: { plan: 'pro', status: 'active' } } });
+  return { key, id: record.id };
+}
+const call = (key: string) => request(gw.app).get('/token/v1/prices').set('x-tollgate-key', key);
+
+describe('quota store failures (fail closed, the default)', () => {
+  it('when Redis freezes, then calls get 503 STORE_UNAVAILABLE uncharged and /readyz 503; when it thaws, both recover', async () => {
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    const { key, id } = await subscribedKey();
+    expect((await call(key)).status).toBe(200);
+    redisServer.pause();
+    const down = await call(key);
+    expect(down.status).toBe(503);
+    expect(down.body).toMatchObject({ success: false, error: { code: 'STORE_UNAVAILABLE' }, message: 'the quota store is unavailable so calls cannot be checked; retry shortly' });
+    expect(down.headers['retry-after']).toBe('1');
+    const ready = await request(gw.app).get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.error.details).toEqual({ store: 'redis', store_reachable: false, quota_fail_mode: 'closed' });
+    // The frozen server still holds the 503'd admission; it must not charge when it finally runs.
+    await sleep(600);
+    redisServer.resume();
+    await eventually(async () => (await call(key)).status === 200, 'recovery');
+    expect((await request(gw.app).get('/readyz')).status).toBe(200);
+    expect((await gw.stores.quotaStore.usage(id, 'token', gw.clock.now())).month).toBe(2);
+  });
+
+  it('when Redis dies and comes back on the same port, then 503 meanwhile and service resumes by itself', async () => {
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    const { key } = await subscribedKey();
+    const port = redisServer.port;
+    await redisServer.stop();
+    const down = await call(key);
+    expect(down.status).toBe(503);
+    expect((await request(gw.app).get('/admin/v1/keys/key_000000000000000000000000').set('Authorization', `Bearer admin-token-for-tests-0123456789`)).status).toBe(503);
+    redisServer = await startRedisServer({ port });
+    // The new server is empty: the old key is gone (401), a new one works once reconnected.
+    await eventually(async () => (await request(gw.app).get('/readyz')).status === 200, 'reconnection');
+    expect((await call(key)).status).toBe(401);
+    const fresh = await subscribedKey();
+    expect((await call(fresh.key)).status).toBe(200);
+  });
+});
+
+describe('quota store failures with QUOTA_FAIL_MODE=open', () => {
+  it('when Redis freezes, then recently verified keys pass uncounted, unknown keys still get 503, and /readyz stays ready', async () => {
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: { QUOTA_FAIL_MODE: 'open' } });
+    const { key, id } = await subscribedKey();
+    expect((await call(key)).status).toBe(200);
+    redisServer.pause();
+    upstream.seen.length = 0;
+    const open = await call(key);
+    expect(open.status).toBe(200);
+    expect(upstream.seen[0]?.headers).toMatchObject({ 'x-tollgate-user': id, 'x-tollgate-subscription': 'pro' });
+    const stranger = await call('tg_never-seen');
+    expect(stranger.status).toBe(503);
+    expect(stranger.body.message).toBe('the quota store is unavailable and this key was not verified recently; retry shortly');
+    const ready = await request(gw.app).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.data).toEqual({ status: 'ready', store: 'redis', store_reachable: false, quota_fail_mode: 'open' });
+    const metrics = await request(gw.app).get('/metrics');
+    expect(metrics.text).toContain('tollgate_gateway_calls_total{api="token",status="200",decision="fail_open"} 1');
+  });
+});

@@ -1,0 +1,68 @@
+import { spawn, execFile } from 'node:child_process';
+import path from 'node:path';
+
+const GATEWAY_DIR = path.resolve(__dirname, '../..');
+const NODE_ARGS = ['--conditions=development', '--import', 'tsx'];
+
+/** A gateway running as its own process (src/main.ts through tsx). */
+export interface GatewayProcess {
+  url: string;
+  port: number;
+  /** Every line the process wrote to stdout so far. */
+  output: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts `src/main.ts` with PORT=0 and the given environment; resolves when it listens. */
+export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [...NODE_ARGS, 'src/main.ts'], {
+    cwd: GATEWAY_DIR,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`gateway did not start within 20 s: ${stderr}${output.join('\n')}`)), 20_000);
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        output.push(line);
+        const parsed = JSON.parse(line) as { msg?: string; port?: number };
+        if (parsed.msg === 'listening' && parsed.port) {
+          clearTimeout(timer);
+          resolve(parsed.port);
+        }
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with code ${code}: ${stderr}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    output,
+    async stop() {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Runs a gateway entry point (`src/main.ts`, `src/cli.ts`) to completion. */
+export function runGatewayScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...NODE_ARGS, script, ...args], { cwd: GATEWAY_DIR, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
