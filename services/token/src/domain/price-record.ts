@@ -1,4 +1,4 @@
-import { COINGECKO_PREFIX } from './token-id';
+import { COINGECKO_PREFIX, addressRuleOf } from './token-id';
 import type { TokenId } from './token-id';
 import type { CoinMap, UpstreamPrice } from './upstream-types';
 
@@ -15,11 +15,13 @@ export interface PriceRecord {
 }
 
 /**
- * The entry for a token in an indexer answer. The indexer echoes the id as sent; a case-insensitive
- * match is the fallback for versions that answer with their own normalised key.
+ * The entry for a token in an indexer answer. The indexer echoes the id as sent; on chains whose ids
+ * are case-insensitive, a case-insensitive match is the fallback for versions that answer with their
+ * own normalised key (on case-kept chains such as Solana another case is another token).
  */
 export function entryFor<T>(coins: CoinMap<T>, token: TokenId): T | undefined {
   if (Object.hasOwn(coins, token.key)) return coins[token.key];
+  if (!addressRuleOf(token.chain).lowerCase) return undefined;
   const wanted = token.key.toLowerCase();
   const key = Object.keys(coins).find((k) => k.toLowerCase() === wanted);
   return key === undefined ? undefined : coins[key];

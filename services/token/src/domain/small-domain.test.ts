@@ -45,6 +45,12 @@ describe('price records', () => {
     expect(entryFor({}, usdc)).toBeUndefined();
   });
 
+  it('when a case-kept chain answers in another case, then it is another token', () => {
+    const mint: TokenId = { input: 'solana:AbC', chain: 'solana', address: 'AbC', key: 'solana:AbC' };
+    expect(entryFor({ 'solana:abc': 1 }, mint)).toBeUndefined();
+    expect(entryFor({ 'solana:AbC': 2 }, mint)).toBe(2);
+  });
+
   it('when the confidence exceeds 1, then it is passed as given', () => {
     expect(toPriceRecord(usdc, { price: 0, symbol: 'HUSD', timestamp: 5, confidence: 1.01 })).toEqual({
       token: 'ethereum:0xABC', chain: 'ethereum', address: '0xabc', symbol: 'HUSD', price_usd: 0, decimals: null, confidence: 1.01, timestamp: 5,

@@ -24,7 +24,7 @@ describe('meta, health and the OpenAPI document', () => {
     });
   });
 
-  it('when many calls are made within a day, then the chain list is fetched once', async () => {
+  it('when calls follow within the day, then the held chain list is used without asking the indexer', async () => {
     h.local.calls.length = 0;
     await request(h.app).get('/v1/meta');
     await request(h.app).get('/v1/price').query({ tokens: IDS.weth });

@@ -40,9 +40,12 @@ describe('GET /v1/price', () => {
     expect(h.local.calls.filter((c) => c.path.startsWith('/prices/current')).map((c) => c.coins)).toEqual([[IDS.usdc]]);
   });
 
-  it('when a Solana mint is asked, then its case is kept upstream', async () => {
-    await price({ tokens: IDS.sol });
-    expect(h.local.calls.at(-1)!.coins).toEqual([IDS.sol]);
+  it('when a Solana mint is asked, then its case is kept upstream, so a wrong-case mint is not found', async () => {
+    const wrongCase = IDS.sol.toLowerCase();
+    const res = await price({ tokens: `${IDS.sol},${wrongCase}` });
+    expect(h.local.calls.at(-1)!.coins).toEqual([IDS.sol, wrongCase]);
+    expect(res.body.data.prices.map((p: { token: string }) => p.token)).toEqual([IDS.sol]);
+    expect(res.body.data.not_found).toEqual([wrongCase]);
   });
 
   it('when a CoinGecko id is asked, then decimals are null', async () => {
