@@ -1,6 +1,6 @@
 import { parseTokenList, upstreamKeysOf } from './token-id';
 
-const chains = new Set(['ethereum', 'base', 'solana', 'tron', 'starknet', 'sui']);
+const chains = new Set(['ethereum', 'base', 'avax', 'solana', 'tron', 'starknet', 'sui']);
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 
 describe('parseTokenList', () => {
@@ -22,7 +22,8 @@ describe('parseTokenList', () => {
     ['a short EVM address', 'ethereum:0x1234', 'malformed', "'ethereum:0x1234' is malformed: a ethereum id is 0x followed by 40 hex digits"],
     ['a non-hex EVM address', `base:0x${'g'.repeat(40)}`, 'malformed', `'base:0x${'g'.repeat(40)}' is malformed: a base id is 0x followed by 40 hex digits`],
     ['a Solana mint with 0', 'solana:0OIl1111111111111111111111111111111', 'malformed', "'solana:0OIl1111111111111111111111111111111' is malformed: a solana id is a base58 mint of 32 to 44 characters"],
-    ['an unknown chain', `avalanche:${USDC}`, 'unknown_chain', `'avalanche:${USDC}' names unknown chain 'avalanche'`],
+    ['an unknown chain', `fakechain:${USDC}`, 'unknown_chain', `'fakechain:${USDC}' names unknown chain 'fakechain'`],
+    ['a chain the indexer spells otherwise', `Avalanche:${USDC}`, 'unknown_chain', `'Avalanche:${USDC}' names unknown chain 'Avalanche' (the indexer calls it avax)`],
     ['a slug with a space', 'coingecko:usd coin', 'malformed', "'coingecko:usd coin' is malformed: a coingecko id is a CoinGecko id such as usd-coin"],
   ])('when given %s, then it is rejected with the reason', (_case, input, kind, reason) => {
     expect(parseTokenList(input, chains)).toEqual({ tokens: [], invalid: [{ input, kind, reason }] });

@@ -56,6 +56,9 @@ export function addressRuleOf(chain: string): AddressRule {
   return RULES[chain] ?? EVM;
 }
 
+// Common names the indexer spells differently; used only to say so in the error, never rewritten.
+const CHAIN_ALIASES: Readonly<Record<string, string>> = { avalanche: 'avax', gnosis: 'xdai', zksync: 'era', bnb: 'bsc', matic: 'polygon' };
+
 function parseOne(input: string, knownChains: ReadonlySet<string>): TokenId | InvalidToken {
   const colon = input.indexOf(':');
   if (colon <= 0 || colon === input.length - 1) {
@@ -64,7 +67,9 @@ function parseOne(input: string, knownChains: ReadonlySet<string>): TokenId | In
   const chain = input.slice(0, colon).toLowerCase();
   const raw = input.slice(colon + 1);
   if (chain !== COINGECKO_PREFIX && !knownChains.has(chain)) {
-    return { input, kind: 'unknown_chain', reason: `'${input}' names unknown chain '${input.slice(0, colon)}'` };
+    const alias = CHAIN_ALIASES[chain];
+    const hint = alias && knownChains.has(alias) ? ` (the indexer calls it ${alias})` : '';
+    return { input, kind: 'unknown_chain', reason: `'${input}' names unknown chain '${input.slice(0, colon)}'${hint}` };
   }
   const rule = addressRuleOf(chain);
   if (!rule.pattern.test(raw)) {

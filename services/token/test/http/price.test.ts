@@ -76,7 +76,7 @@ describe('GET /v1/price', () => {
     ['min_confidence is negative', { tokens: IDS.eth, min_confidence: '-1' }, 'min_confidence must be a number'],
     ['an address is malformed', { tokens: `${IDS.eth},ethereum:0x12` }, "tokens: 'ethereum:0x12' is malformed: a ethereum id is 0x followed by 40 hex digits"],
     ['an entry has no chain', { tokens: 'bitcoin' }, "tokens: 'bitcoin' is not <chain>:<address> or coingecko:<slug>"],
-    ['a chain is unknown', { tokens: 'avalanche:0xb97ef9ef8734c71904d8002f8b6bc66dd9c48a6e' }, "tokens: 'avalanche:0xb97ef9ef8734c71904d8002f8b6bc66dd9c48a6e' names unknown chain 'avalanche'; GET /v1/meta lists the supported chains in data.chains"],
+    ['a chain is unknown', { tokens: 'avalanche:0xb97ef9ef8734c71904d8002f8b6bc66dd9c48a6e' }, "tokens: 'avalanche:0xb97ef9ef8734c71904d8002f8b6bc66dd9c48a6e' names unknown chain 'avalanche' (the indexer calls it avax); GET /v1/meta lists the supported chains in data.chains"],
     ['an entry is empty', { tokens: `${IDS.eth},` }, 'tokens: an entry is empty (two commas in a row, or a comma at an end)'],
   ])('when %s, then 400 says what is wrong and calls nothing upstream', async (_case, query, message) => {
     const res = await price(query as Record<string, string>);
