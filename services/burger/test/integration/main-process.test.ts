@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { REAL_DATASET_PATH, realDatasetText } from '../support/real-dataset';
 
 const SERVICE_DIR = join(__dirname, '..', '..');
+// Starting Node with the TypeScript loader takes seconds on a busy two-core machine.
+const PROCESS_TIMEOUT_MS = 60_000;
 
 /** Starts `src/main.ts` as `pnpm run dev` does, with the given environment on top of ours. */
 function startMain(env: Record<string, string>): ChildProcessWithoutNullStreams {
@@ -59,7 +61,7 @@ describe('the service process', () => {
     const exit = exited(child);
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
-  });
+  }, PROCESS_TIMEOUT_MS);
 
   it.each([
     [{ BURGER_REFRESH_SECONDS: 'soon' }, 'burger: BURGER_REFRESH_SECONDS must be an integer from 1 to 604800'],
@@ -73,5 +75,5 @@ describe('the service process', () => {
     });
     expect(await exited(child)).toBe(1);
     expect(stderr.trim()).toBe(line);
-  });
+  }, PROCESS_TIMEOUT_MS);
 });
