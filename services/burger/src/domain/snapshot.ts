@@ -15,14 +15,14 @@ export interface Snapshot {
   loadedAt: number;
   /** How long parsing the CSV took, in ms. */
   parseMs: number;
-  /** Serialized `data` by request key, computed once per copy: serialization is the cost of a request. */
-  cached(key: string, build: () => unknown): string;
+  /** UTF-8 JSON of `data` by request key, computed once per copy: serialization is the cost of a request. */
+  cached(key: string, build: () => unknown): Buffer;
 }
 
 /** Indexes parsed rows into a snapshot with an empty answer cache. */
 export function createSnapshot(rows: BigMacRow[], loadedAt: number, parseMs: number): Snapshot {
   const dataset = buildDataset(rows);
-  const cache = new Map<string, string>();
+  const cache = new Map<string, Buffer>();
   return {
     dataset,
     lookup: createCountryLookup(dataset),
@@ -31,7 +31,7 @@ export function createSnapshot(rows: BigMacRow[], loadedAt: number, parseMs: num
     cached(key, build) {
       let json = cache.get(key);
       if (json === undefined) {
-        json = JSON.stringify(build());
+        json = Buffer.from(JSON.stringify(build()));
         if (cache.size >= MAX_CACHED) cache.clear();
         cache.set(key, json);
       }
