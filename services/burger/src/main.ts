@@ -26,4 +26,8 @@ async function main(): Promise<void> {
   await serve({ app, port: config.port, logger, onClose: () => store.settled() });
 }
 
-void main();
+main().catch((err: unknown) => {
+  // Startup failures (the port taken, say) end the process with one line rather than a stack.
+  process.stderr.write(`burger: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -2,8 +2,11 @@ import type { CountryRecord } from './country-record';
 
 /** What `/v1/index` can sort by. */
 export const SORT_KEYS = ['valuation', 'name', 'price'] as const;
+/** One of {@link SORT_KEYS}. */
 export type SortKey = (typeof SORT_KEYS)[number];
+/** The directions `order` accepts. */
 export const SORT_ORDERS = ['asc', 'desc'] as const;
+/** One of {@link SORT_ORDERS}. */
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** The natural direction of each key: highest valuation and price first, names A→Z. */

@@ -3,7 +3,7 @@ import { AppError, createQueryParser } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { DatasetStore } from '../data/dataset-store';
 import { countryView } from '../domain/views';
-import { requireBase } from './require-base';
+import { assertKnownBase, requireBase } from './require-base';
 import { BASE_CURRENCY_SCHEMA, BASE_PARAMETER, COUNTRY_RECORD_SCHEMA, HISTORY_ENTRY_SCHEMA, SOURCE_SCHEMA } from './schemas';
 import { sendSerialized } from './send-serialized';
 
@@ -56,6 +56,7 @@ export function createCountryHandler(store: DatasetStore): RequestHandler {
     const { country, base } = parse(req.query);
     const snapshot = await store.get();
     const code = base.toLowerCase();
+    assertKnownBase(snapshot.dataset, code);
     const found = snapshot.lookup(country);
     if (found.iso3 === undefined) {
       const hint = found.suggestions.length ? `; did you mean ${found.suggestions.join(', ')}?` : '; use a country name, ISO3 code or currency code such as Japan, JPN or JPY';

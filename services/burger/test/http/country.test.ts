@@ -100,6 +100,7 @@ describe('GET /v1/country', () => {
     [{ country: '' }, 'country', /^country must be a country name/],
     [{ country: 'x'.repeat(101) }, 'country', /^country must be a country name/],
     [{ country: 'CHE', base: 'xyz' }, 'base', /^base must be one of/],
+    [{ country: 'Atlantis', base: 'xyz' }, 'base', /^base must be one of/],
     [{ country: 'CHE', sort: 'name' }, 'sort', /^unknown parameter 'sort'; allowed parameters: country, base$/],
   ])('when the query is %j, then 400 names %s', async (query, parameter, message) => {
     const res = await getCountry(query);

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { REAL_DATASET_PATH, realDatasetText } from '../support/real-dataset';
@@ -75,5 +77,21 @@ describe('the service process', () => {
     });
     expect(await exited(child)).toBe(1);
     expect(stderr.trim()).toBe(line);
+  }, PROCESS_TIMEOUT_MS);
+
+  it('when the port is taken, then the process exits 1 with one line saying so', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
+    try {
+      child = startMain({ PORT: String((blocker.address() as AddressInfo).port), BURGER_DATA_URL: REAL_DATASET_PATH });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      expect(await exited(child)).toBe(1);
+      expect(stderr.trim()).toMatch(/^burger: listen EADDRINUSE[^\n]*$/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   }, PROCESS_TIMEOUT_MS);
 });
