@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { AppError } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
@@ -47,6 +48,7 @@ export function createDatasetStore(options: DatasetStoreOptions): DatasetStore {
   const { source, clock, logger } = options;
   let snapshot: Snapshot | undefined;
   let validators: Validators = {};
+  let bodyHash: string | undefined;
   let lastAttemptAt: number | undefined;
   let lastError: string | undefined;
   let inflight: Promise<void> | undefined;
@@ -58,12 +60,15 @@ export function createDatasetStore(options: DatasetStoreOptions): DatasetStore {
     lastAttemptAt = clock();
     try {
       const result = await source.fetch(snapshot ? validators : {});
-      if (result.kind === 'modified') {
+      // An upstream without validators answers 200 with the same bytes; that is a 304 in effect.
+      const hash = result.kind === 'modified' ? createHash('sha256').update(result.body).digest('hex') : undefined;
+      if (result.kind === 'modified' && hash !== bodyHash) {
         const started = performance.now();
         const rows = parseBigMacCsv(result.body);
         const parseMs = performance.now() - started;
         snapshot = createSnapshot(rows, clock(), parseMs);
         validators = result.validators;
+        bodyHash = hash;
         logger.info({ rows: rows.length, release: snapshot.dataset.latestRelease, parse_ms: Math.round(parseMs * 10) / 10 }, 'dataset loaded');
       }
       lastError = undefined;

@@ -114,6 +114,22 @@ describe('after a first load', () => {
     expect((await meta(t)).upstream_status).toBe('ok');
   });
 
+  it('when the upstream sends no validators and the same bytes again, then the copy (and its cache) is kept', async () => {
+    const { upstream, t } = await loaded();
+    upstream.setMode('no-validators');
+    const before = t.store.status().snapshot;
+    t.advance(TTL);
+    await index(t);
+    await t.store.settled();
+    expect(upstream.requests).toHaveLength(2);
+    expect(t.store.status().snapshot).toBe(before);
+    upstream.setBody(fixtureText('new-release.csv'));
+    t.advance(TTL);
+    await index(t);
+    await t.store.settled();
+    expect(t.store.status().snapshot?.dataset.latestRelease).toBe('2026-07-01');
+  });
+
   it('when the upstream has a new release, then the new copy replaces the old and cached answers go with it', async () => {
     const { upstream, t } = await loaded();
     upstream.setBody(fixtureText('new-release.csv'));

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** How the fake upstream behaves for the next requests. */
-export type UpstreamMode = 'ok' | 'error-503' | 'hang' | 'cut-body';
+export type UpstreamMode = 'ok' | 'no-validators' | 'error-503' | 'hang' | 'cut-body';
 
 /**
  * A local stand-in for raw.githubusercontent.com: serves a CSV body with an ETag and
@@ -32,6 +32,10 @@ export async function startCsvUpstream(initialBody: string): Promise<CsvUpstream
     if (mode === 'hang') return; // never answers; the client's timeout must end it
     if (mode === 'error-503') {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream overloaded');
+      return;
+    }
+    if (mode === 'no-validators') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
       return;
     }
     const etag = `"v${version}"`;
