@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../test/support/redis-server';
+
+/** A server under test running as its own process. */
+export interface ChildServer {
+  url: string;
+  pid: number;
+  /** Resident set size now, in MB (from /proc). */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+const GATEWAY_DIR = path.resolve(__dirname, '..');
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/healthz' }, (res) => {
+        res.resume();
+        resolve(true);
+      })
+      .on('error', () => resolve(false));
+  });
+}
+
+/** Spawns `node --conditions=development --import tsx <script>` with PORT set; resolves once it answers. */
+export async function startChild(script: string, env: Record<string, string>): Promise<ChildServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', script], {
+    cwd: GATEWAY_DIR,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) => child.once('exit', (code) => resolve(void (exitCode = code))));
+  for (let i = 0; !(await answers(port)); i++) {
+    if (exitCode !== undefined || i > 200) throw new Error(`${script} did not start (exit ${exitCode})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
+    rssMb: () => {
+      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+      return Number(kb ?? 0) / 1024;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

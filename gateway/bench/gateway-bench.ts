@@ -1,0 +1,168 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Redis from 'ioredis';
+import { startRedisServer } from '../test/support/redis-server';
+import { startChild } from './child-server';
+import type { ChildServer } from './child-server';
+import { pacedLoad } from './paced-load';
+
+/**
+ * One run, side by side: the trivial upstream called directly, a bare Node proxy (the ceiling),
+ * the gateway with the memory store, the gateway with Redis, and the common express-rate-limit +
+ * rate-limit-redis + http-proxy-middleware baseline. Every server is its own process; the load
+ * generator (autocannon, then a paced hrtime-timed run) is this one.
+ */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP_SECONDS = 2;
+const PACED_SECONDS = 5;
+const KEYS = 200;
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const PATH = '/token/v1/prices?coins=eth';
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  rssMb: number;
+  roundTrips?: number;
+  commands?: number;
+}
+
+async function createKeys(gateway: ChildServer): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const res = await fetch(`${gateway.url}/admin/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: JSON.stringify({ owner: `bench-${i}`, subscriptions: { token: 'bench' } }),
+    });
+    keys.push(((await res.json()) as { data: { key: string } }).data.key);
+  }
+  return keys;
+}
+
+function rotate(keys: string[]): () => string {
+  let i = 0;
+  return () => keys[i++ % keys.length] as string;
+}
+
+async function load(url: string, seconds: number, nextKey: () => string, sample?: ChildServer): Promise<{ result: autocannon.Result; rssMb: number }> {
+  let rssMb = sample?.rssMb() ?? 0;
+  const timer = setInterval(() => (rssMb = Math.max(rssMb, sample?.rssMb() ?? 0)), 250);
+  const result = await autocannon({
+    url: url + PATH,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-tollgate-key': nextKey() } }) }],
+  });
+  clearInterval(timer);
+  return { result, rssMb };
+}
+
+async function commandStats(redis: Redis): Promise<Record<string, number>> {
+  const info = await redis.info('commandstats');
+  return Object.fromEntries([...info.matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]));
+}
+
+async function measure(name: string, server: ChildServer, nextKey: () => string, redis?: Redis): Promise<Row> {
+  await load(server.url, WARMUP_SECONDS, nextKey);
+  if (redis) await redis.config('RESETSTAT');
+  const { result, rssMb } = await load(server.url, SECONDS, nextKey, server);
+  const row: Row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, rssMb };
+  if (redis) {
+    const stats = await commandStats(redis);
+    const ok = result['2xx'];
+    // Our own INFO call is in the stats too; leave it out.
+    const total = Object.entries(stats).reduce((sum, [cmd, calls]) => (cmd === 'info' || cmd === 'config|resetstat' ? sum : sum + calls), 0);
+    row.roundTrips = ((stats.evalsha ?? 0) + (stats.eval ?? 0)) / ok;
+    row.commands = total / ok;
+  }
+  console.error(`  ${name}: ${Math.round(row.rps)} req/s`);
+  return row;
+}
+
+async function main(): Promise<void> {
+  const load1 = loadavg()[0]?.toFixed(2);
+  const redisServer = await startRedisServer();
+  const redis = new Redis(redisServer.url);
+  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-bench-'));
+  const plansFile = path.join(dir, 'plans.json');
+  writeFileSync(plansFile, JSON.stringify({ token: { playground_per_day: 0, plans: { bench: { monthly_quota: 1_000_000_000, rate_per_second: 80, price: 0, currency: 'EUR' } } } }));
+  const upstream = await startChild('bench/upstream.ts', {});
+  const gatewayEnv = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN, LOG_LEVEL, PROXY_SECRET: 'bench' };
+  const rows: Row[] = [];
+  const anyKey = rotate(Array.from({ length: KEYS }, (_, i) => `client-${i}`));
+  let paced: { rate: number; direct: { p50: number; p99: number }; gateway: { p50: number; p99: number } } | undefined;
+  try {
+    console.error(`load average ${load1}; ${CONNECTIONS} connections, ${SECONDS} s per target after ${WARMUP_SECONDS} s warm-up`);
+    rows.push(await measure('upstream direct', upstream, anyKey));
+
+    const bare = await startChild('bench/bare-proxy.ts', { UPSTREAM_URL: upstream.url });
+    rows.push(await measure('bare Node proxy', bare, anyKey));
+    await bare.stop();
+
+    const memory = await startChild('src/main.ts', gatewayEnv);
+    rows.push(await measure('gateway, memory store', memory, rotate(await createKeys(memory))));
+    await memory.stop();
+
+    await redis.flushall();
+    const withRedis = await startChild('src/main.ts', { ...gatewayEnv, REDIS_URL: redisServer.url });
+    const redisKeys = rotate(await createKeys(withRedis));
+    const gatewayRow = await measure('gateway, Redis store', withRedis, redisKeys, redis);
+    rows.push(gatewayRow);
+    const rate = Math.round(gatewayRow.rps / 2);
+    const direct = await pacedLoad(upstream.url + PATH, rate, PACED_SECONDS, () => ({}));
+    const gateway = await pacedLoad(withRedis.url + PATH, rate, PACED_SECONDS, () => ({ 'x-tollgate-key': redisKeys() }));
+    paced = { rate, direct, gateway };
+    await withRedis.stop();
+
+    await redis.flushall();
+    const baseline = await startChild('bench/baseline.ts', { UPSTREAM_URL: upstream.url, REDIS_URL: redisServer.url });
+    rows.push(await measure('baseline (express-rate-limit + rate-limit-redis + HPM)', baseline, anyKey, redis));
+    await baseline.stop();
+  } finally {
+    await upstream.stop();
+    await redis.quit();
+    await redisServer.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const direct = rows[0] as Row;
+  const fmt = (n: number | undefined, digits = 2) => (n === undefined ? '-' : n.toFixed(digits));
+  const table = rows.map((r) => ({
+    target: r.name,
+    'req/s': Math.round(r.rps),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'added p50 ms': r === direct ? '-' : fmt(r.p50 - direct.p50, 0),
+    'added p99 ms': r === direct ? '-' : fmt(r.p99 - direct.p99, 0),
+    'non-2xx': r.non2xx,
+    'Redis round trips/call': fmt(r.roundTrips),
+    'Redis cmds/call (incl. in scripts)': fmt(r.commands),
+    'peak RSS MB': fmt(r.rssMb, 0),
+  }));
+  console.log(`\nTollgate gateway bench — ${new Date().toISOString()}, load average at start ${load1}, ${CONNECTIONS} connections, ${SECONDS} s each, gateway LOG_LEVEL=${LOG_LEVEL}, ${KEYS} keys rotated`);
+  console.table(table);
+  const byName = (prefix: string) => rows.find((r) => r.name.startsWith(prefix)) as Row;
+  const gw = byName('gateway, Redis');
+  console.log(`gateway (Redis) / bare proxy: ${(gw.rps / byName('bare').rps).toFixed(2)}  (target ≥ 0.60)`);
+  console.log(`gateway (Redis) / baseline:   ${(gw.rps / byName('baseline').rps).toFixed(2)}  (target ≥ 1.5)`);
+  console.log(`Redis round trips per admitted call: ${fmt(gw.roundTrips)}  (target 1)`);
+  if (paced) {
+    console.log(
+      `at half the gateway's peak (${paced.rate} req/s, paced, hrtime): direct p50 ${fmt(paced.direct.p50)} ms p99 ${fmt(paced.direct.p99)} ms; gateway p50 ${fmt(paced.gateway.p50)} ms p99 ${fmt(paced.gateway.p99)} ms; added p99 ${fmt(paced.gateway.p99 - paced.direct.p99)} ms  (target ≤ 2)`,
+    );
+  }
+  console.log(`gateway peak RSS under load: ${fmt(gw.rssMb, 0)} MB (Redis), ${fmt(byName('gateway, memory').rssMb, 0)} MB (memory)  (target ≤ 150)`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
