@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express from 'express';
 import type { ErrorRequestHandler, Express, Router } from 'express';
 import { AppError, createErrorHandler, createHealthRoutes, createNotFoundHandler, createRequestIdMiddleware, createRequestLogger } from '@tollgate/envelope';
@@ -7,7 +8,9 @@ import type { Stores } from './data/quota-store';
 import { StoreError } from './data/quota-store';
 import type { GatewayMetrics } from './metrics';
 import { createAdminRoutes } from './routes/admin-routes';
-import { createApiRoutes } from './routes/api-routes';
+import { createApiPipelines, createApiRoutes } from './routes/api-routes';
+import type { ApiPipeline, ApiRoutesDeps } from './routes/api-routes';
+import { createFastPath, pendingErrorOf } from './http/fast-path';
 import { createDashboardRoutes } from './routes/dashboard-routes';
 import { readUsage } from './routes/usage';
 
@@ -29,10 +32,44 @@ const storeErrors: ErrorRequestHandler = (err, _req, _res, next) => {
 
 /** The gateway: health, metrics, admin API, self-service, then one gated proxy per API. */
 export function createApp(deps: AppDeps): Express {
+  return buildApp(deps, createApiPipelines(apiDeps(deps)));
+}
+
+/**
+ * The gateway as a plain request listener: proxied `/{api}/v1/...` calls skip Express (its
+ * per-request cost is most of a proxy's budget), running the same request id, access log, count,
+ * gate and proxy handlers; everything else, and every error answer, goes through {@link createApp}'s app.
+ */
+export function createGatewayListener(deps: AppDeps): { app: Express; listener: RequestListener } {
+  const pipelines = createApiPipelines(apiDeps(deps));
+  const app = buildApp(deps, pipelines);
+  return { app, listener: createFastPath({ app, pipelines, logger: deps.logger }) };
+}
+
+function apiDeps(deps: AppDeps): ApiRoutesDeps {
+  const { config } = deps;
+  return {
+    plans: config.plans,
+    upstreams: config.upstreams,
+    keyHeader: config.keyHeader,
+    proxySecret: config.proxySecret,
+    quotaFailMode: config.quotaFailMode,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    upstreamMaxSockets: config.upstreamMaxSockets,
+    quotaStore: deps.stores.quotaStore,
+    clock: deps.clock,
+    logger: deps.logger,
+    metrics: deps.metrics,
+  };
+}
+
+function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>): Express {
   const { config, stores, clock, logger, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // An error raised on the fast path is rendered here, by the one error handler.
+  app.use((req, _res, next) => next(pendingErrorOf(req)));
   app.use(createRequestIdMiddleware(), createRequestLogger(logger));
 
   app.use(
@@ -64,21 +101,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   for (const router of deps.routers ?? []) app.use(router);
-  app.use(
-    createApiRoutes({
-      plans: config.plans,
-      upstreams: config.upstreams,
-      keyHeader: config.keyHeader,
-      proxySecret: config.proxySecret,
-      quotaFailMode: config.quotaFailMode,
-      upstreamTimeoutMs: config.upstreamTimeoutMs,
-      upstreamMaxSockets: config.upstreamMaxSockets,
-      quotaStore: stores.quotaStore,
-      clock,
-      logger,
-      metrics,
-    }),
-  );
+  app.use(createApiRoutes(pipelines));
   app.use(createNotFoundHandler(), storeErrors, createErrorHandler(logger));
   return app;
 }

@@ -1,5 +1,5 @@
 import { createLogger, serve } from '@tollgate/envelope';
-import { createApp } from './app';
+import { createGatewayListener } from './app';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
 import { openStores } from './data/open-stores';
@@ -28,9 +28,10 @@ async function main(): Promise<void> {
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
-  const app = createApp({ config, stores, clock, logger, metrics });
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics });
   await serve({
     app,
+    listener,
     port: config.port,
     logger,
     onClose: async () => {

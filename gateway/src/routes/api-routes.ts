@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import type { Logger } from '@tollgate/envelope';
 import type { PlanTable } from '../domain/plans';
 import type { QuotaStore } from '../data/quota-store';
@@ -22,24 +23,34 @@ export interface ApiRoutesDeps {
   metrics: GatewayMetrics;
 }
 
-/** `/{api}/v1/...` for every API in the plan table: count, gate, proxy. */
-export function createApiRoutes(deps: ApiRoutesDeps): Router {
-  const router = Router();
+/** One API's handlers, in order: count the call, gate it, proxy it. */
+export type ApiPipeline = [RequestHandler, RequestHandler, RequestHandler];
+
+/** The pipeline of every API in the plan table that has a service URL. */
+export function createApiPipelines(deps: ApiRoutesDeps): Map<string, ApiPipeline> {
   const failOpenCache = new FailOpenCache();
+  const pipelines = new Map<string, ApiPipeline>();
   for (const [api, apiPlans] of Object.entries(deps.plans)) {
     const target = deps.upstreams[api];
     if (!target) continue;
-    router.use(
-      `/${api}`,
-      (_req, res, next) => {
-        res.once('finish', () => {
-          deps.metrics.calls.inc({ api, status: String(res.statusCode), decision: String(res.locals.decision ?? 'unknown') });
-        });
-        next();
-      },
+    const count: RequestHandler = (_req, res, next) => {
+      res.once('finish', () => {
+        deps.metrics.calls.inc({ api, status: String(res.statusCode), decision: String(res.locals.decision ?? 'unknown') });
+      });
+      next();
+    };
+    pipelines.set(api, [
+      count,
       createGate({ api, apiPlans, keyHeader: deps.keyHeader, quotaStore: deps.quotaStore, clock: deps.clock, failMode: deps.quotaFailMode, failOpenCache, proxySecret: deps.proxySecret, logger: deps.logger }),
       createUpstreamProxy({ api, target, timeoutMs: deps.upstreamTimeoutMs, maxSockets: deps.upstreamMaxSockets, quotaStore: deps.quotaStore, logger: deps.logger }),
-    );
+    ]);
   }
+  return pipelines;
+}
+
+/** `/{api}/...` through Express, for every pipeline. */
+export function createApiRoutes(pipelines: Map<string, ApiPipeline>): Router {
+  const router = Router();
+  for (const [api, pipeline] of pipelines) router.use(`/${api}`, ...pipeline);
   return router;
 }

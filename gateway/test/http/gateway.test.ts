@@ -19,10 +19,14 @@ afterAll(async () => {
 
 const auth = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
-describe.each(['memory', 'redis'] as const)('gateway with the %s store', (kind) => {
+describe.each([
+  ['memory', 'Express app'],
+  ['redis', 'Express app'],
+  ['redis', 'fast-path listener'],
+] as const)('gateway with the %s store, served by the %s', (kind, served) => {
   let gw: GatewayFixture;
   beforeEach(async () => {
-    gw = await buildGateway({ upstream: upstream.url, redisUrl: kind === 'redis' ? redisServer.url : undefined });
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: kind === 'redis' ? redisServer.url : undefined, fastPath: served === 'fast-path listener' });
     upstream.seen.length = 0;
   });
   afterEach(() => gw.close());
@@ -301,8 +305,8 @@ describe('service failures', () => {
   });
   afterEach(() => gw.close());
 
-  it('when the service refuses the connection, then 502 in the envelope and the call is refunded', async () => {
-    gw = await buildGateway({ upstream: deadUrl });
+  it.each([false, true])('when the service refuses the connection (fast path: %s), then 502 in the envelope and the call is refunded', async (fastPath) => {
+    gw = await buildGateway({ upstream: deadUrl, fastPath });
     const { key, record } = await gw.stores.keyStore.create({ owner: 'a', subscriptions: { token: { plan: 'free', status: 'active' } } });
     const res = await request(gw.app).get('/token/v1/prices').set('x-tollgate-key', key);
     expect(res.status).toBe(502);
@@ -313,8 +317,8 @@ describe('service failures', () => {
     expect(metrics.text).toContain('tollgate_gateway_calls_total{api="token",status="502",decision="refunded"} 1');
   });
 
-  it('when the service does not answer in time, then 504 and the call is refunded', async () => {
-    gw = await buildGateway({ upstream: upstream.url, env: { UPSTREAM_TIMEOUT_MS: '150' } });
+  it.each([false, true])('when the service does not answer in time (fast path: %s), then 504 and the call is refunded', async (fastPath) => {
+    gw = await buildGateway({ upstream: upstream.url, fastPath, env: { UPSTREAM_TIMEOUT_MS: '150' } });
     const { key, record } = await gw.stores.keyStore.create({ owner: 'a' });
     const res = await request(gw.app).get('/token/v1/silent').set('x-tollgate-key', key);
     expect(res.status).toBe(504);

@@ -1,7 +1,8 @@
 import type Redis from 'ioredis';
+import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import { createLogger } from '@tollgate/envelope';
-import { createApp } from '../../src/app';
+import { createApp, createGatewayListener } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { GatewayConfig } from '../../src/config';
 import { createMemoryStores } from '../../src/data/memory-stores';
@@ -33,7 +34,8 @@ export const PROXY_SECRET = 'proxy-secret-for-tests';
 
 /** A gateway app on a manual clock with memory or Redis stores, plus what tests inspect. */
 export interface GatewayFixture {
-  app: Express;
+  /** The Express app, or the fast-path listener main.ts serves. */
+  app: Express | RequestListener;
   clock: ManualClock;
   stores: Stores;
   config: GatewayConfig;
@@ -42,7 +44,7 @@ export interface GatewayFixture {
 }
 
 /** Builds the app the way main.ts does, from an environment, with the test plan table. */
-export async function buildGateway(options: { upstream: string; redisUrl?: string; env?: Record<string, string>; plans?: PlanTable; start?: number }): Promise<GatewayFixture> {
+export async function buildGateway(options: { upstream: string; redisUrl?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number }): Promise<GatewayFixture> {
   const config = loadConfig(
     { ADMIN_TOKEN, PROXY_SECRET, PLANS_FILE: 'test-plans.json', BURGER_URL: options.upstream, TOKEN_URL: options.upstream, LOG_LEVEL: 'silent', ...options.env },
     () => JSON.stringify(options.plans ?? TEST_PLANS),
@@ -60,6 +62,7 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   } else {
     stores = createMemoryStores({ clock: clock.now });
   }
-  const app = createApp({ config, stores, clock: clock.now, logger, metrics });
+  const deps = { config, stores, clock: clock.now, logger, metrics };
+  const app = options.fastPath ? createGatewayListener(deps).listener : createApp(deps);
   return { app, clock, stores, config, metrics, close: async () => void (await redis?.quit()) };
 }

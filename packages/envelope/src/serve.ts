@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from './logger';
@@ -6,6 +7,8 @@ import type { Logger } from './logger';
 /** Options of {@link serve}. */
 export interface ServeOptions {
   app: Express;
+  /** Serves this listener instead of `app` (e.g. a fast path that hands other requests to `app`). */
+  listener?: RequestListener;
   port: number;
   host?: string;
   logger: Logger;
@@ -29,6 +32,12 @@ export interface Serving {
 export async function serve(options: ServeOptions): Promise<Serving> {
   const { app, logger } = options;
   const server = await new Promise<Server>((resolve, reject) => {
+    if (options.listener) {
+      const s = createServer(options.listener);
+      s.once('error', reject);
+      s.listen(options.port, options.host ?? '0.0.0.0', () => resolve(s));
+      return;
+    }
     const s = app.listen(options.port, options.host ?? '0.0.0.0', (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   // Keep-alive sockets from a proxy must outlive the proxy's own idle timeout.
