@@ -68,6 +68,15 @@ describe('scanLogs', () => {
     if (Number.isFinite(cap)) expect(spans.get('ethereum')).toBe(cap);
   });
 
+  it('when logs are evenly spread, then pages end on chunk boundaries and no block is fetched twice', async () => {
+    const rpc = memoryRpc(Array.from({ length: 1000 }, (_, i) => i));
+    const { seen } = await pages(rpc, { from: 0, to: 999, limit: 100 });
+    expect(seen).toHaveLength(1000);
+    const fetched = rpc.calls.flatMap((c) => Array.from({ length: c.toBlock - c.fromBlock + 1 }, (_, i) => c.fromBlock + i));
+    expect(fetched).toHaveLength(1000);
+    expect(new Set(fetched).size).toBe(1000);
+  });
+
   it('when the call budget runs out, then the page ends early with a cursor at the next block', async () => {
     const rpc = memoryRpc([4000], 100);
     const result = await scanLogs(

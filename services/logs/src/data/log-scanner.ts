@@ -51,12 +51,16 @@ interface Positioned {
   index: number;
 }
 
-// Next span: enough blocks for the logs still needed at the density just seen, plus a margin,
-// growing at most eightfold per step so a sparse stretch does not jump to a huge range at once.
-function grow(span: number, kept: number, needed: number): number {
+// The span expected to yield `needed` logs at the density just seen, aimed 10% short so that a
+// page usually ends at a chunk's end (the next page then starts on fresh blocks, refetching
+// nothing); growing at most eightfold per step so a sparse stretch does not jump too far.
+function plan(span: number, kept: number, needed: number): number {
   if (kept === 0) return span * 8;
-  return Math.max(1, Math.min(span * 8, Math.ceil(((needed * span) / kept) * 1.1)));
+  return Math.max(1, Math.min(span * 8, Math.floor(((needed * span) / kept) * 0.9)));
 }
+
+// A page this full ends at the current chunk's end rather than chase the last few logs.
+const FULL_ENOUGH = 0.8;
 
 function position(logs: RpcLog[], from: number, to: number, after: number, first: number, topics: TopicFilter): Positioned[] {
   const out: Positioned[] = [];
@@ -72,7 +76,8 @@ function position(logs: RpcLog[], from: number, to: number, after: number, first
 /**
  * Fetches up to `limit` logs from [from, to], splitting the range adaptively: a rejected span
  * is retried with the provider's suggestion or stated limit, else half, and the learned limit
- * is kept per chain. Stops after `limit` logs or `maxCalls` calls with the exact next position.
+ * is kept per chain. Stops at `limit` logs (or a little before, at a chunk or block boundary, so the next page
+ * refetches nothing) or after `maxCalls` calls, with the exact next position.
  */
 export async function scanLogs(request: ScanRequest, options: ScanOptions): Promise<ScanResult> {
   const { chain, rpc, limit, to } = request;
@@ -102,18 +107,27 @@ export async function scanLogs(request: ScanRequest, options: ScanOptions): Prom
     }
     const found = position(raw, start, end, request.afterLogIndex, request.from, request.topics);
     const kept = found.filter((p) => keep(p.log));
+    const spanUsed = end - start + 1;
     const needed = limit - logs.length;
-    if (kept.length >= needed) {
+    if (kept.length > needed) {
+      // Overflow: end at the last whole block that fits, so the next page starts on a fresh
+      // block; cut inside a block only when the page would otherwise be empty.
       const last = kept[needed - 1] as Positioned;
+      const whole = kept.slice(0, needed).filter((p) => p.block < last.block);
+      const hint = plan(spanUsed, kept.length, limit);
+      if (logs.length + whole.length > 0 && (kept[needed] as Positioned).block === last.block) {
+        for (const p of whole) logs.push(p.log);
+        return { logs, next: { from: last.block, afterLogIndex: -1, spanHint: hint }, calls };
+      }
       for (const p of kept.slice(0, needed)) logs.push(p.log);
-      const exhausted = end === to && found[found.length - 1] === last;
-      const spanHint = grow(end - start + 1, kept.length, limit);
-      return { logs, next: exhausted ? null : { from: last.block, afterLogIndex: last.index, spanHint }, calls };
+      return { logs, next: { from: last.block, afterLogIndex: last.index, spanHint: hint }, calls };
     }
     for (const p of kept) logs.push(p.log);
-    span = grow(end - start + 1, kept.length, limit - logs.length);
     start = end + 1;
-    if (calls >= options.maxCalls && start <= to) return { logs, next: { from: start, afterLogIndex: -1, spanHint: span }, calls };
+    if (start > to) break;
+    const nextPage = plan(spanUsed, kept.length, limit);
+    if (logs.length >= limit * FULL_ENOUGH || calls >= options.maxCalls) return { logs, next: { from: start, afterLogIndex: -1, spanHint: nextPage }, calls };
+    span = plan(spanUsed, kept.length, limit - logs.length);
   }
   return { logs, next: null, calls };
 }

@@ -44,6 +44,8 @@ export interface StartAnvilOptions {
   port?: number;
   /** Block gas limit; raise it to pack many transactions into one block. */
   gasLimit?: number;
+  /** Keep only recent states in memory (`--prune-history`): mining many empty blocks gets fast. */
+  pruneHistory?: boolean;
 }
 
 /** The anvil binary shipped in the platform package next to `@foundry-rs/anvil`. */
@@ -96,6 +98,7 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
   const port = options.port ?? (await freePort());
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(options.chainId ?? 1), '--silent'];
   if (options.gasLimit) args.push('--gas-limit', String(options.gasLimit));
+  if (options.pruneHistory) args.push('--prune-history');
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   let exit: string | undefined;
