@@ -51,12 +51,12 @@ interface Positioned {
   index: number;
 }
 
-// The span expected to yield `needed` logs at the density just seen, aimed 10% short so that a
-// page usually ends at a chunk's end (the next page then starts on fresh blocks, refetching
-// nothing); growing at most eightfold per step so a sparse stretch does not jump too far.
+// The span expected to yield `needed` logs at the density just seen, so that a page usually ends
+// at a chunk's end (the next page then starts on fresh blocks, refetching nothing); growing at
+// most eightfold per step so a sparse stretch does not jump too far.
 function plan(span: number, kept: number, needed: number): number {
   if (kept === 0) return span * 8;
-  return Math.max(1, Math.min(span * 8, Math.floor(((needed * span) / kept) * 0.9)));
+  return Math.max(1, Math.min(span * 8, Math.floor((needed * span) / kept)));
 }
 
 // A page this full ends at the current chunk's end rather than chase the last few logs.
