@@ -73,13 +73,13 @@ async function main(): Promise<void> {
   const dataUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/big-mac-full-index.csv`;
 
   const port = await freePort();
-  // Logs go to /dev/null: the service still formats every access-log line (LOG_LEVEL=info, its default),
-  // but the bench does not spend CPU reading them.
   if (MODE === 'dist') {
     const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: SERVICE_DIR, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
   }
   const args = MODE === 'dist' ? ['dist/main.js'] : ['--conditions=development', '--import', 'tsx', 'src/main.ts'];
+  // Logs go to /dev/null: the service still formats every access-log line (LOG_LEVEL=info, its default),
+  // but the bench does not spend CPU reading them.
   const child = spawn(process.execPath, args, {
     cwd: SERVICE_DIR,
     env: { ...process.env, PORT: String(port), BURGER_DATA_URL: dataUrl, LOG_LEVEL: 'info' },
