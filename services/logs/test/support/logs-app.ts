@@ -37,7 +37,8 @@ export function buildLogsApp(options: LogsAppOptions): LogsApp {
   const spans = createSpanMemory();
   const cacheTtlMs = options.cacheTtlMs ?? 30_000;
   const app = createApp({
-    logger: createLogger({ service: 'logs', level: 'silent' }),
+    // A no-op destination: no stdout stream is opened, so nothing keeps the process alive.
+    logger: createLogger({ service: 'logs', level: 'silent', destination: { write: () => undefined } }),
     rpcs,
     spans,
     cache: createResponseCache({ ttlMs: cacheTtlMs, maxEntries: 100, clock: options.clock ?? Date.now }),

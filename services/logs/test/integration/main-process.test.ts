@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort, startAnvil, type Anvil } from '../support/anvil.js';
+
+// A real anvil and the real composition root in a child process.
+jest.setTimeout(60_000);
+
+const root = path.resolve(__dirname, '../..');
+let anvil: Anvil;
+
+function startService(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForHealth(url: string, exited: Promise<number | null>): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  for (let i = 0; i < 300 && !gone; i += 1) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('service did not become healthy');
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: 1 });
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+describe('the logs service process', () => {
+  it('when started against anvil, then it serves logs and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const service = startService({ PORT: String(port), LOGS_RPC_ETHEREUM: anvil.url });
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}`, service.exited);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/logs?chain=ethereum&from_block=0`);
+      const body = (await res.json()) as { success: boolean; data: { to_block: number } };
+      expect(res.status).toBe(200);
+      expect(body.success).toBe(true);
+    } finally {
+      service.child.kill('SIGTERM');
+    }
+    expect(await service.exited).toBe(0);
+  });
+
+  it('when an overridden RPC is another chain, then it exits 1 with one line naming the variable', async () => {
+    const other = await startAnvil({ chainId: 31337 });
+    try {
+      const service = startService({ PORT: '0', LOGS_RPC_BASE: other.url });
+      expect(await service.exited).toBe(1);
+      expect(service.output().trim()).toBe('logs: LOGS_RPC_BASE points at chain id 31337, but Base is chain id 8453');
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('when a variable is bad, then it exits 1 naming it', async () => {
+    const service = startService({ LOGS_MAX_BLOCK_RANGE: 'lots' });
+    expect(await service.exited).toBe(1);
+    expect(service.output()).toMatch(/^logs: LOGS_MAX_BLOCK_RANGE must be an integer/);
+  });
+});
