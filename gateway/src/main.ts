@@ -4,6 +4,7 @@ import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
 import { openStores } from './data/open-stores';
 import { createMetrics } from './metrics';
+import { createDocsRoutes } from './routes/docs-routes';
 
 async function main(): Promise<void> {
   let config: GatewayConfig;
@@ -28,7 +29,8 @@ async function main(): Promise<void> {
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics });
+  const docs = createDocsRoutes({ upstreams: config.upstreams, proxySecret: config.proxySecret, keyHeader: config.keyHeader, clock });
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, routers: [docs] });
   await serve({
     app,
     listener,

@@ -37,6 +37,12 @@ describe('createOpenApiDocument', () => {
     ]);
   });
 
+  it('when a path has {name} segments, then they become required path parameters', () => {
+    const withId = createOpenApiDocument({ title: 'T', version: '1' }, [{ ...route, path: '/v1/things/{id}', query: undefined }]);
+    const get = (withId.paths['/v1/things/{id}'] as Record<string, Record<string, unknown>>).get!;
+    expect(get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+  });
+
   it('when two codes share a status, then they share one response', () => {
     const responses = op.responses as Record<string, { description: string }>;
     expect(Object.keys(responses).sort()).toEqual(['200', '400', '429']);
@@ -48,6 +54,11 @@ describe('validateResponse', () => {
   it('when the body is as documented, then there is no mismatch', () => {
     expect(validateResponse(route, 200, okEnvelope({ count: 2 }, 'Things retrieved successfully', 'r'))).toEqual([]);
     expect(validateResponse(route, 400, errorEnvelope('BAD_REQUEST', 'kind is required', 'r'))).toEqual([]);
+  });
+
+  it('when a route documents no errors, then any error answer is reported as undocumented', () => {
+    const quiet = { ...route, errors: [] };
+    expect(validateResponse(quiet, 500, errorEnvelope('INTERNAL', 'x', 'r'))).toEqual(['status 500 is not documented for GET /v1/things']);
   });
 
   it.each([

@@ -13,6 +13,11 @@ export interface OpenApiInfo {
 /** An OpenAPI 3.1 document, kept loosely typed: it is generated, then served as JSON. */
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
 
+// `{name}` segments of a path are required string parameters.
+function pathParameters(route: RouteDoc): unknown[] {
+  return [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+}
+
 function queryParameters(route: RouteDoc): unknown[] {
   const query = route.query;
   if (!query) return [];
@@ -45,7 +50,7 @@ export function createOpenApiDocument(info: OpenApiInfo, routes: readonly RouteD
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      parameters: queryParameters(route),
+      parameters: [...pathParameters(route), ...queryParameters(route)],
       ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
       responses: {
         [String(route.successStatus ?? 200)]: {

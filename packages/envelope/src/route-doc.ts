@@ -69,7 +69,7 @@ export function errorEnvelopeSchema(codes?: readonly ErrorCode[]): SchemaObject 
         required: ['code'],
         additionalProperties: false,
         properties: {
-          code: codes ? { type: 'string', enum: [...codes] } : { type: 'string' },
+          code: codes && codes.length > 0 ? { type: 'string', enum: [...codes] } : { type: 'string' },
           details: { description: 'Machine-readable facts about the error, e.g. the parameter at fault' },
         },
       },

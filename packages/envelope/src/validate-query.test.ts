@@ -13,6 +13,8 @@ const parse = createQueryParser<Query>({
     base: { type: 'string', enum: ['usd', 'eur'], default: 'usd' },
     limit: { type: 'integer', minimum: 1, maximum: 25, default: 5 },
     country: { type: 'string', minLength: 1, description: 'a country name, ISO3 or currency code' },
+    min_confidence: { type: 'number', minimum: 0 },
+    page: { type: 'integer', minimum: 1 },
   },
 });
 
@@ -53,9 +55,11 @@ describe('createQueryParser', () => {
     [{ limit: 'abc' }, 'limit', 'limit must be an integer from 1 to 25'],
     [{ limit: '2.5' }, 'limit', 'limit must be an integer from 1 to 25'],
     [{ base: ['usd', 'eur'] }, 'base', 'base must be given only once'],
+    [{ min_confidence: '-1' }, 'min_confidence', 'min_confidence must be a number of at least 0'],
+    [{ page: '0' }, 'page', 'page must be an integer of at least 1'],
     [{ country: '' }, 'country', 'country must be a country name, ISO3 or currency code'],
-    [{ colour: 'red' }, 'colour', "unknown parameter 'colour'; allowed parameters: base, limit, country"],
-    [{ base: 'chf', colour: 'red' }, 'colour', "unknown parameter 'colour'; allowed parameters: base, limit, country"],
+    [{ colour: 'red' }, 'colour', "unknown parameter 'colour'; allowed parameters: base, limit, country, min_confidence, page"],
+    [{ base: 'chf', colour: 'red' }, 'colour', "unknown parameter 'colour'; allowed parameters: base, limit, country, min_confidence, page"],
   ])('when the query is %j, then 400 names %s', (query, parameter, message) => {
     const err = errorOf(() => parse(query));
     expect(err).toBeInstanceOf(AppError);

@@ -13,14 +13,19 @@ export type QueryParser<T> = (query: unknown) => T;
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: true });
 ajv.addKeyword({ keyword: 'example' });
 
+function describeRange(noun: string, schema: SchemaObject): string {
+  const { minimum, maximum } = schema;
+  if (minimum !== undefined && maximum !== undefined) return `${noun} from ${minimum} to ${maximum}`;
+  if (minimum !== undefined) return `${noun} of at least ${minimum}`;
+  if (maximum !== undefined) return `${noun} of at most ${maximum}`;
+  return noun;
+}
+
 function describeAllowed(schema: SchemaObject | undefined): string | undefined {
   if (!schema) return undefined;
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
-  if (schema.type === 'integer' && schema.minimum !== undefined && schema.maximum !== undefined) {
-    return `an integer from ${schema.minimum} to ${schema.maximum}`;
-  }
-  if (schema.type === 'integer') return 'an integer';
-  if (schema.type === 'number') return 'a number';
+  if (schema.type === 'integer') return describeRange('an integer', schema);
+  if (schema.type === 'number') return describeRange('a number', schema);
   if (typeof schema.description === 'string') return schema.description;
   return undefined;
 }

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startLocalIndexer } from '../../services/token/test/support/local-indexer';
+import { startFileServer } from './file-server';
+
+/** The local stand-ins the offline demo runs in place of the internet, and what they hold. */
+export interface DemoUpstreams {
+  env: { burger: Record<string, string>; token: Record<string, string>; logs: Record<string, string> };
+  /** The demo ERC-20 and the block range its transfers are in. */
+  erc20: { address: string; fromBlock: number; toBlock: number; transfers: number };
+  stop: () => Promise<void>;
+}
+
+const DEMO_TRANSFERS = 12;
+
+/** Where the Big Mac CSV is: the shared dataset beside the repository, else the burger test fixture. */
+export function bigMacCsvPath(root: string): string {
+  const shared = join(root, '..', 'shared', 'data', 'big-mac', 'big-mac-full-index.csv');
+  return existsSync(shared) ? shared : join(root, 'services', 'burger', 'test', 'fixtures', 'small-index.csv');
+}
+
+/**
+ * Starts a file server for the Big Mac CSV, the local price indexer and an anvil standing in for
+ * Ethereum with a deployed ERC-20 and a few transfers; returns the env that points the services at them.
+ */
+export async function startDemoUpstreams(root: string): Promise<DemoUpstreams> {
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s();
+  };
+  try {
+    const csv = await startFileServer(bigMacCsvPath(root), 'big-mac-full-index.csv');
+    stops.push(csv.close);
+    const indexer = await startLocalIndexer();
+    stops.push(indexer.close);
+    // The logs service is an ES module; a dynamic import loads it from this CommonJS script.
+    const { DEV_ACCOUNTS, connect, deployErc20, startAnvil, transferErc20 } = await import('../../services/logs/test/support/anvil.js');
+    const anvil = await startAnvil();
+    stops.push(anvil.stop);
+
+    const chain = connect(anvil.url);
+    const token = await deployErc20(chain, { name: 'Tollgate Demo Token', symbol: 'TGD' });
+    const blocks: number[] = [];
+    for (let i = 0; i < DEMO_TRANSFERS; i += 1) {
+      const hash = await transferErc20(chain, token, DEV_ACCOUNTS[1 + (i % 3)]!, BigInt(i + 1) * 10n ** 18n);
+      blocks.push(Number((await chain.publicClient.waitForTransactionReceipt({ hash })).blockNumber));
+    }
+    const fromBlock = Math.min(...blocks);
+    const toBlock = Math.max(...blocks);
+    return {
+      env: {
+        burger: { BURGER_DATA_URL: csv.url },
+        token: { TOKEN_UPSTREAM_URL: indexer.url },
+        logs: { LOGS_RPC_ETHEREUM: anvil.url },
+      },
+      erc20: { address: token, fromBlock, toBlock, transfers: DEMO_TRANSFERS },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

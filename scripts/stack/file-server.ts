@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A local stand-in for a raw file host: one file, with ETag and Last-Modified for conditional GETs. */
+export interface FileServer {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** Serves `path` at `/<name>` on a free loopback port, answering 304 to a matching conditional GET. */
+export async function startFileServer(path: string, name: string): Promise<FileServer> {
+  const body = readFileSync(path);
+  const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
+  const lastModified = statSync(path).mtime.toUTCString();
+  const server = createServer((req, res) => {
+    if (req.url !== `/${name}`) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.setHeader('etag', etag);
+    res.setHeader('last-modified', lastModified);
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/${name}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
