@@ -73,7 +73,7 @@ describe('GET /v1/price', () => {
   it.each([
     ['tokens is missing', {}, 'tokens is required and must be a comma-separated list of <chain>:<address> or coingecko:<slug> (GET /v1/meta lists the chains)'],
     ['an unknown parameter is sent', { tokens: IDS.eth, currency: 'eur' }, "unknown parameter 'currency'; allowed parameters: tokens, min_confidence"],
-    ['min_confidence is negative', { tokens: IDS.eth, min_confidence: '-1' }, 'min_confidence must be a number'],
+    ['min_confidence is negative', { tokens: IDS.eth, min_confidence: '-1' }, 'min_confidence must be a number of at least 0'],
     ['an address is malformed', { tokens: `${IDS.eth},ethereum:0x12` }, "tokens: 'ethereum:0x12' is malformed: a ethereum id is 0x followed by 40 hex digits"],
     ['an entry has no chain', { tokens: 'bitcoin' }, "tokens: 'bitcoin' is not <chain>:<address> or coingecko:<slug>"],
     ['a chain is unknown', { tokens: 'avalanche:0xb97ef9ef8734c71904d8002f8b6bc66dd9c48a6e' }, "tokens: 'avalanche:0xb97ef9ef8734c71904d8002f8b6bc66dd9c48a6e' names unknown chain 'avalanche' (the indexer calls it avax); GET /v1/meta lists the supported chains in data.chains"],
