@@ -7,7 +7,7 @@ const roots = ['packages', 'services'].flatMap((dir) =>
     ? fs.readdirSync(path.join(__dirname, dir)).map((name) => path.join(dir, name))
     : [],
 );
-if (fs.existsSync(path.join(__dirname, 'gateway'))) roots.push('gateway');
+for (const dir of ['gateway', 'e2e']) if (fs.existsSync(path.join(__dirname, dir))) roots.push(dir);
 
 module.exports = {
   projects: roots

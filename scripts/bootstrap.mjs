@@ -49,5 +49,8 @@ function ensureDebianPackage(binary, pkg) {
 }
 
 installIfStale();
-if (task === 'check') ensureDebianPackage('redis-server', 'redis-server');
+if (task === 'check') {
+  ensureDebianPackage('redis-server', 'redis-server');
+  ensureDebianPackage('docker-compose', 'docker-compose');
+}
 pnpm(['run', '--silent', tasks[task], ...process.argv.slice(3)]);

@@ -52,7 +52,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const { commands, result } = concurrently(
     DEPLOYABLE_NAMES.map((name) => ({
       name,
-      command: `"${process.execPath}" --conditions=development --import "${tsx.replace(/\\/g, '/')}" ${join(options.root, DEPLOYABLES[name].entry)}`,
+      // exec: the shell concurrently starts becomes the service, so signals and exit codes are the service's own.
+      command: `exec "${process.execPath}" --conditions=development --import "${tsx.replace(/\\/g, '/')}" ${join(options.root, DEPLOYABLES[name].entry)}`,
       env: { ...envOf[name], ...options.env?.[name] },
       cwd: options.root,
     })),

@@ -1,0 +1,70 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { BUILT_IN_PLANS } from '../../../gateway/src/domain/plans';
+import { freePort, startRedisServer } from '../../../gateway/test/support/redis-server';
+import { startDemoUpstreams } from '../../../scripts/stack/demo-upstreams';
+import type { DemoUpstreams } from '../../../scripts/stack/demo-upstreams';
+import { startStack } from '../../../scripts/stack/start-stack';
+import type { Stack } from '../../../scripts/stack/start-stack';
+
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+
+/** A plan small enough to exhaust in a test: 3 calls a month. */
+export const TINY_PLAN = { monthly_quota: 3, rate_per_second: 50, price: 0, currency: 'USD' };
+
+/** The demo stack as the e2e test runs it: real processes, real Redis, local upstreams. */
+export interface E2eStack {
+  stack: Stack;
+  upstreams: DemoUpstreams;
+  gateway: string;
+  /** Everything the four processes printed, for the failure message. */
+  output: () => string;
+  stop: () => Promise<Record<string, number | string>>;
+}
+
+/** Starts Redis, the demo upstreams and the four processes on free ports, with a plans file holding a tiny burger plan. */
+export async function startE2eStack(root: string): Promise<E2eStack> {
+  const redis = await startRedisServer();
+  const upstreams = await startDemoUpstreams(root).catch(async (err: unknown) => {
+    await redis.stop();
+    throw err;
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-e2e-'));
+  const plansFile = join(dir, 'plans.json');
+  const plans = structuredClone(BUILT_IN_PLANS);
+  plans.burger!.plans.tiny = TINY_PLAN;
+  writeFileSync(plansFile, JSON.stringify(plans));
+
+  let printed = '';
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  const ports = { gateway: await freePort(), burger: await freePort(), token: await freePort(), logs: await freePort() };
+  const stack = await startStack({
+    root,
+    ports,
+    adminToken: ADMIN_TOKEN,
+    outputStream: sink,
+    readyTimeoutMs: 60_000,
+    env: { gateway: { REDIS_URL: redis.url, PLANS_FILE: plansFile }, ...upstreams.env },
+  }).catch(async (err: unknown) => {
+    await upstreams.stop();
+    await redis.stop();
+    throw new Error(`${(err as Error).message}\n${printed}`);
+  });
+  let stopped: Promise<Record<string, number | string>> | undefined;
+  return {
+    stack,
+    upstreams,
+    gateway: stack.urls.gateway,
+    output: () => printed,
+    stop: () =>
+      (stopped ??= (async () => {
+        const codes = await stack.stop();
+        await upstreams.stop();
+        await redis.stop();
+        return codes;
+      })()),
+  };
+}
