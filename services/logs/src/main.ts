@@ -40,4 +40,8 @@ async function main(): Promise<void> {
   await serve({ app, port: config.port, logger });
 }
 
-void main();
+main().catch((err: unknown) => {
+  // Startup failures (the port taken, say) end the process with one line rather than a stack.
+  process.stderr.write(`logs: ${(err as Error).message}\n`);
+  process.exit(1);
+});

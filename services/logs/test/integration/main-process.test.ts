@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { freePort, startAnvil, type Anvil } from '../support/anvil.js';
 
@@ -74,5 +75,18 @@ describe('the logs service process', () => {
     const service = startService({ LOGS_MAX_BLOCK_RANGE: 'lots' });
     expect(await service.exited).toBe(1);
     expect(service.output()).toMatch(/^logs: LOGS_MAX_BLOCK_RANGE must be an integer/);
+  });
+
+  it('when the port is taken, then it exits 1 with one line', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = holder.address() as { port: number };
+      const service = startService({ PORT: String(port), LOGS_RPC_ETHEREUM: anvil.url });
+      expect(await service.exited).toBe(1);
+      expect(service.output().trim()).toMatch(/^logs: .*EADDRINUSE[^\n]*$/);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });
