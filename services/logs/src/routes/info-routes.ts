@@ -4,7 +4,7 @@ import { CHAINS } from '../domain/chains.js';
 import { KNOWN_EVENTS, KNOWN_SPECS } from '../domain/events.js';
 import { includes, includesChain, PLANS, planForChain } from '../domain/plans.js';
 import { planOf } from './plan-gate.js';
-import { CHAINS_ROUTE, META_ROUTE, ROUTES } from './route-docs.js';
+import { CHAINS_ROUTE, META_ROUTE, ROUTES } from './info-route-docs.js';
 
 /** Limits reported by `/v1/meta`. */
 export interface MetaLimits {

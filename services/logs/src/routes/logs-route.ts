@@ -6,7 +6,7 @@ import { toLogRecord } from '../domain/log-record.js';
 import { badInput, parseAddresses, parseBlockRef, parseTopic, topicFilter } from '../domain/query-input.js';
 import type { LogPager } from '../log-pager.js';
 import { chainFor, planOf, requireTopicFiltering } from './plan-gate.js';
-import { LOGS_QUERY, LOGS_ROUTE } from './route-docs.js';
+import { LOGS_QUERY, LOGS_ROUTE } from './page-route-docs.js';
 
 interface LogsQuery {
   chain: string;

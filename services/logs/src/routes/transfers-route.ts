@@ -5,7 +5,7 @@ import { isErc20Transfer, toTransferRecord, TRANSFER_TOPIC } from '../domain/log
 import { parseAddresses, parseBlockRef, parseTopic, topicFilter } from '../domain/query-input.js';
 import type { LogPager } from '../log-pager.js';
 import { chainFor, planOf, requireTopicFiltering } from './plan-gate.js';
-import { TRANSFERS_QUERY, TRANSFERS_ROUTE } from './route-docs.js';
+import { TRANSFERS_QUERY, TRANSFERS_ROUTE } from './page-route-docs.js';
 
 interface TransfersQuery {
   chain: string;

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Address } from 'viem';
-import { CHAINS_ROUTE, LOGS_ROUTE, META_ROUTE, TRANSFERS_ROUTE } from '../../src/routes/route-docs.js';
+import { CHAINS_ROUTE, META_ROUTE } from '../../src/routes/info-route-docs.js';
+import { LOGS_ROUTE, TRANSFERS_ROUTE } from '../../src/routes/page-route-docs.js';
 import { connect, deployErc20, mineBlocks, startAnvil, type Anvil } from '../support/anvil.js';
 import { buildLogsApp, type LogsApp } from '../support/logs-app.js';
 

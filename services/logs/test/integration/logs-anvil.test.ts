@@ -1,7 +1,7 @@
 import { validateResponse } from '@tollgate/envelope';
 import request from 'supertest';
 import { pad, type Address, type Hex } from 'viem';
-import { LOGS_ROUTE, TRANSFERS_ROUTE } from '../../src/routes/route-docs.js';
+import { LOGS_ROUTE, TRANSFERS_ROUTE } from '../../src/routes/page-route-docs.js';
 import {
   approveErc20,
   bulkTransfersErc20,
