@@ -1,6 +1,6 @@
 import { validateResponse } from '@tollgate/envelope';
 import request from 'supertest';
-import { pad, type Address, type Hex } from 'viem';
+import { pad, type Address } from 'viem';
 import { LOGS_ROUTE, TRANSFERS_ROUTE } from '../../src/routes/page-route-docs.js';
 import {
   approveErc20,
@@ -16,6 +16,7 @@ import {
   type Anvil,
   type Chain,
 } from '../support/anvil.js';
+import type { RpcLog } from '../../src/domain/rpc-log.js';
 import { buildLogsApp, type LogsApp } from '../support/logs-app.js';
 
 // A real anvil on a 2-core machine shared with other suites: hooks may take a few seconds.
@@ -25,30 +26,18 @@ const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523
 const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
 const [owner, alice, bob, carol] = DEV_ACCOUNTS as [Address, Address, Address, Address];
 
-interface RawLog {
-  address: Hex;
-  topics: Hex[];
-  data: Hex;
-  blockNumber: Hex;
-  blockHash: Hex;
-  blockTimestamp?: Hex;
-  transactionHash: Hex;
-  transactionIndex: Hex;
-  logIndex: Hex;
-}
-
 let anvil: Anvil;
 let chain: Chain;
 let erc20: Address;
 let nft: Address;
 let logsApp: LogsApp;
 
-async function ethGetLogs(filter: Record<string, unknown>): Promise<RawLog[]> {
-  return (await chain.publicClient.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: 'latest', ...filter }] } as never)) as RawLog[];
+async function ethGetLogs(filter: Record<string, unknown>): Promise<RpcLog[]> {
+  return (await chain.publicClient.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: 'latest', ...filter }] } as never)) as RpcLog[];
 }
 
 // The API's log record for a raw log, field by field.
-function expected(log: RawLog) {
+function expected(log: RpcLog) {
   return {
     block_number: Number(log.blockNumber),
     block_hash: log.blockHash,
