@@ -2,12 +2,16 @@ import { COINGECKO_PREFIX, addressRuleOf } from './token-id';
 import type { TokenId } from './token-id';
 import type { CoinMap, UpstreamPrice } from './upstream-types';
 
-/** One token's price as the API answers it. */
-export interface PriceRecord {
+/** The fields every per-token answer starts with. */
+export interface TokenFields {
   token: string;
   chain: string;
   address: string;
   symbol: string;
+}
+
+/** One token's price as the API answers it. */
+export interface PriceRecord extends TokenFields {
   price_usd: number;
   decimals: number | null;
   confidence: number | null;
@@ -36,13 +40,15 @@ export function decimalsOf(token: TokenId, decimals: number | undefined): number
   return token.chain === COINGECKO_PREFIX && decimals === 0 ? null : decimals;
 }
 
+/** The caller's spelling, the chain and address as sent upstream, and the indexer's symbol. */
+export function tokenFields(token: TokenId, symbol: string): TokenFields {
+  return { token: token.input, chain: token.chain, address: token.address, symbol };
+}
+
 /** Builds a price record; confidence is passed as given (it can exceed 1). */
 export function toPriceRecord(token: TokenId, entry: UpstreamPrice): PriceRecord {
   return {
-    token: token.input,
-    chain: token.chain,
-    address: token.address,
-    symbol: entry.symbol,
+    ...tokenFields(token, entry.symbol),
     price_usd: entry.price,
     decimals: decimalsOf(token, entry.decimals),
     confidence: entry.confidence ?? null,

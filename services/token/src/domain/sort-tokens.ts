@@ -9,6 +9,11 @@ export interface SortedTokens<R> {
   below_confidence: string[];
 }
 
+/** count, not_found and below_confidence: what every price answer carries beside its list of records. */
+export function outcomeFields<R>(sorted: SortedTokens<R>): { count: number; not_found: string[]; below_confidence: string[] } {
+  return { count: sorted.found.length, not_found: sorted.not_found, below_confidence: sorted.below_confidence };
+}
+
 /**
  * Splits tokens into found, not found and below the confidence floor. `build` returns the record
  * and its confidence, or undefined when the indexer did not answer for the token.

@@ -3,8 +3,8 @@ import type { RouteDoc } from '@tollgate/envelope';
 import type { RequestHandler } from 'express';
 import { formatDuration, parsePeriod } from '../domain/duration';
 import { changeWindowSeconds, pickPoints, priceChange } from '../domain/price-change';
-import { entryFor } from '../domain/price-record';
-import { sortTokens } from '../domain/sort-tokens';
+import { entryFor, tokenFields } from '../domain/price-record';
+import { outcomeFields, sortTokens } from '../domain/sort-tokens';
 import { upstreamKeysOf } from '../domain/token-id';
 import { PERIOD_PARAM } from './chart-route';
 import { assertNotFuture, resolveTokens } from './resolve-tokens';
@@ -105,10 +105,7 @@ export function createChangeHandler(deps: RouteDeps): RequestHandler {
         const confidence = entry.prices.find((p) => p.timestamp === end.timestamp)?.confidence ?? null;
         const change = priceChange({ timestamp: start.timestamp, price: start.price }, { timestamp: end.timestamp, price: end.price });
         const record = {
-          token: token.input,
-          chain: token.chain,
-          address: token.address,
-          symbol: entry.symbol,
+          ...tokenFields(token, entry.symbol),
           confidence,
           start: { timestamp: change.start.timestamp, price_usd: change.start.price },
           end: { timestamp: change.end.timestamp, price_usd: change.end.price },
@@ -126,10 +123,8 @@ export function createChangeHandler(deps: RouteDeps): RequestHandler {
         start_timestamp: startAt,
         end_timestamp: endAt,
         window_seconds: window,
-        count: sorted.found.length,
+        ...outcomeFields(sorted),
         changes: sorted.found,
-        not_found: sorted.not_found,
-        below_confidence: sorted.below_confidence,
       },
       changeRoute.message,
     );

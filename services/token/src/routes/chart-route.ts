@@ -3,9 +3,9 @@ import type { RouteDoc } from '@tollgate/envelope';
 import type { RequestHandler } from 'express';
 import { MAX_CHART_POINTS, chartPointsProblem } from '../domain/chart-limits';
 import { PERIOD_PATTERN, parsePeriod } from '../domain/duration';
-import { decimalsOf, entryFor } from '../domain/price-record';
+import { decimalsOf, entryFor, tokenFields } from '../domain/price-record';
 import { toSeries } from '../domain/series';
-import { sortTokens } from '../domain/sort-tokens';
+import { outcomeFields, sortTokens } from '../domain/sort-tokens';
 import { upstreamKeysOf } from '../domain/token-id';
 import { assertNotFuture, resolveTokens } from './resolve-tokens';
 import type { RouteDeps } from './route-deps';
@@ -115,10 +115,7 @@ export function createChartHandler(deps: RouteDeps): RequestHandler {
         const entry = entryFor(coins, token);
         if (!entry || entry.prices.length === 0) return undefined;
         const record = {
-          token: token.input,
-          chain: token.chain,
-          address: token.address,
-          symbol: entry.symbol,
+          ...tokenFields(token, entry.symbol),
           decimals: decimalsOf(token, entry.decimals),
           confidence: entry.confidence ?? null,
           points: toSeries(entry.prices),
@@ -135,10 +132,8 @@ export function createChartHandler(deps: RouteDeps): RequestHandler {
         span: query.span,
         start: query.start ?? null,
         end: query.end ?? null,
-        count: sorted.found.length,
+        ...outcomeFields(sorted),
         series: sorted.found,
-        not_found: sorted.not_found,
-        below_confidence: sorted.below_confidence,
       },
       chartRoute.message,
     );

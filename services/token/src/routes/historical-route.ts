@@ -2,7 +2,7 @@ import { createQueryParser, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { RequestHandler } from 'express';
 import { entryFor, toPriceRecord } from '../domain/price-record';
-import { sortTokens } from '../domain/sort-tokens';
+import { outcomeFields, sortTokens } from '../domain/sort-tokens';
 import { upstreamKeysOf } from '../domain/token-id';
 import { assertNotFuture, resolveTokens } from './resolve-tokens';
 import type { RouteDeps } from './route-deps';
@@ -71,7 +71,7 @@ export function createHistoricalHandler(deps: RouteDeps): RequestHandler {
     );
     sendOk(
       res,
-      { requested_timestamp: query.timestamp, count: sorted.found.length, prices: sorted.found, not_found: sorted.not_found, below_confidence: sorted.below_confidence },
+      { requested_timestamp: query.timestamp, ...outcomeFields(sorted), prices: sorted.found },
       historicalRoute.message,
     );
   };

@@ -2,7 +2,7 @@ import { createQueryParser, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { RequestHandler } from 'express';
 import { entryFor, toPriceRecord } from '../domain/price-record';
-import { sortTokens } from '../domain/sort-tokens';
+import { outcomeFields, sortTokens } from '../domain/sort-tokens';
 import { upstreamKeysOf } from '../domain/token-id';
 import { resolveTokens } from './resolve-tokens';
 import type { RouteDeps } from './route-deps';
@@ -51,6 +51,6 @@ export function createPriceHandler(deps: RouteDeps): RequestHandler {
       },
       query.min_confidence,
     );
-    sendOk(res, { count: sorted.found.length, prices: sorted.found, not_found: sorted.not_found, below_confidence: sorted.below_confidence }, priceRoute.message);
+    sendOk(res, { ...outcomeFields(sorted), prices: sorted.found }, priceRoute.message);
   };
 }
