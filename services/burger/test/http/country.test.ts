@@ -1,26 +1,8 @@
-import request from 'supertest';
-import { validateResponse } from '@tollgate/envelope';
 import { COUNTRY_ROUTE } from '../../src/routes/country-route';
-import { createTestApp } from '../support/burger-app';
-import type { TestApp } from '../support/burger-app';
-import { startCsvUpstream } from '../support/csv-upstream';
-import type { CsvUpstream } from '../support/csv-upstream';
-import { fixtureText } from '../support/fixtures';
+import { getChecked, useFixtureApp } from '../support/burger-app';
 
-let upstream: CsvUpstream;
-let t: TestApp;
-
-beforeAll(async () => {
-  upstream = await startCsvUpstream(fixtureText('small-index.csv'));
-  t = createTestApp({ dataUrl: upstream.url });
-});
-afterAll(() => upstream.close());
-
-async function getCountry(query: Record<string, string>) {
-  const res = await request(t.app).get('/v1/country').query(query);
-  expect(validateResponse(COUNTRY_ROUTE, res.status, res.body)).toEqual([]);
-  return res;
-}
+const app = useFixtureApp('small-index.csv');
+const getCountry = (query: Record<string, string>) => getChecked(app().app, COUNTRY_ROUTE, query);
 
 describe('GET /v1/country', () => {
   it('when asked for Switzerland, then its history ascends from 2000 and latest is its 2026 record', async () => {

@@ -1,26 +1,8 @@
-import request from 'supertest';
-import { validateResponse } from '@tollgate/envelope';
 import { EXTREMES_ROUTE } from '../../src/routes/extremes-route';
-import { createTestApp } from '../support/burger-app';
-import type { TestApp } from '../support/burger-app';
-import { startCsvUpstream } from '../support/csv-upstream';
-import type { CsvUpstream } from '../support/csv-upstream';
-import { fixtureText } from '../support/fixtures';
+import { getChecked, useFixtureApp } from '../support/burger-app';
 
-let upstream: CsvUpstream;
-let t: TestApp;
-
-beforeAll(async () => {
-  upstream = await startCsvUpstream(fixtureText('small-index.csv'));
-  t = createTestApp({ dataUrl: upstream.url });
-});
-afterAll(() => upstream.close());
-
-async function getExtremes(query: string) {
-  const res = await request(t.app).get(`/v1/extremes${query}`);
-  expect(validateResponse(EXTREMES_ROUTE, res.status, res.body)).toEqual([]);
-  return res;
-}
+const app = useFixtureApp('small-index.csv');
+const getExtremes = (query: string) => getChecked(app().app, EXTREMES_ROUTE, query);
 const codes = (list: { iso3: string }[]) => list.map((c) => c.iso3);
 
 describe('GET /v1/extremes', () => {

@@ -1,26 +1,8 @@
-import request from 'supertest';
-import { validateResponse } from '@tollgate/envelope';
 import { INDEX_ROUTE } from '../../src/routes/index-route';
-import { createTestApp } from '../support/burger-app';
-import type { TestApp } from '../support/burger-app';
-import { startCsvUpstream } from '../support/csv-upstream';
-import type { CsvUpstream } from '../support/csv-upstream';
-import { fixtureText } from '../support/fixtures';
+import { getChecked, useFixtureApp } from '../support/burger-app';
 
-let upstream: CsvUpstream;
-let t: TestApp;
-
-beforeAll(async () => {
-  upstream = await startCsvUpstream(fixtureText('small-index.csv'));
-  t = createTestApp({ dataUrl: upstream.url });
-});
-afterAll(() => upstream.close());
-
-async function getIndex(query: string) {
-  const res = await request(t.app).get(`/v1/index${query}`);
-  expect(validateResponse(INDEX_ROUTE, res.status, res.body)).toEqual([]);
-  return res;
-}
+const app = useFixtureApp('small-index.csv');
+const getIndex = (query: string) => getChecked(app().app, INDEX_ROUTE, query);
 
 describe('GET /v1/index', () => {
   it('when called without parameters, then the latest release against USD comes, highest raw valuation first', async () => {

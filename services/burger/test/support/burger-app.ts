@@ -1,9 +1,14 @@
 import type { Express } from 'express';
-import { createLogger } from '@tollgate/envelope';
+import request from 'supertest';
+import { createLogger, validateResponse } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope';
 import { createApp } from '../../src/app';
 import { createDatasetSource } from '../../src/data/create-dataset-source';
 import { createDatasetStore } from '../../src/data/dataset-store';
 import type { DatasetStore } from '../../src/data/dataset-store';
+import { startCsvUpstream } from './csv-upstream';
+import type { CsvUpstream } from './csv-upstream';
+import { fixtureText } from './fixtures';
 
 /** Options of {@link createTestApp}; times in ms. */
 export interface TestAppOptions {
@@ -41,4 +46,29 @@ export function createTestApp(options: TestAppOptions): TestApp {
       now += ms;
     },
   };
+}
+
+/**
+ * For a test file over one fixture: serves it from a local upstream while the file runs and builds
+ * the app on it. Returns a getter, because the app exists only once `beforeAll` has run.
+ */
+export function useFixtureApp(fixture: string, options: Omit<TestAppOptions, 'dataUrl'> = {}): () => TestApp {
+  let upstream: CsvUpstream | undefined;
+  let testApp: TestApp | undefined;
+  beforeAll(async () => {
+    upstream = await startCsvUpstream(fixtureText(fixture));
+    testApp = createTestApp({ ...options, dataUrl: upstream.url });
+  });
+  afterAll(() => upstream?.close());
+  return () => {
+    if (!testApp) throw new Error('useFixtureApp: the app is built in beforeAll; use it inside tests');
+    return testApp;
+  };
+}
+
+/** GETs a route (a query string to append, or query parameters) and checks the answer against the route's schema. */
+export async function getChecked(app: Express, route: RouteDoc, query: string | Record<string, string>): Promise<request.Response> {
+  const res = typeof query === 'string' ? await request(app).get(`${route.path}${query}`) : await request(app).get(route.path).query(query);
+  expect(validateResponse(route, res.status, res.body)).toEqual([]);
+  return res;
 }
