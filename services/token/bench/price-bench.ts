@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { LOCAL_COINS } from '../test/support/local-indexer';
+import { freePort, waitForOk } from '../test/support/ports';
 
 // Benchmark (not a test): GET /v1/price with 12 tokens against the local indexer, each in its own
 // process. Latency is measured with sequential keep-alive requests timed in microseconds (one at a
@@ -17,35 +17,12 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const TARGET_ADDED_P50_MS = 2;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function start(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--conditions=development', '--import', 'tsx', ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 200; i += 1) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -97,8 +74,8 @@ async function main(): Promise<void> {
   try {
     const indexerBase = `http://127.0.0.1:${indexerPort}`;
     const serviceBase = `http://127.0.0.1:${servicePort}`;
-    await waitFor(`${indexerBase}/chains`);
-    await waitFor(`${serviceBase}/readyz`);
+    await waitForOk(`${indexerBase}/chains`);
+    await waitForOk(`${serviceBase}/readyz`);
     const upstreamPath = `/prices/current/${sets[0]!.join(',')}`;
     const servicePath = `/v1/price?tokens=${sets[0]!.join(',')}`;
 

@@ -1,22 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startLocalIndexer } from '../support/local-indexer';
 import type { LocalIndexer } from '../support/local-indexer';
+import { freePort, waitForOk } from '../support/ports';
 
 const root = join(__dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function startMain(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'src/main.ts'], {
@@ -31,18 +20,6 @@ function startMain(env: Record<string, string>): { child: ChildProcess; output: 
   return { child, output: () => text, exited };
 }
 
-async function waitForReady(url: string): Promise<void> {
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} never became ready`);
-}
-
 describe('the token service as a process', () => {
   let indexer: LocalIndexer;
   beforeAll(async () => {
@@ -54,7 +31,7 @@ describe('the token service as a process', () => {
     const port = await freePort();
     const main = startMain({ PORT: String(port), TOKEN_UPSTREAM_URL: indexer.url, PROXY_SECRET: 'p' });
     try {
-      await waitForReady(`http://127.0.0.1:${port}/readyz`);
+      await waitForOk(`http://127.0.0.1:${port}/readyz`);
       const res = await fetch(`http://127.0.0.1:${port}/v1/price?tokens=coingecko:bitcoin`, { headers: { 'x-tollgate-proxy-secret': 'p' } });
       const body = (await res.json()) as { data: { prices: Array<{ symbol: string }> } };
       expect(res.status).toBe(200);
