@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,18 +7,19 @@ import Redis from 'ioredis';
 import { startRedisServer } from '../test/support/redis-server';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
-import { pacedLoad } from './paced-load';
+import type { PacedResult } from './paced-load';
 
 /**
  * One run, side by side: the trivial upstream called directly, a bare Node proxy (the ceiling),
  * the gateway with the memory store, the gateway with Redis, and the common express-rate-limit +
- * rate-limit-redis + http-proxy-middleware baseline. Every server is its own process; the load
- * generator (autocannon, then a paced hrtime-timed run) is this one.
+ * rate-limit-redis + http-proxy-middleware baseline. Every server is its own process, autocannon
+ * runs in this one, and the paced hrtime-timed run at half the gateway's peak in a process of its own.
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP_SECONDS = 2;
-const PACED_SECONDS = 5;
+const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 8);
+const PACED_WARMUP_SECONDS = 2;
 const KEYS = 200;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -65,6 +67,16 @@ async function load(url: string, seconds: number, nextKey: () => string, sample?
   return { result, rssMb };
 }
 
+/** Runs bench/paced-client.ts as its own process (see there) and reads its JSON result. */
+function paced(url: string, rate: number, keysFile?: string): Promise<PacedResult> {
+  const env = { PATH: process.env.PATH ?? '', PACED_URL: url + PATH, PACED_RATE: String(rate), PACED_SECONDS: String(PACED_SECONDS), PACED_WARMUP_SECONDS: String(PACED_WARMUP_SECONDS), PACED_KEYS_FILE: keysFile ?? '' };
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--conditions=development', '--import', 'tsx', 'bench/paced-client.ts'], { cwd: path.resolve(__dirname, '..'), env }, (err, stdout) =>
+      err ? reject(err) : resolve(JSON.parse(stdout) as PacedResult),
+    );
+  });
+}
+
 async function commandStats(redis: Redis): Promise<Record<string, number>> {
   const info = await redis.info('commandstats');
   return Object.fromEntries([...info.matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]));
@@ -98,7 +110,7 @@ async function main(): Promise<void> {
   const gatewayEnv = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN, LOG_LEVEL, PROXY_SECRET: 'bench' };
   const rows: Row[] = [];
   const anyKey = rotate(Array.from({ length: KEYS }, (_, i) => `client-${i}`));
-  let paced: { rate: number; direct: { p50: number; p99: number }; gateway: { p50: number; p99: number } } | undefined;
+  let half: { rate: number; direct: PacedResult; gateway: PacedResult } | undefined;
   try {
     console.error(`load average ${load1}; ${CONNECTIONS} connections, ${SECONDS} s per target after ${WARMUP_SECONDS} s warm-up`);
     rows.push(await measure('upstream direct', upstream, anyKey));
@@ -113,13 +125,14 @@ async function main(): Promise<void> {
 
     await redis.flushall();
     const withRedis = await startChild('src/main.ts', { ...gatewayEnv, REDIS_URL: redisServer.url });
-    const redisKeys = rotate(await createKeys(withRedis));
+    const keyList = await createKeys(withRedis);
+    const redisKeys = rotate(keyList);
     const gatewayRow = await measure('gateway, Redis store', withRedis, redisKeys, redis);
     rows.push(gatewayRow);
     const rate = Math.round(gatewayRow.rps / 2);
-    const direct = await pacedLoad(upstream.url + PATH, rate, PACED_SECONDS, () => ({}));
-    const gateway = await pacedLoad(withRedis.url + PATH, rate, PACED_SECONDS, () => ({ 'x-tollgate-key': redisKeys() }));
-    paced = { rate, direct, gateway };
+    const keysFile = path.join(dir, 'keys.txt');
+    writeFileSync(keysFile, keyList.join('\n'));
+    half = { rate, direct: await paced(upstream.url, rate), gateway: await paced(withRedis.url, rate, keysFile) };
     await withRedis.stop();
 
     await redis.flushall();
@@ -154,9 +167,10 @@ async function main(): Promise<void> {
   console.log(`gateway (Redis) / bare proxy: ${(gw.rps / byName('bare').rps).toFixed(2)}  (target ≥ 0.60)`);
   console.log(`gateway (Redis) / baseline:   ${(gw.rps / byName('baseline').rps).toFixed(2)}  (target ≥ 1.5)`);
   console.log(`Redis round trips per admitted call: ${fmt(gw.roundTrips)}  (target 1)`);
-  if (paced) {
+  if (half) {
+    const { direct: d, gateway: g } = half;
     console.log(
-      `at half the gateway's peak (${paced.rate} req/s, paced, hrtime): direct p50 ${fmt(paced.direct.p50)} ms p99 ${fmt(paced.direct.p99)} ms; gateway p50 ${fmt(paced.gateway.p50)} ms p99 ${fmt(paced.gateway.p99)} ms; added p99 ${fmt(paced.gateway.p99 - paced.direct.p99)} ms  (target ≤ 2)`,
+      `at half the gateway's peak (${half.rate} req/s, paced in its own process, ${PACED_SECONDS} s after ${PACED_WARMUP_SECONDS} s warm-up, hrtime): direct p50 ${fmt(d.p50)} ms p99 ${fmt(d.p99)} ms; gateway p50 ${fmt(g.p50)} ms p99 ${fmt(g.p99)} ms (${g.ok}/${g.sent} 200); added p50 ${fmt(g.p50 - d.p50)} ms, added p99 ${fmt(g.p99 - d.p99)} ms  (target ≤ 2); pacer max lag ${fmt(d.maxLagMs, 1)} / ${fmt(g.maxLagMs, 1)} ms`,
     );
   }
   console.log(`gateway peak RSS under load: ${fmt(gw.rssMb, 0)} MB (Redis), ${fmt(byName('gateway, memory').rssMb, 0)} MB (memory)  (target ≤ 150)`);

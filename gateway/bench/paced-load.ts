@@ -6,46 +6,79 @@ export interface PacedResult {
   ok: number;
   p50: number;
   p99: number;
+  /** The worst lateness of the pacer itself (ms): a busy load generator shows up here, not as server latency. */
+  maxLagMs: number;
 }
 
+/** Options of {@link pacedLoad}. */
+export interface PacedOptions {
+  url: string;
+  ratePerSecond: number;
+  /** Measured seconds, after `warmupSeconds` at the same rate whose latencies are discarded. */
+  seconds: number;
+  warmupSeconds: number;
+  headers: () => Record<string, string>;
+}
+
+const TICK_MS = 1;
+
 /**
- * Open-loop load at a fixed rate for `seconds`: requests leave on schedule whether or not earlier
- * ones have returned, and each latency is timed with hrtime (autocannon rounds to whole ms).
+ * Open-loop load at a fixed rate: every millisecond tick sends the requests that are due, whether
+ * or not earlier ones have returned, and each latency is timed with hrtime (autocannon rounds to
+ * whole ms). The pacer sleeps between ticks instead of spinning: a spinning pacer takes a whole
+ * core, which on a 2-core machine starves the very servers it measures.
  */
-export async function pacedLoad(url: string, ratePerSecond: number, seconds: number, headers: () => Record<string, string>): Promise<PacedResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
-  const target = new URL(url);
+export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
+  const { ratePerSecond, headers } = options;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const target = new URL(options.url);
   const latencies: number[] = [];
+  const warmup = Math.round(ratePerSecond * options.warmupSeconds);
+  const total = warmup + Math.round(ratePerSecond * options.seconds);
   let sent = 0;
   let ok = 0;
-  const total = Math.round(ratePerSecond * seconds);
+  let maxLagMs = 0;
+  let pending = 0;
   const started = process.hrtime.bigint();
-  const inFlight: Promise<void>[] = [];
-  const fire = () =>
-    new Promise<void>((resolve) => {
-      const t0 = process.hrtime.bigint();
-      const req = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers: headers() }, (res) => {
-        res.resume();
-        res.on('end', () => {
+  const fire = (measured: boolean, done: () => void) => {
+    const t0 = process.hrtime.bigint();
+    pending++;
+    const req = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers: headers() }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        if (measured) {
           latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
           if (res.statusCode === 200) ok++;
-          resolve();
-        });
+        }
+        pending--;
+        done();
       });
-      req.on('error', () => resolve());
     });
-  while (sent < total) {
-    const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
-    const due = Math.min(total, Math.floor(elapsedS * ratePerSecond));
-    while (sent < due) {
-      inFlight.push(fire());
-      sent++;
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  await Promise.all(inFlight);
+    req.on('error', () => {
+      pending--;
+      done();
+    });
+  };
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      if (sent === total && pending === 0) resolve();
+    };
+    const tick = () => {
+      const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const due = Math.min(total, Math.floor((elapsedMs / 1000) * ratePerSecond));
+      // How far behind schedule the oldest due request is: the pacer's own lateness.
+      if (due > sent && sent >= warmup) maxLagMs = Math.max(maxLagMs, elapsedMs - (sent / ratePerSecond) * 1000);
+      while (sent < due) {
+        fire(sent >= warmup, settle);
+        sent++;
+      }
+      if (sent < total) setTimeout(tick, TICK_MS);
+      else settle();
+    };
+    tick();
+  });
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { sent, ok, p50: at(0.5), p99: at(0.99) };
+  return { sent: sent - warmup, ok, p50: at(0.5), p99: at(0.99), maxLagMs };
 }

@@ -28,3 +28,20 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Gatew
   });
   return { registry, calls, storeLatency };
 }
+
+/**
+ * Counts one API's calls through pre-bound label children: prom-client hashes the label object on
+ * every `inc({...})`, while a bound child is a plain add. Few (status, decision) pairs ever occur.
+ */
+export function createCallCounter(metrics: GatewayMetrics, api: string): (status: number, decision: string) => void {
+  const children = new Map<string, { inc(): void }>();
+  return (status, decision) => {
+    const key = `${status} ${decision}`;
+    let child = children.get(key);
+    if (!child) {
+      child = metrics.calls.labels(api, String(status), decision);
+      children.set(key, child);
+    }
+    child.inc();
+  };
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import { generateApiKey, hashApiKey, keyIdFromHash } from '../domain/api-key';
 import type { AdmitOutcome, Subscription } from '../domain/admission';
+import type { ApiPlans } from '../domain/plans';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
 import { ADMIT_SCRIPT, COUNT_SCRIPT, REFUND_SCRIPT } from './admit-script';
 import type { KeyRecord, KeyStore, NewKey } from './key-store';
@@ -31,6 +32,17 @@ interface ScriptCommands {
   tollgateAdmit(...args: (string | number)[]): Promise<ScriptReply>;
   tollgateRefund(...args: string[]): Promise<number>;
   tollgateCount(...args: (string | number)[]): Promise<number>;
+}
+
+// The plan table is fixed for a process's life: flatten each API's plans for the script once.
+const planArgsCache = new WeakMap<ApiPlans, (string | number)[]>();
+function planArgsOf(apiPlans: ApiPlans): (string | number)[] {
+  let args = planArgsCache.get(apiPlans);
+  if (!args) {
+    args = Object.entries(apiPlans.plans).flatMap(([name, p]) => [name, p.monthly_quota, p.rate_per_second]);
+    planArgsCache.set(apiPlans, args);
+  }
+  return args;
 }
 
 /** Key and quota stores in Redis, shared by every gateway process and the CLI. */
@@ -113,7 +125,6 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
         const month = monthWindow(nowMs);
         const day = dayWindow(nowMs);
         const member = `${memberPrefix}:${++sequence}`;
-        const planArgs = Object.entries(apiPlans.plans).flatMap(([name, p]) => [name, p.monthly_quota, p.rate_per_second]);
         const [outcome, plan, used, secondCount, secondResetMs, status] = await scripts.tollgateAdmit(
           redisKeys.record(keyId),
           redisKeys.secondLog(keyId, api),
@@ -128,7 +139,7 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
           apiPlans.playground_per_day,
           SECOND_LOG_TTL_SECONDS,
           wallClock() + admitBudgetMs,
-          ...planArgs,
+          ...planArgsOf(apiPlans),
         );
         if (outcome === 'expired') throw new Error('the admission reached Redis after its deadline and was not charged');
         const admission: Admission = { outcome, used, secondCount, secondResetMs };

@@ -1,8 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
-import { AppError, createRequestIdMiddleware, createRequestLogger } from '@tollgate/envelope';
-import type { createLogger } from '@tollgate/envelope';
+import { AppError, REQUEST_ID_HEADER } from '@tollgate/envelope';
+import type { Logger } from '@tollgate/envelope';
 import type { ApiPipeline } from '../routes/api-routes';
+import { logOnClose } from './access-log';
 
 const PENDING = Symbol('tollgate.pendingError');
 type Pending = IncomingMessage & { [PENDING]?: unknown; originalUrl?: string };
@@ -13,50 +15,61 @@ export function pendingErrorOf(req: IncomingMessage): unknown {
 }
 
 const API_PATH = /^\/([a-z][a-z0-9_-]{0,31})\/v1(?:[/?]|$)/;
+// The same rule as the envelope's request-id middleware: an echoed id must be short and header-safe.
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** What the fast path needs. */
 export interface FastPathDeps {
   app: Express;
   pipelines: Map<string, ApiPipeline>;
-  logger: ReturnType<typeof createLogger>;
+  logger: Logger;
+}
+
+type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+interface Stages {
+  prefixLength: number;
+  count: Handler;
+  gate: (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  proxy: Handler;
 }
 
 /**
  * Runs a proxied call's handlers on the raw request and response: they only use Node's API plus
  * `res.locals`, which Express keeps when it takes over. Anything that is not `/{api}/v1/...`, and
- * any error, is handed to the Express app, so answers and error envelopes stay identical.
+ * any error, is handed to the Express app (its error handler skips its own request-id and access-log
+ * middleware, so the id and the single log line stay the fast path's): answers and error envelopes
+ * stay identical.
  */
 export function createFastPath(deps: FastPathDeps): RequestListener {
-  const { app, pipelines } = deps;
-  const requestId = createRequestIdMiddleware() as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-  const accessLog = createRequestLogger(deps.logger) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  const { app, logger } = deps;
+  const stages = new Map<string, Stages>();
+  for (const [api, [count, gate, proxy]] of deps.pipelines) {
+    stages.set(api, { prefixLength: api.length + 1, count: count as Handler, gate: gate as Stages['gate'], proxy: proxy as Handler });
+  }
   return (req, res) => {
     const api = API_PATH.exec(req.url ?? '')?.[1];
-    const pipeline = api === undefined ? undefined : pipelines.get(api);
-    if (!api || !pipeline) {
+    const stage = api === undefined ? undefined : stages.get(api);
+    if (!stage) {
       app(req, res);
       return;
     }
-    const [count, gate, proxy] = pipeline.map((h) => h as unknown as (req: Request, res: Response, next: NextFunction) => unknown) as [
-      (req: Request, res: Response, next: NextFunction) => void,
-      (req: Request, res: Response, next: NextFunction) => Promise<void>,
-      (req: Request, res: Response, next: NextFunction) => void,
-    ];
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    const requestId = typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
+    (res as ServerResponse & { locals: Record<string, unknown> }).locals = { requestId };
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    const pending = req as Pending;
+    pending.originalUrl = req.url;
+    logOnClose(logger, pending, res, requestId);
+    req.url = (req.url ?? '').slice(stage.prefixLength);
+    const xreq = req as unknown as Request;
+    const xres = res as unknown as Response;
     const fail = (err: unknown): void => {
-      (req as Pending)[PENDING] = err ?? new AppError('NOT_FOUND', `no route for ${req.method} ${req.url}`);
+      pending[PENDING] = err ?? new AppError('NOT_FOUND', `no route for ${req.method} ${req.url}`);
       app(req, res);
     };
-    (res as ServerResponse & { locals: Record<string, unknown> }).locals = Object.create(null) as Record<string, unknown>;
-    requestId(req, res, () =>
-      accessLog(req, res, () => {
-        const pending = req as Pending;
-        pending.originalUrl = req.url;
-        req.url = (req.url ?? '').slice(api.length + 1);
-        const xreq = req as unknown as Request;
-        const xres = res as unknown as Response;
-        count(xreq, xres, () => undefined);
-        gate(xreq, xres, (err?: unknown) => (err ? fail(err) : proxy(xreq, xres, (e?: unknown) => fail(e)))).catch(fail);
-      }),
-    );
+    stage.count(xreq, xres, noop);
+    stage.gate(xreq, xres, (err?: unknown) => (err ? fail(err) : stage.proxy(xreq, xres, fail))).catch(fail);
   };
 }
+
+function noop(): void {}

@@ -4,6 +4,7 @@ import type { Logger } from '@tollgate/envelope';
 import type { PlanTable } from '../domain/plans';
 import type { QuotaStore } from '../data/quota-store';
 import type { GatewayMetrics } from '../metrics';
+import { createCallCounter } from '../metrics';
 import { FailOpenCache } from '../http/fail-open-cache';
 import { createGate } from '../http/gate';
 import { createUpstreamProxy } from '../http/upstream-proxy';
@@ -33,10 +34,9 @@ export function createApiPipelines(deps: ApiRoutesDeps): Map<string, ApiPipeline
   for (const [api, apiPlans] of Object.entries(deps.plans)) {
     const target = deps.upstreams[api];
     if (!target) continue;
+    const countCall = createCallCounter(deps.metrics, api);
     const count: RequestHandler = (_req, res, next) => {
-      res.once('finish', () => {
-        deps.metrics.calls.inc({ api, status: String(res.statusCode), decision: String(res.locals.decision ?? 'unknown') });
-      });
+      res.once('finish', () => countCall(res.statusCode, String(res.locals.decision ?? 'unknown')));
       next();
     };
     pipelines.set(api, [
