@@ -8,7 +8,7 @@ const hex = (n: number): Hex => `0x${n.toString(16)}`;
 
 // An in-memory node over a fixed set of logs with an optional span cap: enough to drive the
 // splitter's arithmetic; the real node and provider messages are exercised in test/integration.
-function memoryRpc(blocks: number[], cap = Number.POSITIVE_INFINITY): ChainRpc & { calls: LogFilter[] } {
+function memoryRpc(blocks: number[], cap = Number.POSITIVE_INFINITY, rejection = (max: number) => `exceed maximum block range: ${max}`): ChainRpc & { calls: LogFilter[] } {
   const perBlock = new Map<number, number>();
   const logs: RpcLog[] = blocks.map((block) => {
     const index = perBlock.get(block) ?? 0;
@@ -31,7 +31,7 @@ function memoryRpc(blocks: number[], cap = Number.POSITIVE_INFINITY): ChainRpc &
     heads: async () => ({ latest: 10_000, safe: null, finalized: null }),
     getLogs: async (filter) => {
       calls.push(filter);
-      if (filter.toBlock - filter.fromBlock + 1 > cap) throw new RpcRejection(`exceed maximum block range: ${cap}`);
+      if (filter.toBlock - filter.fromBlock + 1 > cap) throw new RpcRejection(rejection(cap));
       return logs.filter((l) => Number(l.blockNumber) >= filter.fromBlock && Number(l.blockNumber) <= filter.toBlock);
     },
   };
@@ -66,6 +66,13 @@ describe('scanLogs', () => {
     const expected = (await memoryRpc(blocks).getLogs({ fromBlock: 0, toBlock: 5000, topics: [] })).map(keyOf);
     expect(seen).toEqual(expected);
     if (Number.isFinite(cap)) expect(spans.get('ethereum')).toBe(cap);
+  });
+
+  it('when a range is refused for holding too many logs, then the page still gets every log but the chain keeps no span limit', async () => {
+    const rpc = memoryRpc(Array.from({ length: 40 }, (_, i) => i * 13), 10, () => 'query returned more than 10000 results');
+    const { seen, spans } = await pages(rpc, { from: 0, to: 5000, limit: 7 });
+    expect(seen).toHaveLength(40);
+    expect(spans.get('ethereum')).toBeUndefined();
   });
 
   it('when logs are evenly spread, then pages end on chunk boundaries and no block is fetched twice', async () => {

@@ -1,6 +1,6 @@
 import { AppError } from '@tollgate/envelope';
 import { matchesTopics, type TopicFilter } from '../domain/query-input.js';
-import { nextSpan, readRangeRejection } from '../domain/range-rejection.js';
+import { isChainSpanLimit, nextSpan, readRangeRejection } from '../domain/range-rejection.js';
 import { RpcRejection, type ChainRpc, type RpcLog } from './chain-rpc.js';
 import type { SpanMemory } from './span-memory.js';
 
@@ -75,8 +75,8 @@ function position(logs: RpcLog[], from: number, to: number, after: number, first
 
 /**
  * Fetches up to `limit` logs from [from, to], splitting the range adaptively: a rejected span
- * is retried with the provider's suggestion or stated limit, else half, and the learned limit
- * is kept per chain. Stops at `limit` logs (or a little before, at a chunk or block boundary, so the next page
+ * is retried with the provider's suggestion or stated limit, else half; a stated block limit is
+ * kept per chain, a span shrunk for one dense range only carries on in this page's cursor. Stops at `limit` logs (or a little before, at a chunk or block boundary, so the next page
  * refetches nothing) or after `maxCalls` calls, with the exact next position.
  */
 export async function scanLogs(request: ScanRequest, options: ScanOptions): Promise<ScanResult> {
@@ -101,7 +101,7 @@ export async function scanLogs(request: ScanRequest, options: ScanOptions): Prom
         throw new AppError('UPSTREAM_UNAVAILABLE', `the ${chain} RPC rejected eth_getLogs: ${err.message}`, { cause: err, details: { rpc_message: err.message } });
       }
       span = nextSpan(advice, end - start + 1);
-      options.spans.lower(chain, span);
+      if (isChainSpanLimit(advice)) options.spans.lower(chain, span);
       if (calls >= options.maxCalls) return { logs, next: { from: start, afterLogIndex: -1, spanHint: span }, calls };
       continue;
     }

@@ -1,4 +1,4 @@
-import { nextSpan, readRangeRejection, type RangeAdvice } from './range-rejection.js';
+import { isChainSpanLimit, nextSpan, readRangeRejection, type RangeAdvice } from './range-rejection.js';
 
 describe('readRangeRejection', () => {
   it.each<[string, string, RangeAdvice | undefined]>([
@@ -20,13 +20,13 @@ describe('readRangeRejection', () => {
     ['Cloudflare', 'Max range: 800', { kind: 'limit', blocks: 800 }],
     ['coinbase', 'please limit the query to at most 1000 blocks', { kind: 'limit', blocks: 1000 }],
     ['ankr TAC', 'maximum [from, to] blocks distance: 3000', { kind: 'limit', blocks: 3000 }],
-    ['ankr', 'block range is too wide', { kind: 'halve' }],
-    ['arbitrum', 'logs matched by query exceeds limit of 10000', { kind: 'halve' }],
-    ['optimism', 'backend response too large', { kind: 'halve' }],
-    ['base', 'block range too large', { kind: 'halve' }],
-    ['1rpc', 'response size should not greater than 10000000 bytes', { kind: 'halve' }],
-    ['chainstack', 'Block range limit exceeded.', { kind: 'halve' }],
-    ['zkEVM', 'query returned more than 10000 results', { kind: 'halve' }],
+    ['ankr', 'block range is too wide', { kind: 'halve', cause: 'blocks' }],
+    ['arbitrum', 'logs matched by query exceeds limit of 10000', { kind: 'halve', cause: 'results' }],
+    ['optimism', 'backend response too large', { kind: 'halve', cause: 'results' }],
+    ['base', 'block range too large', { kind: 'halve', cause: 'blocks' }],
+    ['1rpc', 'response size should not greater than 10000000 bytes', { kind: 'halve', cause: 'results' }],
+    ['chainstack', 'Block range limit exceeded.', { kind: 'halve', cause: 'blocks' }],
+    ['zkEVM', 'query returned more than 10000 results', { kind: 'halve', cause: 'results' }],
     ['pruned history (not a range problem)', 'pruned history unavailable', undefined],
     ['bad params (not a range problem)', 'invalid block range params', undefined],
   ])('when %s says so, then the advice is read', (_provider, message, advice) => {
@@ -40,9 +40,20 @@ describe('nextSpan', () => {
     [{ kind: 'suggested', from: 100, to: 2099 }, 1000, 500],
     [{ kind: 'limit', blocks: 16 }, 64, 16],
     [{ kind: 'limit', blocks: 64 }, 64, 32],
-    [{ kind: 'halve' }, 41, 20],
-    [{ kind: 'halve' }, 1, 1],
+    [{ kind: 'halve', cause: 'blocks' }, 41, 20],
+    [{ kind: 'halve', cause: 'results' }, 1, 1],
   ])('when %j rejects %i blocks, then retry with %i', (advice, span, next) => {
     expect(nextSpan(advice, span)).toBe(next);
+  });
+});
+
+describe('isChainSpanLimit', () => {
+  it.each<[RangeAdvice, boolean]>([
+    [{ kind: 'limit', blocks: 1000 }, true],
+    [{ kind: 'halve', cause: 'blocks' }, true],
+    [{ kind: 'halve', cause: 'results' }, false],
+    [{ kind: 'suggested', from: 100, to: 199 }, false],
+  ])('when the advice is %j, then remembering it for the chain is %s', (advice, remembered) => {
+    expect(isChainSpanLimit(advice)).toBe(remembered);
   });
 });

@@ -1,8 +1,11 @@
-/** What a provider's "range too large" rejection tells us about the span to use instead. */
+/**
+ * What a provider's "range too large" rejection tells us about the span to use instead. `halve`
+ * says whether the span itself was too long (`blocks`) or this range held too many logs (`results`).
+ */
 export type RangeAdvice =
   | { kind: 'suggested'; from: number; to: number }
   | { kind: 'limit'; blocks: number }
-  | { kind: 'halve' };
+  | { kind: 'halve'; cause: 'blocks' | 'results' };
 
 const num = (text: string): number => (text.startsWith('0x') || text.startsWith('0X') ? Number.parseInt(text, 16) : Number(text.replace(/,/g, '')));
 
@@ -31,19 +34,18 @@ const LIMIT: readonly RegExp[] = [
   /maximum \[from, to\] blocks distance: (\d[\d,]*)()/i,
 ];
 
-// Messages that say the range (or its result) is too big without saying what would fit.
-const TOO_BIG: readonly RegExp[] = [
+// Messages that say the span is too long without saying what would fit.
+const TOO_MANY_BLOCKS: readonly RegExp[] = [/block range (?:is )?too (?:large|wide)/i, /block range limit exceeded/i, /range is too large/i, /limit exceeded/i];
+
+// Messages that say this range held too many logs (or bytes) without saying what would fit.
+const TOO_MANY_RESULTS: readonly RegExp[] = [
   /query returned more than \d+ results/i,
   /query exceeds max results/i,
   /logs matched by query exceeds limit/i,
   /log response size exceeded/i,
-  /block range (?:is )?too (?:large|wide)/i,
   /backend response too large/i,
   /response size should not greater than/i,
   /response is too big/i,
-  /block range limit exceeded/i,
-  /range is too large/i,
-  /limit exceeded/i,
 ];
 
 /**
@@ -62,7 +64,18 @@ export function readRangeRejection(message: string): RangeAdvice | undefined {
       if (blocks >= 1) return { kind: 'limit', blocks };
     }
   }
-  return TOO_BIG.some((p) => p.test(message)) ? { kind: 'halve' } : undefined;
+  // Results first: "logs matched by query exceeds limit" is about logs, not blocks.
+  if (TOO_MANY_RESULTS.some((p) => p.test(message))) return { kind: 'halve', cause: 'results' };
+  return TOO_MANY_BLOCKS.some((p) => p.test(message)) ? { kind: 'halve', cause: 'blocks' } : undefined;
+}
+
+/**
+ * Whether the span a rejection leads to is the chain's limit, to be remembered for later requests.
+ * Suggested ranges (Alchemy, Infura, reth) and result caps are sized by this query's log density:
+ * remembered, one dense query would shrink every later query on the chain, however sparse.
+ */
+export function isChainSpanLimit(advice: RangeAdvice): boolean {
+  return advice.kind === 'limit' || (advice.kind === 'halve' && advice.cause === 'blocks');
 }
 
 /** The span to retry with after a rejection of `span` blocks; never more than half when unsure. */

@@ -11,21 +11,23 @@ jest.setTimeout(60_000);
 const MAX_SPAN = 16;
 const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 
-// Real provider messages from the reference, each rendered for the rejected span.
-const PROVIDERS: [string, (from: number, to: number, max: number) => string, number][] = [
-  ['publicnode', (_f, _t, max) => `exceed maximum block range: ${max}`, -32602],
-  ['thirdweb', (_f, _t, max) => `Maximum allowed number of requested blocks is ${max}`, -32005],
-  ['BlockPI', (_f, _t, max) => `eth_getLogs is limited to ${max} block range`, -32602],
-  ['avalanche', (f, t, max) => `requested too many blocks from ${f} to ${t}, maximum is set to ${max}`, -32000],
-  ['Infura', (f, _t, max) => `query returned more than 10000 results. Try with this block range [${hex(f)}, ${hex(f + max - 1)}].`, -32005],
+// Real provider messages from the reference, each rendered for the rejected span, and whether the
+// message states a block limit the chain keeps (a result cap only shapes the page that hit it).
+const PROVIDERS: [string, 'kept' | 'not kept', (from: number, to: number, max: number) => string, number][] = [
+  ['publicnode', 'kept', (_f, _t, max) => `exceed maximum block range: ${max}`, -32602],
+  ['thirdweb', 'kept', (_f, _t, max) => `Maximum allowed number of requested blocks is ${max}`, -32005],
+  ['BlockPI', 'kept', (_f, _t, max) => `eth_getLogs is limited to ${max} block range`, -32602],
+  ['avalanche', 'kept', (f, t, max) => `requested too many blocks from ${f} to ${t}, maximum is set to ${max}`, -32000],
+  ['Infura', 'not kept', (f, _t, max) => `query returned more than 10000 results. Try with this block range [${hex(f)}, ${hex(f + max - 1)}].`, -32005],
   [
     'Alchemy',
+    'not kept',
     (f, _t, max) =>
       `Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response. Based on your parameters and the response size limit, this block range should work: [${hex(f).toLowerCase()}, ${hex(f + max - 1).toLowerCase()}]`,
     -32602,
   ],
-  ['Arbitrum (no size given: halve)', () => 'logs matched by query exceeds limit of 10000', -32602],
-  ['Optimism (no size given: halve)', () => 'Block range is too large', -32000],
+  ['Arbitrum (no size given: halve)', 'not kept', () => 'logs matched by query exceeds limit of 10000', -32602],
+  ['Optimism (no size given: halve)', 'kept', () => 'Block range is too large', -32000],
 ];
 
 let anvil: Anvil;
@@ -75,7 +77,7 @@ describe('adaptive range splitting behind a provider cap', () => {
     proxy = undefined;
   });
 
-  it.each(PROVIDERS)('when %s rejects spans over the cap, then every log comes back once', async (_name, message, code) => {
+  it.each(PROVIDERS)('when %s rejects spans over the cap, then every log comes back once, and the span is %s for the chain', async (_name, kept, message, code) => {
     proxy = await startCappedProxy({ target: anvil.url, maxSpan: MAX_SPAN, message, code });
     const { app, spans } = buildLogsApp({ rpcUrls: { ethereum: proxy.url } });
     const expected = await direct();
@@ -84,7 +86,8 @@ describe('adaptive range splitting behind a provider cap', () => {
     const seen = await allPages(app, { chain: 'ethereum', address: token, from_block: 0, to_block: head, limit: 1000 });
     expect(seen).toEqual(expected);
     expect(proxy.counts.rejected).toBeGreaterThanOrEqual(1);
-    expect(spans.get('ethereum')).toBeLessThanOrEqual(MAX_SPAN);
+    if (kept === 'kept') expect(spans.get('ethereum')).toBeLessThanOrEqual(MAX_SPAN);
+    else expect(spans.get('ethereum')).toBeUndefined();
   });
 
   it('when the cap is stated, then calls are the minimum plus the one rejection that taught it, and the next request is not rejected', async () => {
