@@ -1,8 +1,6 @@
-import request from 'supertest';
-import { validateResponse } from '@tollgate/envelope';
 import { changeRoute } from '../../src/routes/change-route';
 import { LOCAL_COINS, priceAt } from '../support/local-indexer';
-import { IDS, NOW_S, startHarness } from './harness';
+import { IDS, NOW_S, getChecked, startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
@@ -11,11 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function change(query: Record<string, string>) {
-  const res = await request(h.app).get('/v1/change').query(query);
-  expect(validateResponse(changeRoute, res.status, res.body)).toEqual([]);
-  return res;
-}
+const change = (query: Record<string, string>) => getChecked(h.app, changeRoute, query);
 
 const coin = (id: string) => LOCAL_COINS.find((c) => c.id === id)!;
 const lastHour = Math.floor(NOW_S / 3600) * 3600;

@@ -1,8 +1,6 @@
-import request from 'supertest';
-import { validateResponse } from '@tollgate/envelope';
 import { chartRoute } from '../../src/routes/chart-route';
 import { LOCAL_COINS, priceAt } from '../support/local-indexer';
-import { IDS, NOW_S, manyIds, startHarness } from './harness';
+import { IDS, NOW_S, manyIds, getChecked, startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
@@ -11,11 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function chart(query: Record<string, string>) {
-  const res = await request(h.app).get('/v1/chart').query(query);
-  expect(validateResponse(chartRoute, res.status, res.body)).toEqual([]);
-  return res;
-}
+const chart = (query: Record<string, string>) => getChecked(h.app, chartRoute, query);
 
 const HOUR = 3600;
 const lastHour = Math.floor(NOW_S / HOUR) * HOUR;

@@ -1,4 +1,6 @@
-import { createLogger } from '@tollgate/envelope';
+import { createLogger, validateResponse } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope';
+import request from 'supertest';
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
 import { createChainList } from '../../src/data/chain-list';
@@ -68,4 +70,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await local.close();
     },
   };
+}
+
+/** GETs a route with `query` (as `plan` when given) and checks the answer against the route's documented schema. */
+export async function getChecked(app: Express, route: RouteDoc, query: Record<string, string>, plan?: string): Promise<request.Response> {
+  const req = request(app).get(route.path).query(query);
+  const res = await (plan === undefined ? req : req.set('x-tollgate-subscription', plan));
+  expect(validateResponse(route, res.status, res.body)).toEqual([]);
+  return res;
 }

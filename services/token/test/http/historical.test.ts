@@ -1,8 +1,6 @@
-import request from 'supertest';
-import { validateResponse } from '@tollgate/envelope';
 import { historicalRoute } from '../../src/routes/historical-route';
 import { LOCAL_COINS, priceAt } from '../support/local-indexer';
-import { IDS, NOW_S, startHarness } from './harness';
+import { IDS, NOW_S, getChecked, startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
@@ -11,11 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function historical(query: Record<string, string>) {
-  const res = await request(h.app).get('/v1/historical').query(query);
-  expect(validateResponse(historicalRoute, res.status, res.body)).toEqual([]);
-  return res;
-}
+const historical = (query: Record<string, string>) => getChecked(h.app, historicalRoute, query);
 
 const coin = (id: string) => LOCAL_COINS.find((c) => c.id === id)!;
 

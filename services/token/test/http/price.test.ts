@@ -1,7 +1,5 @@
-import request from 'supertest';
-import { validateResponse } from '@tollgate/envelope';
 import { priceRoute } from '../../src/routes/price-route';
-import { IDS, NOW_S, manyIds, startHarness } from './harness';
+import { IDS, NOW_S, manyIds, getChecked, startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
@@ -13,12 +11,7 @@ beforeEach(() => {
   h.local.calls.length = 0;
 });
 
-async function price(query: Record<string, string>, plan?: string) {
-  const req = request(h.app).get('/v1/price').query(query);
-  const res = await (plan === undefined ? req : req.set('x-tollgate-subscription', plan));
-  expect(validateResponse(priceRoute, res.status, res.body)).toEqual([]);
-  return res;
-}
+const price = (query: Record<string, string>, plan?: string) => getChecked(h.app, priceRoute, query, plan);
 
 describe('GET /v1/price', () => {
   it('when known tokens are asked, then each comes back with price, symbol, decimals, confidence and time', async () => {
