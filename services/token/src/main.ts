@@ -24,6 +24,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : String(err));
+  // One line, named like burger's and logs', so it reads clearly among the stack's other processes.
+  process.stderr.write(`token: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -45,6 +45,6 @@ describe('the token service as a process', () => {
   it('when a variable is bad, then it exits 1 with one line naming it', async () => {
     const main = startMain({ PORT: 'x' });
     expect(await main.exited).toBe(1);
-    expect(main.output().trim()).toBe('PORT must be an integer from 0 to 65535');
+    expect(main.output().trim()).toBe('token: PORT must be an integer from 0 to 65535');
   });
 });
