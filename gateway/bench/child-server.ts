@@ -10,6 +10,8 @@ export interface ChildServer {
   pid: number;
   /** Resident set size now, in MB (from /proc). */
   rssMb(): number;
+  /** CPU seconds (user + system) the process has used so far. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -24,6 +26,19 @@ function answers(port: number): Promise<boolean> {
       })
       .on('error', () => resolve(false));
   });
+}
+
+// /proc/<pid>/stat counts in clock ticks, 100 a second on Linux.
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) a process has used, from /proc: unlike requests per second on a
+ * shared machine, the CPU a server spends per call does not depend on what else is running.
+ */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  // After "pid (comm) ", utime and stime are the 12th and 13th fields.
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 /** Spawns `node --conditions=development --import tsx <script>` with PORT set; resolves once it answers. */
@@ -47,6 +62,7 @@ export async function startChild(script: string, env: Record<string, string>): P
       const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
       return Number(kb ?? 0) / 1024;
     },
+    cpuSeconds: () => processCpuSeconds(child.pid ?? 0),
     async stop() {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { startRedisServer } from '../test/support/redis-server';
-import { startChild } from './child-server';
+import { processCpuSeconds, startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import type { PacedResult } from './paced-load';
 
@@ -32,6 +32,10 @@ interface Row {
   p99: number;
   non2xx: number;
   rssMb: number;
+  /** The server process's CPU per call (µs) during the measured run. */
+  cpuUs: number;
+  /** redis-server's CPU per call (µs), for the rows that use it. */
+  redisCpuUs?: number;
   roundTrips?: number;
   commands?: number;
 }
@@ -82,12 +86,21 @@ async function commandStats(redis: Redis): Promise<Record<string, number>> {
   return Object.fromEntries([...info.matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]));
 }
 
+async function redisPid(redis: Redis): Promise<number> {
+  return Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
+}
+
 async function measure(name: string, server: ChildServer, nextKey: () => string, redis?: Redis): Promise<Row> {
   await load(server.url, WARMUP_SECONDS, nextKey);
   if (redis) await redis.config('RESETSTAT');
+  const pid = redis ? await redisPid(redis) : 0;
+  const cpuBefore = server.cpuSeconds();
+  const redisCpuBefore = redis ? processCpuSeconds(pid) : 0;
   const { result, rssMb } = await load(server.url, SECONDS, nextKey, server);
-  const row: Row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, rssMb };
+  const perCallUs = (seconds: number) => (seconds * 1e6) / result.requests.total;
+  const row: Row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, rssMb, cpuUs: perCallUs(server.cpuSeconds() - cpuBefore) };
   if (redis) {
+    row.redisCpuUs = perCallUs(processCpuSeconds(pid) - redisCpuBefore);
     const stats = await commandStats(redis);
     const ok = result['2xx'];
     // Our own INFO call is in the stats too; leave it out.
@@ -156,6 +169,8 @@ async function main(): Promise<void> {
     'added p50 ms': r === direct ? '-' : fmt(r.p50 - direct.p50, 0),
     'added p99 ms': r === direct ? '-' : fmt(r.p99 - direct.p99, 0),
     'non-2xx': r.non2xx,
+    'server CPU µs/call': fmt(r.cpuUs, 0),
+    'Redis CPU µs/call': fmt(r.redisCpuUs, 0),
     'Redis round trips/call': fmt(r.roundTrips),
     'Redis cmds/call (incl. in scripts)': fmt(r.commands),
     'peak RSS MB': fmt(r.rssMb, 0),
@@ -166,6 +181,13 @@ async function main(): Promise<void> {
   const gw = byName('gateway, Redis');
   console.log(`gateway (Redis) / bare proxy: ${(gw.rps / byName('bare').rps).toFixed(2)}  (target ≥ 0.60)`);
   console.log(`gateway (Redis) / baseline:   ${(gw.rps / byName('baseline').rps).toFixed(2)}  (target ≥ 1.5)`);
+  const cpu = (r: Row) => r.cpuUs + (r.redisCpuUs ?? 0);
+  const bare = byName('bare');
+  const base = byName('baseline');
+  // The req/s ratios swing with whatever else the shared cores run; CPU per call does not.
+  console.log(
+    `CPU per call, server + Redis: bare proxy ${fmt(cpu(bare), 0)} µs, gateway (Redis) ${fmt(cpu(gw), 0)} µs, baseline ${fmt(cpu(base), 0)} µs; with equal CPU: gateway / bare ${fmt(cpu(bare) / cpu(gw))}, gateway / baseline ${fmt(cpu(base) / cpu(gw))}`,
+  );
   console.log(`Redis round trips per admitted call: ${fmt(gw.roundTrips)}  (target 1)`);
   if (half) {
     const { direct: d, gateway: g } = half;

@@ -3,7 +3,7 @@ import { createGatewayListener } from './app';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
 import { openStores } from './data/open-stores';
-import { createMetrics } from './metrics';
+import { createMetrics, createStoreLatencyRecorder } from './metrics';
 import { createDocsRoutes } from './routes/docs-routes';
 
 async function main(): Promise<void> {
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     redisTimeoutMs: config.redisTimeoutMs,
     clock,
     logger,
-    onLatency: (operation, seconds) => metrics.storeLatency.observe({ operation }, seconds),
+    onLatency: createStoreLatencyRecorder(metrics),
   });
   logger.info(
     { store: stores.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: Boolean(config.adminToken), quota_fail_mode: config.quotaFailMode },

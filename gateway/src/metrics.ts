@@ -45,3 +45,16 @@ export function createCallCounter(metrics: GatewayMetrics, api: string): (status
     child.inc();
   };
 }
+
+/** Records quota-store latencies through one pre-bound histogram child per operation (see {@link createCallCounter}). */
+export function createStoreLatencyRecorder(metrics: GatewayMetrics): (operation: string, seconds: number) => void {
+  const children = new Map<string, { observe(seconds: number): void }>();
+  return (operation, seconds) => {
+    let child = children.get(operation);
+    if (!child) {
+      child = metrics.storeLatency.labels(operation);
+      children.set(operation, child);
+    }
+    child.observe(seconds);
+  };
+}
