@@ -1,3 +1,4 @@
+import { planFromHeader as planOfHeader } from '@tollgate/envelope';
 import type { ChainInfo } from './chains.js';
 
 /** Logs plans from lowest to highest; the last is the top plan. */
@@ -15,9 +16,7 @@ const FEATURE_FROM: Readonly<Record<Feature, Plan>> = { topic_filtering: 'starte
  * plan); a name we do not know gets the least, so an unexpected plan never unlocks more.
  */
 export function planFromHeader(header: string | undefined): Plan {
-  if (header === undefined || header.trim() === '') return PLANS[PLANS.length - 1] as Plan;
-  const name = header.trim().toLowerCase();
-  return (PLANS as readonly string[]).includes(name) ? (name as Plan) : 'free';
+  return planOfHeader(header, PLANS);
 }
 
 /** The lowest plan that includes a feature. */

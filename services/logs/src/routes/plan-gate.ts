@@ -1,11 +1,9 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError, SUBSCRIPTION_HEADER } from '@tollgate/envelope';
 import type { Request } from 'express';
 import { findChain, CHAINS, type ChainInfo } from '../domain/chains.js';
 import { includes, includesChain, planFor, planForChain, planFromHeader, type Plan } from '../domain/plans.js';
 import { badInput } from '../domain/query-input.js';
 
-/** The header the gateway sets to the caller's plan name. */
-export const SUBSCRIPTION_HEADER = 'x-tollgate-subscription';
 
 /** The caller's plan (top plan when the header is absent: a trusted direct caller). */
 export function planOf(req: Request): Plan {

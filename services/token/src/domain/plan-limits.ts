@@ -1,3 +1,5 @@
+import { planFromHeader } from '@tollgate/envelope';
+
 /** Plans in ascending order; the last is the top plan, used when no subscription header is sent. */
 export const PLANS = ['free', 'starter', 'pro', 'scale'] as const;
 
@@ -19,9 +21,7 @@ export const TOP_PLAN: Plan = PLANS[PLANS.length - 1]!;
  * reach the service without the gateway), the free plan's limits for a name we do not know.
  */
 export function planOf(header: string | undefined): Plan {
-  if (header === undefined || header.trim() === '') return TOP_PLAN;
-  const name = header.trim().toLowerCase();
-  return (PLANS as readonly string[]).includes(name) ? (name as Plan) : 'free';
+  return planFromHeader(header, PLANS);
 }
 
 /** Why a batch is too large for a plan, or undefined when it fits. */

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { MAX_CHART_POINTS } from '../domain/chart-limits';
 import { BATCH_LIMITS, PLANS, planOf } from '../domain/plan-limits';
 import { COINGECKO_PREFIX } from '../domain/token-id';
-import { SUBSCRIPTION_HEADER } from './resolve-tokens';
+import { SUBSCRIPTION_HEADER } from '@tollgate/envelope';
 import type { RouteDeps } from './route-deps';
 import { SCHEMA } from './schemas';
 

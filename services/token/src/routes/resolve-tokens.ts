@@ -1,12 +1,10 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError, SUBSCRIPTION_HEADER } from '@tollgate/envelope';
 import type { Request } from 'express';
 import { batchLimitProblem, planOf } from '../domain/plan-limits';
 import { parseTokenList } from '../domain/token-id';
 import type { TokenId } from '../domain/token-id';
 import type { ChainList } from '../data/chain-list';
 
-/** The header the gateway names the caller's plan in. */
-export const SUBSCRIPTION_HEADER = 'x-tollgate-subscription';
 
 /**
  * Turns the `tokens` parameter into ids: the plan's batch limit first (no upstream call for a list
