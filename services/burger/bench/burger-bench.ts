@@ -79,8 +79,11 @@ async function main(): Promise<void> {
 
   const port = await freePort();
   if (MODE === 'dist') {
-    const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: SERVICE_DIR, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
+    // The service's build compiles against @tollgate/envelope's dist, so that is built first.
+    for (const dir of [join(SERVICE_DIR, '..', '..', 'packages', 'envelope'), SERVICE_DIR]) {
+      const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+      if (build.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed in ${dir}`);
+    }
   }
   const args = [...START_FLAGS, ...(MODE === 'dist' ? ['dist/main.js'] : ['--conditions=development', '--import', 'tsx', 'src/main.ts'])];
   // Logs go to /dev/null: the service still formats every access-log line (LOG_LEVEL=info, its default),
