@@ -1,3 +1,4 @@
+import { hashApiKey, keyIdFromHash } from '../domain/api-key';
 import type { Subscription } from '../domain/admission';
 
 /** A key as operators and dashboards see it; the secret itself is never stored. */
@@ -26,4 +27,17 @@ export interface KeyStore {
   setSubscription(id: string, api: string, subscription: Subscription): Promise<KeyRecord | undefined>;
   /** Marks a key revoked (idempotent: the first revocation time is kept). */
   revoke(id: string): Promise<KeyRecord | undefined>;
+}
+
+/** A new key, its hash (what is stored) and its record, as both stores create them. */
+export function newKeyRecord(input: NewKey, key: string, nowMs: number): { key: string; hash: string; record: KeyRecord } {
+  const hash = hashApiKey(key);
+  const record: KeyRecord = {
+    id: keyIdFromHash(hash),
+    owner: input.owner,
+    created_at: new Date(nowMs).toISOString(),
+    revoked_at: null,
+    subscriptions: { ...input.subscriptions },
+  };
+  return { key, hash, record };
 }

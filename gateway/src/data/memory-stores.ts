@@ -2,6 +2,7 @@ import { generateApiKey, hashApiKey, keyIdFromHash } from '../domain/api-key';
 import { decideAdmission } from '../domain/admission';
 import type { Subscription } from '../domain/admission';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
+import { newKeyRecord } from './key-store';
 import type { KeyRecord, KeyStore, NewKey } from './key-store';
 import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores, Usage } from './quota-store';
 import { redisKeys } from './redis-keys';
@@ -54,15 +55,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
 
   const keyStore: KeyStore = {
     async create(input: NewKey) {
-      const key = generateKey();
-      const hash = hashApiKey(key);
-      const record: KeyRecord = {
-        id: keyIdFromHash(hash),
-        owner: input.owner,
-        created_at: new Date(clock()).toISOString(),
-        revoked_at: null,
-        subscriptions: { ...input.subscriptions },
-      };
+      const { key, hash, record } = newKeyRecord(input, generateKey(), clock());
       keys.set(record.id, { hash, record });
       return { key, record: copy(record) };
     },

@@ -5,6 +5,7 @@ import type { AdmitOutcome, Subscription } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
 import { ADMIT_SCRIPT, COUNT_SCRIPT, REFUND_SCRIPT } from './admit-script';
+import { newKeyRecord } from './key-store';
 import type { KeyRecord, KeyStore, NewKey } from './key-store';
 import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores } from './quota-store';
 import { StoreError } from './quota-store';
@@ -76,15 +77,7 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
   const keyStore: KeyStore = {
     create: (input: NewKey) =>
       timed('create', async () => {
-        const key = generateKey();
-        const hash = hashApiKey(key);
-        const record: KeyRecord = {
-          id: keyIdFromHash(hash),
-          owner: input.owner,
-          created_at: new Date(clock()).toISOString(),
-          revoked_at: null,
-          subscriptions: { ...input.subscriptions },
-        };
+        const { key, hash, record } = newKeyRecord(input, generateKey(), clock());
         // Two commands, not MULTI: the index is a different Cluster slot from the record.
         await redis.hset(redisKeys.record(record.id), encodeRecord(record, hash));
         await redis.sadd(redisKeys.keyIndex(), record.id);
