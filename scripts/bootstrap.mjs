@@ -38,10 +38,10 @@ function ensureDebianPackage(binary, pkg) {
   if (has(binary)) return;
   const root = process.getuid?.() === 0;
   if (has('apt-get') && (root || has('sudo'))) {
-    const sudo = root ? [] : ['sudo'];
+    const aptGet = (args) => execFileSync(root ? 'apt-get' : 'sudo', root ? args : ['apt-get', ...args], { stdio: 'inherit' });
     console.log(`[bootstrap] ${binary} not found; installing Debian's ${pkg}`);
-    execFileSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(root ? [] : ['apt-get']), 'update', '-qq'], { stdio: 'inherit' });
-    execFileSync(sudo[0] ?? 'apt-get', [...(root ? [] : ['apt-get']), 'install', '-y', '-qq', pkg], { stdio: 'inherit' });
+    aptGet(['update', '-qq']);
+    aptGet(['install', '-y', '-qq', pkg]);
     return;
   }
   console.error(`[bootstrap] ${binary} is required by the tests: install it (Debian/Ubuntu: apt-get install -y ${pkg}).`);

@@ -1,3 +1,4 @@
+import { errorEnvelopeSchema } from '@tollgate/envelope';
 import type { OpenApiDocument } from '@tollgate/envelope';
 
 /** One API's own OpenAPI document, or why it could not be had. */
@@ -10,6 +11,8 @@ export interface MergeOptions {
   keyHeader: string;
   /** The gateway's own routes (dashboard, admin), already an OpenAPI `paths` object. */
   gatewayPaths?: Record<string, Record<string, unknown>>;
+  /** Security schemes the gateway's own routes use, beside the key header. */
+  securitySchemes?: Record<string, unknown>;
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
@@ -58,24 +61,11 @@ export function mergeOpenApi(apis: readonly ApiDocument[], options: MergeOptions
     tags: apis.map((a) => ({ name: a.api })),
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: options.keyHeader } },
-      schemas: { ErrorEnvelope: ERROR_ENVELOPE },
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: options.keyHeader }, ...options.securitySchemes },
+      schemas: { ErrorEnvelope: errorEnvelopeSchema() },
     },
   };
 }
-
-const ERROR_ENVELOPE = {
-  type: 'object',
-  required: ['data', 'meta', 'status', 'message', 'success', 'error'],
-  properties: {
-    data: { type: 'null' },
-    meta: { type: 'object', properties: { timestamp: { type: 'string', format: 'date-time' }, request_id: { type: 'string' } } },
-    status: { const: 'error' },
-    message: { type: 'string' },
-    success: { const: false },
-    error: { type: 'object', required: ['code'], properties: { code: { type: 'string' }, details: {} } },
-  },
-};
 
 const errorResponse = (description: string) => ({
   description,

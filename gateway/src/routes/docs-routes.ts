@@ -59,8 +59,13 @@ export function createDocsRoutes(deps: DocsDeps): Router {
     const now = deps.clock();
     if (!cached || now - cached.at > (deps.cacheMs ?? 60_000)) {
       const apis = await Promise.all(Object.entries(deps.upstreams).map(([api, base]) => fetchApi(api, base)));
-      const document = mergeOpenApi(apis, { title: 'Tollgate APIs', version: '1.0.0', keyHeader: deps.keyHeader, gatewayPaths: gatewayPaths() });
-      (document.components as { securitySchemes: Record<string, unknown> }).securitySchemes.adminToken = { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' };
+      const document = mergeOpenApi(apis, {
+        title: 'Tollgate APIs',
+        version: '1.0.0',
+        keyHeader: deps.keyHeader,
+        gatewayPaths: gatewayPaths(),
+        securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
+      });
       // A document missing an API is not kept, so the next visit asks again.
       cached = apis.every((a) => 'document' in a) ? { at: now, document } : undefined;
       res.json(document);

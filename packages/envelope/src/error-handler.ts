@@ -20,7 +20,8 @@ function fromLibraryError(err: HttpLibraryError): AppError | undefined {
     return new AppError('BAD_REQUEST', 'request body is not valid JSON', { cause: err });
   }
   if (err.type === 'entity.too.large') {
-    return new AppError('BAD_REQUEST', `request body is larger than the ${err.limit ?? ''} byte limit`.replace('  ', ' '), { cause: err });
+    const limit = err.limit === undefined ? 'the size limit' : `the ${err.limit} byte limit`;
+    return new AppError('BAD_REQUEST', `request body is larger than ${limit}`, { cause: err });
   }
   if (typeof status === 'number' && status >= 400 && status < 500 && err.expose !== false) {
     return new AppError(status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', err.message, { cause: err });
