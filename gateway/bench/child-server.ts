@@ -41,10 +41,14 @@ export function processCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/** Spawns `node --conditions=development --import tsx <script>` with PORT set; resolves once it answers. */
-export async function startChild(script: string, env: Record<string, string>): Promise<ChildServer> {
+/**
+ * Spawns `node <script>` with PORT set and resolves once it answers: a `.js` file (the built
+ * gateway, as deployed) runs as it is, a `.ts` one through tsx with the development condition.
+ */
+export async function startChild(script: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', script], {
+  const loader = script.endsWith('.ts') ? ['--conditions=development', '--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, script], {
     cwd: GATEWAY_DIR,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -17,6 +17,30 @@ interface Counter {
   expiresAtMs: number;
 }
 
+/**
+ * One key's sliding log for one API: parallel arrays of call times and refund tokens. Numbers in
+ * arrays are not separate heap objects, so a log that lives for its second costs the GC nothing
+ * per entry (objects per call survived young-generation GCs and filled the old generation).
+ */
+interface SecondLog {
+  times: number[];
+  members: number[];
+}
+
+/** Drops the entries at or before `cutoffMs`, in place (a test clock may go back, so no ordering is assumed). */
+function trimLog(log: SecondLog, cutoffMs: number): void {
+  let kept = 0;
+  for (let i = 0; i < log.times.length; i++) {
+    if ((log.times[i] as number) > cutoffMs) {
+      log.times[kept] = log.times[i] as number;
+      log.members[kept] = log.members[i] as number;
+      kept++;
+    }
+  }
+  log.times.length = kept;
+  log.members.length = kept;
+}
+
 /** Options of {@link createMemoryStores}. */
 export interface MemoryStoresOptions {
   clock: () => number;
@@ -35,7 +59,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
   const generateKey = options.generateKey ?? (() => generateApiKey());
   const keys = new Map<string, StoredKey>();
   const counters = new Map<string, Counter>();
-  const logs = new Map<string, { t: number; member: string }[]>();
+  const logs = new Map<string, SecondLog>();
   let writes = 0;
   let sequence = 0;
 
@@ -49,7 +73,12 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       for (const [k, c] of counters) if (c.expiresAtMs <= nowMs) counters.delete(k);
     }
     const value = Math.max(0, read(name, nowMs) + delta);
-    counters.set(name, { value, expiresAtMs: nowMs + ttlS * 1000 });
+    const counter = counters.get(name);
+    // Updated in place: a new object per call would outlive young-generation GCs (see SecondLog).
+    if (counter) {
+      counter.value = value;
+      counter.expiresAtMs = nowMs + ttlS * 1000;
+    } else counters.set(name, { value, expiresAtMs: nowMs + ttlS * 1000 });
     return value;
   };
 
@@ -92,24 +121,26 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       const month = monthWindow(nowMs);
       const day = dayWindow(nowMs);
       const logName = redisKeys.secondLog(keyId, api);
-      const log = (logs.get(logName) ?? []).filter((e) => e.t > nowMs - 1000);
+      const log = logs.get(logName) ?? { times: [], members: [] };
+      trimLog(log, nowMs - 1000);
       const decision = decideAdmission({
         keyHash: request.keyHash,
         record: stored && { hash: stored.hash, revoked: stored.record.revoked_at !== null, subscription: stored.record.subscriptions[api] },
         apiPlans: request.apiPlans,
         nowMs,
-        secondLog: log.map((e) => e.t),
+        secondLog: log.times,
         monthUsed: read(redisKeys.month(keyId, api, month.id), nowMs),
         dayUsed: read(redisKeys.day(keyId, api, day.id), nowMs),
       });
       if (decision.charge === 'month') {
-        const member = `m:${++sequence}`;
-        log.push({ t: nowMs, member });
+        const member = ++sequence;
+        log.times.push(nowMs);
+        log.members.push(member);
         logs.set(logName, log);
         add(redisKeys.month(keyId, api, month.id), 1, ttlSeconds(month, nowMs), nowMs);
-        return { ...decision, ticket: { keyId, api, charged: 'month', windowId: month.id, member } };
+        return { ...decision, ticket: { keyId, api, charged: 'month', windowId: month.id, member: `m:${member}` } };
       }
-      if (log.length) logs.set(logName, log);
+      if (log.times.length) logs.set(logName, log);
       else logs.delete(logName);
       if (decision.charge === 'day') {
         add(redisKeys.day(keyId, api, day.id), 1, ttlSeconds(day, nowMs), nowMs);
@@ -121,7 +152,11 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       const nowMs = clock();
       const logName = redisKeys.secondLog(ticket.keyId, ticket.api);
       const log = logs.get(logName);
-      if (log && ticket.member) logs.set(logName, log.filter((e) => e.member !== ticket.member));
+      const at = log && ticket.member ? log.members.indexOf(Number(ticket.member.slice(2))) : -1;
+      if (log && at >= 0) {
+        log.times.splice(at, 1);
+        log.members.splice(at, 1);
+      }
       const name = ticket.charged === 'month' ? redisKeys.month(ticket.keyId, ticket.api, ticket.windowId) : redisKeys.day(ticket.keyId, ticket.api, ticket.windowId);
       const counter = counters.get(name);
       if (counter && counter.value > 0) counter.value -= 1;

@@ -11,6 +11,7 @@ import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores } from '
 import { StoreError } from './quota-store';
 import { decodeRecord, encodeRecord, encodeSubscription } from './record-codec';
 import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
+import { createWriteCoalescer } from './write-coalescer';
 
 /** Options of {@link createRedisStores}. */
 export interface RedisStoresOptions {
@@ -60,6 +61,7 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
   // Log members must be unique across gateway processes: a random prefix per process and a counter.
   const memberPrefix = randomBytes(6).toString('base64url');
   let sequence = 0;
+  const coalesce = createWriteCoalescer(() => redis.stream);
 
   async function timed<T>(operation: string, run: () => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -118,6 +120,7 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
         const month = monthWindow(nowMs);
         const day = dayWindow(nowMs);
         const member = `${memberPrefix}:${++sequence}`;
+        coalesce();
         const [outcome, plan, used, secondCount, secondResetMs, status] = await scripts.tollgateAdmit(
           redisKeys.record(keyId),
           redisKeys.secondLog(keyId, api),

@@ -24,6 +24,21 @@ describe('dayWindow', () => {
   });
 });
 
+describe('the last-window memo', () => {
+  it('when the clock goes back and forth across boundaries, then each answer holds that time', () => {
+    const times = ['2026-03-31T23:59:59.999Z', '2026-04-01T00:00:00.000Z', '2026-03-31T12:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-02-28T23:59:59.999Z', '2026-04-01T00:00:00.001Z'];
+    for (const t of times) {
+      const now = Date.parse(t);
+      expect(monthWindow(now).id).toBe(t.slice(0, 7));
+      expect(dayWindow(now).id).toBe(t.slice(0, 10));
+    }
+  });
+
+  it('when asked twice within one window, then the same window comes back', () => {
+    expect(monthWindow(Date.parse('2026-05-02T00:00:00Z'))).toBe(monthWindow(Date.parse('2026-05-30T00:00:00Z')));
+  });
+});
+
 describe('hourWindow', () => {
   it('when now is inside an hour, then the id names that UTC hour', () => {
     expect(hourWindow(Date.parse('2026-03-31T23:59:59Z')).id).toBe('2026-03-31T23');

@@ -7,20 +7,29 @@ export interface Window {
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
+/**
+ * Remembers the last window computed: every call within it gets the same object back, without
+ * the Date arithmetic (the admission path asks several times per call).
+ */
+function lastWindowMemo(compute: (nowMs: number) => Window): (nowMs: number) => Window {
+  let last: Window | undefined;
+  return (nowMs) => (last && nowMs >= last.startMs && nowMs < last.endMs ? last : (last = compute(nowMs)));
+}
+
 /** The UTC calendar month holding `nowMs`, e.g. `2026-03`. */
-export function monthWindow(nowMs: number): Window {
+export const monthWindow = lastWindowMemo((nowMs: number): Window => {
   const d = new Date(nowMs);
   const startMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
   const endMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
   return { id: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`, startMs, endMs };
-}
+});
 
 /** The UTC day holding `nowMs`, e.g. `2026-03-31`. */
-export function dayWindow(nowMs: number): Window {
+export const dayWindow = lastWindowMemo((nowMs: number): Window => {
   const d = new Date(nowMs);
   const startMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
   return { id: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`, startMs, endMs: startMs + 86_400_000 };
-}
+});
 
 /** The UTC hour holding `nowMs`, e.g. `2026-03-31T23`. */
 export function hourWindow(nowMs: number): Window {

@@ -27,6 +27,17 @@ export function createUpstreamAgent(target: string, maxSockets: number): http.Ag
 }
 
 /**
+ * The service URL in the parsed form http-proxy works with. Given a string, http-proxy runs the
+ * legacy `url.parse` on it for every call; parsed once here, each call copies a reference.
+ */
+export function parseTarget(target: string): { protocol: string; host: string; hostname: string; port: string; path: string; pathname: string; href: string } {
+  const url = new URL(target);
+  // WHATWG keeps an IPv6 host in brackets; a socket connect wants the bare address, as url.parse gave it.
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return { protocol: url.protocol, host: url.host, hostname, port: url.port, path: url.pathname + url.search, pathname: url.pathname, href: url.href };
+}
+
+/**
  * Streams the call to the service (no body buffering) with http-proxy-middleware. A service that
  * refuses or drops the connection answers 502 and one that stays silent 504, both in the envelope
  * through the error handler, and the call is refunded: the client got nothing from the service.
@@ -34,7 +45,7 @@ export function createUpstreamAgent(target: string, maxSockets: number): http.Ag
 export function createUpstreamProxy(deps: UpstreamProxyDeps): RequestHandler {
   const agent = createUpstreamAgent(deps.target, deps.maxSockets);
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: deps.target,
+    target: parseTarget(deps.target),
     changeOrigin: true,
     xfwd: true,
     agent,

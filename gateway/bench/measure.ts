@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type Redis from 'ioredis';
+import { processCpuSeconds } from './child-server';
+import type { ChildServer } from './child-server';
+import type { PacedResult } from './paced-load';
+
+/** How every target is loaded: the same settings for each row. */
+export interface LoadSettings {
+  path: string;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+}
+
+/** One target's figures from one measured run. */
+export interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  rssMb: number;
+  /** The server process's CPU per call (µs) during the measured run. */
+  cpuUs: number;
+  /** redis-server's CPU per call (µs), for the rows that use it. */
+  redisCpuUs?: number;
+  roundTrips?: number;
+  commands?: number;
+}
+
+/** Cycles through the keys, one per request. */
+export function rotate(keys: string[]): () => string {
+  let i = 0;
+  return () => keys[i++ % keys.length] as string;
+}
+
+async function load(url: string, settings: LoadSettings, seconds: number, nextKey: () => string, sample?: ChildServer): Promise<{ result: autocannon.Result; rssMb: number }> {
+  let rssMb = sample?.rssMb() ?? 0;
+  const timer = setInterval(() => (rssMb = Math.max(rssMb, sample?.rssMb() ?? 0)), 250);
+  const result = await autocannon({
+    url: url + settings.path,
+    connections: settings.connections,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-tollgate-key': nextKey() } }) }],
+  });
+  clearInterval(timer);
+  return { result, rssMb };
+}
+
+async function commandStats(redis: Redis): Promise<Record<string, number>> {
+  const info = await redis.info('commandstats');
+  return Object.fromEntries([...info.matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]));
+}
+
+async function redisPid(redis: Redis): Promise<number> {
+  return Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
+}
+
+/**
+ * Warms the target up, then loads it and reads its CPU time (and redis-server's) from /proc around
+ * the run, and Redis's command counts after `CONFIG RESETSTAT`.
+ */
+export async function measure(name: string, server: ChildServer, settings: LoadSettings, nextKey: () => string, redis?: Redis): Promise<Row> {
+  await load(server.url, settings, settings.warmupSeconds, nextKey);
+  if (redis) await redis.config('RESETSTAT');
+  const pid = redis ? await redisPid(redis) : 0;
+  const cpuBefore = server.cpuSeconds();
+  const redisCpuBefore = redis ? processCpuSeconds(pid) : 0;
+  const { result, rssMb } = await load(server.url, settings, settings.seconds, nextKey, server);
+  const perCallUs = (seconds: number) => (seconds * 1e6) / result.requests.total;
+  const row: Row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, rssMb, cpuUs: perCallUs(server.cpuSeconds() - cpuBefore) };
+  if (redis) {
+    row.redisCpuUs = perCallUs(processCpuSeconds(pid) - redisCpuBefore);
+    const stats = await commandStats(redis);
+    const ok = result['2xx'];
+    // Our own INFO call is in the stats too; leave it out.
+    const total = Object.entries(stats).reduce((sum, [cmd, calls]) => (cmd === 'info' || cmd === 'config|resetstat' ? sum : sum + calls), 0);
+    row.roundTrips = ((stats.evalsha ?? 0) + (stats.eval ?? 0)) / ok;
+    row.commands = total / ok;
+  }
+  console.error(`  ${name}: ${Math.round(row.rps)} req/s, ${row.cpuUs.toFixed(0)} µs CPU a call`);
+  return row;
+}
+
+/** Options of {@link paced}. */
+export interface PacedOptions {
+  url: string;
+  rate: number;
+  seconds: number;
+  warmupSeconds: number;
+  keysFile?: string;
+  /** A server whose CPU use during the run is reported as a share of one core. */
+  server?: ChildServer;
+}
+
+/** Runs bench/paced-client.ts as its own process (see there) and reads its JSON result. */
+export async function paced(options: PacedOptions): Promise<PacedResult & { busy?: number }> {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    PACED_URL: options.url,
+    PACED_RATE: String(options.rate),
+    PACED_SECONDS: String(options.seconds),
+    PACED_WARMUP_SECONDS: String(options.warmupSeconds),
+    PACED_KEYS_FILE: options.keysFile ?? '',
+  };
+  const cpuBefore = options.server?.cpuSeconds() ?? 0;
+  const started = performance.now();
+  const result = await new Promise<PacedResult>((resolve, reject) => {
+    execFile(process.execPath, ['--conditions=development', '--import', 'tsx', 'bench/paced-client.ts'], { cwd: path.resolve(__dirname, '..'), env }, (err, stdout) =>
+      err ? reject(err) : resolve(JSON.parse(stdout) as PacedResult),
+    );
+  });
+  if (!options.server) return result;
+  return { ...result, busy: (options.server.cpuSeconds() - cpuBefore) / ((performance.now() - started) / 1000) };
+}
+
+/** The middle value (the lower of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+}
