@@ -63,15 +63,25 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
   let sequence = 0;
   const coalesce = createWriteCoalescer(() => redis.stream);
 
-  async function timed<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  // Promise handlers rather than an async wrapper: on the admission path, each async layer is
+  // another promise and microtask per call.
+  function timed<T>(operation: string, run: () => Promise<T>): Promise<T> {
     const started = performance.now();
-    try {
-      return await run();
-    } catch (err) {
+    const settle = (): void => onLatency?.(operation, (performance.now() - started) / 1000);
+    const fail = (err: unknown): never => {
+      settle();
       throw new StoreError(`quota store ${operation} failed: ${(err as Error).message}`, { cause: err });
-    } finally {
-      onLatency?.(operation, (performance.now() - started) / 1000);
+    };
+    let pending: Promise<T>;
+    try {
+      pending = run();
+    } catch (err) {
+      return Promise.reject(err).catch(fail);
     }
+    return pending.then((value) => {
+      settle();
+      return value;
+    }, fail);
   }
 
   const get = async (id: string): Promise<KeyRecord | undefined> => decodeRecord(id, await redis.hgetall(redisKeys.record(id)));
@@ -115,13 +125,13 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
 
   const quotaStore: QuotaStore = {
     admit: (request: AdmitRequest) =>
-      timed('admit', async (): Promise<Admission> => {
+      timed('admit', (): Promise<Admission> => {
         const { keyId, api, nowMs, apiPlans } = request;
         const month = monthWindow(nowMs);
         const day = dayWindow(nowMs);
         const member = `${memberPrefix}:${++sequence}`;
         coalesce();
-        const [outcome, plan, used, secondCount, secondResetMs, status] = await scripts.tollgateAdmit(
+        const reply = scripts.tollgateAdmit(
           redisKeys.record(keyId),
           redisKeys.secondLog(keyId, api),
           redisKeys.month(keyId, api, month.id),
@@ -137,18 +147,20 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
           wallClock() + admitBudgetMs,
           ...planArgsOf(apiPlans),
         );
-        if (outcome === 'expired') throw new Error('the admission reached Redis after its deadline and was not charged');
-        const admission: Admission = { outcome, used, secondCount, secondResetMs };
-        if (status) admission.subscription = { plan, status: status === 'active' ? 'active' : 'inactive' };
-        if (status === 'active' && outcome !== 'unknown_plan') admission.plan = plan;
-        if (outcome === 'admitted') {
-          admission.charge = 'month';
-          admission.ticket = { keyId, api, charged: 'month', windowId: month.id, member };
-        } else if (outcome === 'playground') {
-          admission.charge = 'day';
-          admission.ticket = { keyId, api, charged: 'day', windowId: day.id };
-        }
-        return admission;
+        return reply.then(([outcome, plan, used, secondCount, secondResetMs, status]) => {
+          if (outcome === 'expired') throw new Error('the admission reached Redis after its deadline and was not charged');
+          const admission: Admission = { outcome, used, secondCount, secondResetMs };
+          if (status) admission.subscription = { plan, status: status === 'active' ? 'active' : 'inactive' };
+          if (status === 'active' && outcome !== 'unknown_plan') admission.plan = plan;
+          if (outcome === 'admitted') {
+            admission.charge = 'month';
+            admission.ticket = { keyId, api, charged: 'month', windowId: month.id, member };
+          } else if (outcome === 'playground') {
+            admission.charge = 'day';
+            admission.ticket = { keyId, api, charged: 'day', windowId: day.id };
+          }
+          return admission;
+        });
       }),
     refund: (ticket: RefundTicket) =>
       timed('refund', async () => {

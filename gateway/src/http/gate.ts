@@ -102,7 +102,8 @@ export function createGate(deps: GateDeps): RequestHandler {
     if (admission.outcome === 'unknown_key' || admission.outcome === 'revoked') deps.failOpenCache.forget(keyHash);
     if (admission.outcome !== 'admitted' && admission.outcome !== 'playground') throw refusal(admission, deps, nowMs);
     const plan = admission.outcome === 'admitted' && admission.plan ? admission.plan : playgroundPlan;
-    if (admission.outcome === 'admitted') deps.failOpenCache.remember(keyHash, keyId, api, plan, nowMs);
+    // Only failing open reads the cache; failing closed need not pay for keeping it.
+    if (admission.outcome === 'admitted' && deps.failMode === 'open') deps.failOpenCache.remember(keyHash, keyId, api, plan, nowMs);
     res.locals.ticket = admission.ticket;
     return forward(req.headers, res, next, keyId, plan);
   };

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startRedisServer } from '../test/support/redis-server';
+import { startChild } from './child-server';
+import type { ChildServer } from './child-server';
+import { median } from './measure';
+import { pacedLoad } from './paced-load';
+
+/**
+ * Compares the CPU per call of two gateway builds loaded at the same time, for judging a change:
+ * on a shared VM the machine's speed drifts by ±20% within a minute, so runs one after the other
+ * cannot tell a 5% change, while two processes measured over the same seconds drift together
+ * (the same build on both sides reads within 1–3%).
+ *
+ *   COMPARE=old/dist/main.js,dist/main.js [COMPARE_MODE=saturate|paced] [COMPARE_RATE=1000]
+ *   [COMPARE_ROUNDS=3] [COMPARE_SECONDS=6] node --import tsx bench/compare-builds.ts
+ *
+ * Copy a build aside first (`cp -r dist old-dist`): a copy under gateway/ resolves the same
+ * node_modules. `saturate` gives each build 32 autocannon connections; `paced` sends each
+ * COMPARE_RATE calls a second, which is how the gateway runs below its peak.
+ */
+const BUILDS = (process.env.COMPARE ?? '').split(',').filter(Boolean);
+const MODE = process.env.COMPARE_MODE === 'paced' ? 'paced' : 'saturate';
+const RATE = Number(process.env.COMPARE_RATE ?? 1000);
+const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 3);
+const SECONDS = Number(process.env.COMPARE_SECONDS ?? 6);
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const PATH = '/token/v1/prices?coins=eth';
+const KEYS = 200;
+
+async function createKeys(gateway: ChildServer): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const res = await fetch(`${gateway.url}/admin/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: JSON.stringify({ owner: `compare-${i}`, subscriptions: { token: 'bench' } }),
+    });
+    keys.push(((await res.json()) as { data: { key: string } }).data.key);
+  }
+  return keys;
+}
+
+/** Loads one gateway for `seconds`; resolves with the number of calls sent. */
+async function loadOne(gateway: ChildServer, keys: string[], seconds: number): Promise<number> {
+  let next = 0;
+  const header = (): Record<string, string> => ({ 'x-tollgate-key': keys[next++ % keys.length] as string });
+  if (MODE === 'paced') return (await pacedLoad({ url: gateway.url + PATH, ratePerSecond: RATE, seconds, warmupSeconds: 0, headers: header })).sent;
+  const result = await autocannon({
+    url: gateway.url + PATH,
+    connections: 32,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...header() } }) }],
+  });
+  return result.requests.total;
+}
+
+async function main(): Promise<void> {
+  if (BUILDS.length !== 2) throw new Error('COMPARE must name two builds, e.g. COMPARE=old-dist/main.js,dist/main.js');
+  const redis = await startRedisServer();
+  const upstream = await startChild('bench/upstream.ts', {});
+  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-compare-'));
+  const plansFile = path.join(dir, 'plans.json');
+  writeFileSync(plansFile, JSON.stringify({ token: { playground_per_day: 0, plans: { bench: { monthly_quota: 1_000_000_000, rate_per_second: 80, price: 0, currency: 'EUR' } } } }));
+  const env = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN, PROXY_SECRET: 'bench', REDIS_URL: redis.url };
+  const gateways: ChildServer[] = [];
+  try {
+    for (const build of BUILDS) gateways.push(await startChild(build, env));
+    const keys = await Promise.all(gateways.map(createKeys));
+    await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], 2)));
+    const ratios: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const before = gateways.map((g) => g.cpuSeconds());
+      const sent = await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], SECONDS)));
+      const perCall = gateways.map((g, i) => ((g.cpuSeconds() - (before[i] as number)) * 1e6) / (sent[i] as number));
+      ratios.push((perCall[1] as number) / (perCall[0] as number));
+      console.log(`round ${round}: ${BUILDS.map((b, i) => `${b} ${(perCall[i] as number).toFixed(0)} µs/call`).join(', ')}; second / first ${(ratios.at(-1) as number).toFixed(3)}`);
+    }
+    console.log(`${MODE}${MODE === 'paced' ? ` at ${RATE}/s each` : ''}: CPU per call, second / first, median of ${ROUNDS}: ${median(ratios).toFixed(3)}`);
+  } finally {
+    for (const g of gateways) await g.stop();
+    await upstream.stop();
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
