@@ -15,7 +15,11 @@ import { pacedLoad } from './paced-load';
  * (the same build on both sides reads within 1–3%).
  *
  *   COMPARE=old/dist/main.js,dist/main.js [COMPARE_MODE=saturate|paced] [COMPARE_RATE=1000]
- *   [COMPARE_ROUNDS=3] [COMPARE_SECONDS=6] node --import tsx bench/compare-builds.ts
+ *   [COMPARE_ROUNDS=3] [COMPARE_SECONDS=6] [COMPARE_FLAGS_1=... COMPARE_FLAGS_2=...]
+ *   node --import tsx bench/compare-builds.ts
+ *
+ * COMPARE_FLAGS_1/2 are node flags for each side, so one build can also be compared with itself
+ * under different V8 settings.
  *
  * Copy a build aside first (`cp -r dist old-dist`): a copy under gateway/ resolves the same
  * node_modules. `saturate` gives each build 32 autocannon connections; `paced` sends each
@@ -43,18 +47,18 @@ async function createKeys(gateway: ChildServer): Promise<string[]> {
   return keys;
 }
 
-/** Loads one gateway for `seconds`; resolves with the number of calls sent. */
-async function loadOne(gateway: ChildServer, keys: string[], seconds: number): Promise<number> {
+/** Loads one gateway for `seconds`; resolves with the number of calls sent and their p99 (ms). */
+async function loadOne(gateway: ChildServer, keys: string[], seconds: number): Promise<{ sent: number; p99: number }> {
   let next = 0;
   const header = (): Record<string, string> => ({ 'x-tollgate-key': keys[next++ % keys.length] as string });
-  if (MODE === 'paced') return (await pacedLoad({ url: gateway.url + PATH, ratePerSecond: RATE, seconds, warmupSeconds: 0, headers: header })).sent;
+  if (MODE === 'paced') return pacedLoad({ url: gateway.url + PATH, ratePerSecond: RATE, seconds, warmupSeconds: 0, headers: header });
   const result = await autocannon({
     url: gateway.url + PATH,
     connections: 32,
     duration: seconds,
     requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...header() } }) }],
   });
-  return result.requests.total;
+  return { sent: result.requests.total, p99: result.latency.p99 };
 }
 
 async function main(): Promise<void> {
@@ -67,16 +71,17 @@ async function main(): Promise<void> {
   const env = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN, PROXY_SECRET: 'bench', REDIS_URL: redis.url };
   const gateways: ChildServer[] = [];
   try {
-    for (const build of BUILDS) gateways.push(await startChild(build, env));
+    for (const [i, build] of BUILDS.entries()) gateways.push(await startChild(build, env, (process.env[`COMPARE_FLAGS_${i + 1}`] ?? '').split(' ').filter(Boolean)));
     const keys = await Promise.all(gateways.map(createKeys));
     await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], 2)));
     const ratios: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const before = gateways.map((g) => g.cpuSeconds());
-      const sent = await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], SECONDS)));
-      const perCall = gateways.map((g, i) => ((g.cpuSeconds() - (before[i] as number)) * 1e6) / (sent[i] as number));
+      const runs = await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], SECONDS)));
+      const perCall = gateways.map((g, i) => ((g.cpuSeconds() - (before[i] as number)) * 1e6) / (runs[i]?.sent as number));
       ratios.push((perCall[1] as number) / (perCall[0] as number));
-      console.log(`round ${round}: ${BUILDS.map((b, i) => `${b} ${(perCall[i] as number).toFixed(0)} µs/call`).join(', ')}; second / first ${(ratios.at(-1) as number).toFixed(3)}`);
+      const side = (b: string, i: number) => `${b} ${(perCall[i] as number).toFixed(0)} µs/call, p99 ${runs[i]?.p99.toFixed(1)} ms`;
+      console.log(`round ${round}: ${BUILDS.map(side).join('; ')}; CPU second / first ${(ratios.at(-1) as number).toFixed(3)}`);
     }
     console.log(`${MODE}${MODE === 'paced' ? ` at ${RATE}/s each` : ''}: CPU per call, second / first, median of ${ROUNDS}: ${median(ratios).toFixed(3)}`);
   } finally {
