@@ -18,9 +18,9 @@ interface Counter {
 }
 
 /**
- * One key's sliding log for one API: parallel arrays of call times and refund tokens. Numbers in
- * arrays are not separate heap objects, so a log that lives for its second costs the GC nothing
- * per entry (objects per call survived young-generation GCs and filled the old generation).
+ * One key's sliding log for one API: parallel arrays of call times and refund tokens. An entry
+ * lives for a second, longer than young-generation GCs are apart under load, so an object per
+ * entry would be promoted to the old generation; numbers in arrays are not separate objects.
  */
 interface SecondLog {
   times: number[];
@@ -74,7 +74,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     }
     const value = Math.max(0, read(name, nowMs) + delta);
     const counter = counters.get(name);
-    // Updated in place: a new object per call would outlive young-generation GCs (see SecondLog).
+    // Updated in place: a new object per call would live until the key's next call (see SecondLog).
     if (counter) {
       counter.value = value;
       counter.expiresAtMs = nowMs + ttlS * 1000;
