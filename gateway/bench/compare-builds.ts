@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startRedisServer } from '../test/support/redis-server';
+import { BENCH_ADMIN_TOKEN, BENCH_PATH, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { median } from './measure';
@@ -30,30 +31,15 @@ const MODE = process.env.COMPARE_MODE === 'paced' ? 'paced' : 'saturate';
 const RATE = Number(process.env.COMPARE_RATE ?? 1000);
 const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 3);
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 6);
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const PATH = '/token/v1/prices?coins=eth';
 const KEYS = 200;
-
-async function createKeys(gateway: ChildServer): Promise<string[]> {
-  const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const res = await fetch(`${gateway.url}/admin/v1/keys`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: JSON.stringify({ owner: `compare-${i}`, subscriptions: { token: 'bench' } }),
-    });
-    keys.push(((await res.json()) as { data: { key: string } }).data.key);
-  }
-  return keys;
-}
 
 /** Loads one gateway for `seconds`; resolves with the number of calls sent and their p99 (ms). */
 async function loadOne(gateway: ChildServer, keys: string[], seconds: number): Promise<{ sent: number; p99: number }> {
   let next = 0;
   const header = (): Record<string, string> => ({ 'x-tollgate-key': keys[next++ % keys.length] as string });
-  if (MODE === 'paced') return pacedLoad({ url: gateway.url + PATH, ratePerSecond: RATE, seconds, warmupSeconds: 0, headers: header });
+  if (MODE === 'paced') return pacedLoad({ url: gateway.url + BENCH_PATH, ratePerSecond: RATE, seconds, warmupSeconds: 0, headers: header });
   const result = await autocannon({
-    url: gateway.url + PATH,
+    url: gateway.url + BENCH_PATH,
     connections: 32,
     duration: seconds,
     requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...header() } }) }],
@@ -66,13 +52,11 @@ async function main(): Promise<void> {
   const redis = await startRedisServer();
   const upstream = await startChild('bench/upstream.ts', {});
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-compare-'));
-  const plansFile = path.join(dir, 'plans.json');
-  writeFileSync(plansFile, JSON.stringify({ token: { playground_per_day: 0, plans: { bench: { monthly_quota: 1_000_000_000, rate_per_second: 80, price: 0, currency: 'EUR' } } } }));
-  const env = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN, PROXY_SECRET: 'bench', REDIS_URL: redis.url };
+  const env = { TOKEN_URL: upstream.url, PLANS_FILE: writeBenchPlans(dir), ADMIN_TOKEN: BENCH_ADMIN_TOKEN, PROXY_SECRET: 'bench', REDIS_URL: redis.url };
   const gateways: ChildServer[] = [];
   try {
     for (const [i, build] of BUILDS.entries()) gateways.push(await startChild(build, env, (process.env[`COMPARE_FLAGS_${i + 1}`] ?? '').split(' ').filter(Boolean)));
-    const keys = await Promise.all(gateways.map(createKeys));
+    const keys = await Promise.all(gateways.map((g) => createBenchKeys(g, KEYS)));
     await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], 2)));
     const ratios: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {

@@ -4,6 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { startRedisServer } from '../test/support/redis-server';
+import { BENCH_ADMIN_TOKEN, BENCH_PATH, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { measure, median, paced, rotate } from './measure';
@@ -19,7 +20,7 @@ import type { PacedResult } from './paced-load';
  * (direct, bare proxy, gateway) in a process of their own.
  */
 const SETTINGS: LoadSettings = {
-  path: '/token/v1/prices?coins=eth',
+  path: BENCH_PATH,
   connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
   seconds: Number(process.env.BENCH_SECONDS ?? 8),
   warmupSeconds: 2,
@@ -29,8 +30,6 @@ const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 8);
 const PACED_WARMUP_SECONDS = 2;
 const KEYS = 200;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const PATH = SETTINGS.path;
 const GATEWAY_DIR = path.resolve(__dirname, '..');
 // BENCH_MODE=dist (default) measures what ships: the compiled gateway, started with the V8 flags of
 // its `start` script (the Dockerfile's CMD runs the same). BENCH_MODE=dev runs src/ through tsx.
@@ -51,19 +50,6 @@ function startGateway(env: Record<string, string>): Promise<ChildServer> {
   return MODE === 'dist' ? startChild('dist/main.js', env, START_FLAGS) : startChild('src/main.ts', env);
 }
 
-async function createKeys(gateway: ChildServer): Promise<string[]> {
-  const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const res = await fetch(`${gateway.url}/admin/v1/keys`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: JSON.stringify({ owner: `bench-${i}`, subscriptions: { token: 'bench' } }),
-    });
-    keys.push(((await res.json()) as { data: { key: string } }).data.key);
-  }
-  return keys;
-}
-
 const BARE = 'bare Node proxy';
 const GATEWAY = 'gateway, Redis store';
 const BASELINE = 'baseline (express-rate-limit + rate-limit-redis + HPM)';
@@ -81,10 +67,9 @@ async function main(): Promise<void> {
   const redisServer = await startRedisServer();
   const redis = new Redis(redisServer.url);
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-bench-'));
-  const plansFile = path.join(dir, 'plans.json');
-  writeFileSync(plansFile, JSON.stringify({ token: { playground_per_day: 0, plans: { bench: { monthly_quota: 1_000_000_000, rate_per_second: 80, price: 0, currency: 'EUR' } } } }));
+  const plansFile = writeBenchPlans(dir);
   const upstream = await startChild('bench/upstream.ts', {});
-  const gatewayEnv = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN, LOG_LEVEL, PROXY_SECRET: 'bench' };
+  const gatewayEnv = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL, PROXY_SECRET: 'bench' };
   const anyKey = rotate(Array.from({ length: KEYS }, (_, i) => `client-${i}`));
   const once: Row[] = [];
   const rounds: Row[][] = [];
@@ -94,7 +79,7 @@ async function main(): Promise<void> {
     console.error(`load average ${load1}; ${SETTINGS.connections} connections, ${SETTINGS.seconds} s per target after ${SETTINGS.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
     once.push(await measure('upstream direct', upstream, SETTINGS, anyKey));
     const memory = await startGateway(gatewayEnv);
-    once.push(await measure('gateway, memory store', memory, SETTINGS, rotate(await createKeys(memory))));
+    once.push(await measure('gateway, memory store', memory, SETTINGS, rotate(await createBenchKeys(memory, KEYS))));
     await memory.stop();
 
     await redis.flushall();
@@ -102,7 +87,7 @@ async function main(): Promise<void> {
     const gateway = await startGateway({ ...gatewayEnv, REDIS_URL: redisServer.url });
     const baseline = await startChild('bench/baseline.ts', { UPSTREAM_URL: upstream.url, REDIS_URL: redisServer.url });
     servers.push(bare, gateway, baseline);
-    const keyList = await createKeys(gateway);
+    const keyList = await createBenchKeys(gateway, KEYS);
     const gatewayKeys = rotate(keyList);
     // Interleaved: the machine's speed drifts over a minute; targets measured side by side in each
     // round drift together, so the ratios are taken within a round and their median reported.
@@ -118,7 +103,7 @@ async function main(): Promise<void> {
     const keysFile = path.join(dir, 'keys.txt');
     writeFileSync(keysFile, keyList.join('\n'));
     const at = (server: ChildServer, keys?: string, sample?: ChildServer) =>
-      paced({ url: server.url + PATH, rate, seconds: PACED_SECONDS, warmupSeconds: PACED_WARMUP_SECONDS, keysFile: keys, server: sample });
+      paced({ url: server.url + BENCH_PATH, rate, seconds: PACED_SECONDS, warmupSeconds: PACED_WARMUP_SECONDS, keysFile: keys, server: sample });
     half = { rate, direct: await at(upstream), bare: await at(bare), gateway: await at(gateway, keysFile, gateway) };
   } finally {
     for (const server of servers) await server.stop();

@@ -76,7 +76,7 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
     try {
       pending = run();
     } catch (err) {
-      return Promise.reject(err).catch(fail);
+      pending = Promise.reject(err);
     }
     return pending.then((value) => {
       settle();

@@ -1,0 +1,28 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ChildServer } from './child-server';
+
+/** What the benches share about the gateway they start: its admin token, plan table and route. */
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+export const BENCH_PATH = '/token/v1/prices?coins=eth';
+
+/** Writes the bench's PLANS_FILE into `dir`: token only, no playground, one plan of 80/s and a quota no run reaches. */
+export function writeBenchPlans(dir: string): string {
+  const file = path.join(dir, 'plans.json');
+  writeFileSync(file, JSON.stringify({ token: { playground_per_day: 0, plans: { bench: { monthly_quota: 1_000_000_000, rate_per_second: 80, price: 0, currency: 'EUR' } } } }));
+  return file;
+}
+
+/** Creates `count` keys subscribed to the bench plan through the gateway's admin API. */
+export async function createBenchKeys(gateway: ChildServer, count: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${gateway.url}/admin/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+      body: JSON.stringify({ owner: `bench-${i}`, subscriptions: { token: 'bench' } }),
+    });
+    keys.push(((await res.json()) as { data: { key: string } }).data.key);
+  }
+  return keys;
+}
