@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { AppError, PROXY_SECRET_HEADER, REQUEST_ID_HEADER, requestIdOf } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
@@ -61,7 +62,7 @@ function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): Ap
 /**
  * Authenticates the key, admits and charges the call in one store step, sets the limit headers,
  * then cleans the request for the service: the key header and every client-sent `x-tollgate-*`
- * header go; the proxy secret, key id, plan and request id come in. Only `/v1` paths pass.
+ * header go; the proxy secret, key id, plan, request id, `X-Forwarded-For` and `-Host` come in. Only `/v1` paths pass.
  */
 export function createGate(deps: GateDeps): RequestHandler {
   const { api, apiPlans, keyHeader, quotaStore, clock } = deps;
@@ -94,7 +95,7 @@ export function createGate(deps: GateDeps): RequestHandler {
       }
       deps.logger.warn({ err: err.message, key_id: known.keyId, api }, 'quota store unavailable: failing open for a recently verified key');
       res.locals.decision = 'fail_open';
-      return forward(req.headers, res, next, known.keyId, known.plan);
+      return forward(req, res, next, known.keyId, known.plan);
     }
     res.locals.decision = admission.outcome;
     const headers = rateLimitHeaders(admission, apiPlans, nowMs);
@@ -105,17 +106,27 @@ export function createGate(deps: GateDeps): RequestHandler {
     // Only failing open reads the cache; failing closed need not pay for keeping it.
     if (admission.outcome === 'admitted' && deps.failMode === 'open') deps.failOpenCache.remember(keyHash, keyId, api, plan, nowMs);
     res.locals.ticket = admission.ticket;
-    return forward(req.headers, res, next, keyId, plan);
+    return forward(req, res, next, keyId, plan);
   };
 
-  function forward(headers: Record<string, unknown>, res: Parameters<RequestHandler>[1], next: () => void, keyId: string, plan: string): void {
-    for (const name of Object.keys(headers)) {
-      if (name === keyHeader || name.startsWith('x-tollgate-')) delete headers[name];
+  // A new object rather than deleting from the client's: `delete` turns an object into a
+  // dictionary, and http-proxy then copies and extends that slow object on every call.
+  function forward(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: () => void, keyId: string, plan: string): void {
+    const incoming = req.headers;
+    const headers: IncomingHttpHeaders = {};
+    for (const name in incoming) {
+      if (name !== keyHeader && !name.startsWith('x-tollgate-')) headers[name] = incoming[name];
     }
+    // RapidAPI's pair: the caller's address appended to any chain it sent, and the host it asked for.
+    const peer = req.socket.remoteAddress ?? '';
+    const chain = incoming['x-forwarded-for'];
+    headers['x-forwarded-for'] = chain ? `${String(chain)}, ${peer}` : peer;
+    headers['x-forwarded-host'] = incoming['x-forwarded-host'] ?? incoming.host ?? '';
     if (deps.proxySecret) headers[PROXY_SECRET_HEADER] = deps.proxySecret;
     headers[USER_HEADER] = keyId;
     headers[SUBSCRIPTION_HEADER] = plan;
     headers[REQUEST_ID_HEADER] = requestIdOf(res);
+    req.headers = headers;
     next();
   }
 }

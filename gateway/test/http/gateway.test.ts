@@ -158,6 +158,19 @@ describe.each([
       expect(res.headers).toMatchObject({ 'x-ratelimit-requests-limit': '1000', 'x-ratelimit-requests-remaining': '999', ratelimit: '"second";r=99;t=1, "month";r=999;t=10' });
     });
 
+    it('when a client sends a forwarding chain, then the service gets it with the caller appended, and the host asked for', async () => {
+      const { key } = await newKey({ token: 'free' });
+      const res = await call(key).set({ 'x-forwarded-for': '203.0.113.7', host: 'api.example.test' });
+      expect(res.status).toBe(200);
+      const seen = lastSeen().headers;
+      expect(seen['x-forwarded-for']).toMatch(/^203\.0\.113\.7, (::ffff:)?127\.0\.0\.1$/);
+      expect(seen['x-forwarded-host']).toBe('api.example.test');
+      // Only RapidAPI's pair: a protocol or port seen by the gateway says nothing behind a TLS-terminating balancer.
+      expect(seen['x-forwarded-proto']).toBeUndefined();
+      expect(seen['x-forwarded-port']).toBeUndefined();
+      expect(seen['x-tollgate-key']).toBeUndefined();
+    });
+
     it('when a client sends its own x-tollgate-* headers, then the service sees only the gateway’s', async () => {
       const { id, key } = await newKey({ token: 'free' });
       const res = await call(key).set({ 'x-tollgate-subscription': 'scale', 'x-tollgate-proxy-secret': 'guess', 'x-tollgate-user': 'key_someoneelse', 'x-tollgate-admin': 'yes' });

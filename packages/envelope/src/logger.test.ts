@@ -42,6 +42,23 @@ describe('createLogger', () => {
 });
 
 describe('createIsoTime', () => {
+  it.each([
+    ['2026-11-22T05:30:00.005Z'],
+    ['2026-11-22T05:30:00.050Z'],
+    ['2026-11-22T05:30:00.999Z'],
+    ['2026-11-22T05:30:01.000Z'],
+    ['2026-12-31T23:59:59.999Z'],
+    ['2027-01-01T00:00:00.000Z'],
+  ])('formats %s as toISOString does, whichever second came before', (iso) => {
+    let now = Date.parse('2026-11-22T05:30:00.000Z');
+    const isoTime = createIsoTime(() => now);
+    isoTime();
+    now = Date.parse(iso);
+    expect(isoTime()).toBe(`,"time":"${iso}"`);
+    now += 1;
+    expect(isoTime()).toBe(`,"time":"${new Date(now).toISOString()}"`);
+  });
+
   it('gives pino the ISO time field of the current millisecond, formatted once per millisecond', () => {
     let now = Date.parse('2026-11-22T05:30:00.123Z');
     const isoTime = createIsoTime(() => now);
