@@ -35,9 +35,9 @@ const KEYS = 200;
 
 /** Loads one gateway for `seconds`; resolves with the number of calls sent and their p99 (ms). */
 async function loadOne(gateway: ChildServer, keys: string[], seconds: number): Promise<{ sent: number; p99: number }> {
+  if (MODE === 'paced') return pacedLoad({ url: gateway.url + BENCH_PATH, ratePerSecond: RATE, seconds, warmupSeconds: 0, keys });
   let next = 0;
   const header = (): Record<string, string> => ({ 'x-tollgate-key': keys[next++ % keys.length] as string });
-  if (MODE === 'paced') return pacedLoad({ url: gateway.url + BENCH_PATH, ratePerSecond: RATE, seconds, warmupSeconds: 0, headers: header });
   const result = await autocannon({
     url: gateway.url + BENCH_PATH,
     connections: 32,

@@ -9,7 +9,8 @@ import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { measure, median, paced, rotate } from './measure';
 import type { LoadSettings, Row } from './measure';
-import type { PacedResult } from './paced-load';
+import { reportHalfPeak } from './half-peak';
+import type { HalfPeak } from './half-peak';
 
 /**
  * One run, side by side: the trivial upstream called directly, a bare Node proxy (the ceiling),
@@ -17,7 +18,7 @@ import type { PacedResult } from './paced-load';
  * rate-limit-redis + http-proxy-middleware baseline. The bare proxy, the gateway with Redis and the
  * baseline are measured in interleaved rounds (BENCH_ROUNDS, 3 by default). Every server is its own
  * process, autocannon runs in this one, and the paced hrtime-timed runs at half the gateway's peak
- * (direct, bare proxy, gateway) in a process of their own.
+ * (direct, bare proxy, gateway, in BENCH_PACED_ROUNDS interleaved rounds) in a process of their own.
  */
 const SETTINGS: LoadSettings = {
   path: BENCH_PATH,
@@ -26,8 +27,9 @@ const SETTINGS: LoadSettings = {
   warmupSeconds: 2,
 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 8);
-const PACED_WARMUP_SECONDS = 2;
+const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 6);
+const PACED_WARMUP_SECONDS = 1;
+const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 3);
 const KEYS = 200;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const GATEWAY_DIR = path.resolve(__dirname, '..');
@@ -54,13 +56,6 @@ const BARE = 'bare Node proxy';
 const GATEWAY = 'gateway, Redis store';
 const BASELINE = 'baseline (express-rate-limit + rate-limit-redis + HPM)';
 
-interface Half {
-  rate: number;
-  direct: PacedResult;
-  bare: PacedResult;
-  gateway: PacedResult & { busy?: number };
-}
-
 async function main(): Promise<void> {
   if (MODE === 'dist') build();
   const load1 = loadavg()[0]?.toFixed(2);
@@ -73,7 +68,7 @@ async function main(): Promise<void> {
   const anyKey = rotate(Array.from({ length: KEYS }, (_, i) => `client-${i}`));
   const once: Row[] = [];
   const rounds: Row[][] = [];
-  let half: Half | undefined;
+  let half: HalfPeak | undefined;
   const servers: ChildServer[] = [];
   try {
     console.error(`load average ${load1}; ${SETTINGS.connections} connections, ${SETTINGS.seconds} s per target after ${SETTINGS.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
@@ -104,7 +99,11 @@ async function main(): Promise<void> {
     writeFileSync(keysFile, keyList.join('\n'));
     const at = (server: ChildServer, keys?: string, sample?: ChildServer) =>
       paced({ url: server.url + BENCH_PATH, rate, seconds: PACED_SECONDS, warmupSeconds: PACED_WARMUP_SECONDS, keysFile: keys, server: sample });
-    half = { rate, direct: await at(upstream), bare: await at(bare), gateway: await at(gateway, keysFile, gateway) };
+    half = { rate, seconds: PACED_SECONDS, warmupSeconds: PACED_WARMUP_SECONDS, rounds: [] };
+    for (let round = 0; round < PACED_ROUNDS; round++) {
+      console.error(`paced round ${round + 1} of ${PACED_ROUNDS} at ${rate} req/s`);
+      half.rounds.push({ direct: await at(upstream), bare: await at(bare), gateway: await at(gateway, keysFile, gateway) });
+    }
   } finally {
     for (const server of servers) await server.stop();
     await upstream.stop();
@@ -125,7 +124,7 @@ function medianRound(rounds: Row[][]): Row[] {
   return rounds.find((r) => byName(r, GATEWAY).rps === target) as Row[];
 }
 
-function report(run: { load1?: string; once: Row[]; rounds: Row[][]; half?: Half }): void {
+function report(run: { load1?: string; once: Row[]; rounds: Row[][]; half?: HalfPeak }): void {
   const { once, rounds, half } = run;
   const direct = once[0] as Row;
   const rows = [direct, ...medianRound(rounds), ...once.slice(1)];
@@ -157,15 +156,7 @@ function report(run: { load1?: string; once: Row[]; rounds: Row[][]; half?: Half
   line('gateway (Redis) / baseline, req/s:  ', ratio(GATEWAY, BASELINE), '≥ 1.5');
   console.log(`with equal CPU (server + Redis CPU per call): gateway / bare ${median(cpuRatio(GATEWAY, BARE)).toFixed(2)}, gateway / baseline ${median(cpuRatio(GATEWAY, BASELINE)).toFixed(2)}`);
   console.log(`Redis round trips per admitted call: ${median(rounds.map((r) => byName(r, GATEWAY).roundTrips ?? Number.NaN)).toFixed(2)}  (target 1)`);
-  if (half) {
-    const { direct: d, bare: b, gateway: g } = half;
-    console.log(
-      `at half the gateway's peak (${half.rate} req/s, paced in its own process, ${PACED_SECONDS} s after ${PACED_WARMUP_SECONDS} s warm-up, hrtime): direct p50 ${fmt(d.p50)} ms p99 ${fmt(d.p99)} ms; bare proxy p50 ${fmt(b.p50)} ms p99 ${fmt(b.p99)} ms; gateway p50 ${fmt(g.p50)} ms p99 ${fmt(g.p99)} ms (${g.ok}/${g.sent} 200)`,
-    );
-    console.log(
-      `  added by the gateway: p50 ${fmt(g.p50 - d.p50)} ms, p99 ${fmt(g.p99 - d.p99)} ms  (target ≤ 2); added by the bare proxy: p99 ${fmt(b.p99 - d.p99)} ms; gateway busy ${fmt((g.busy ?? 0) * 100, 0)}% of a core over the paced run (start-up included); pacer max lag ${fmt(d.maxLagMs, 1)} / ${fmt(b.maxLagMs, 1)} / ${fmt(g.maxLagMs, 1)} ms`,
-    );
-  }
+  if (half) reportHalfPeak(half);
   const rss = Math.max(...rounds.map((r) => byName(r, GATEWAY).rssMb));
   console.log(`gateway peak RSS under load: ${fmt(rss, 0)} MB (Redis, highest of the rounds), ${fmt(byName(once, 'gateway, memory store').rssMb, 0)} MB (memory)  (target ≤ 150)`);
 }

@@ -8,13 +8,12 @@ import { pacedLoad } from './paced-load';
  */
 const keysFile = process.env.PACED_KEYS_FILE;
 const keys = keysFile ? readFileSync(keysFile, 'utf8').split('\n').filter(Boolean) : [];
-let next = 0;
 pacedLoad({
   url: process.env.PACED_URL ?? '',
   ratePerSecond: Number(process.env.PACED_RATE),
   seconds: Number(process.env.PACED_SECONDS),
   warmupSeconds: Number(process.env.PACED_WARMUP_SECONDS ?? 1),
-  headers: (): Record<string, string> => (keys.length === 0 ? {} : { 'x-tollgate-key': keys[next++ % keys.length] as string }),
+  keys,
 }).then(
   (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
   (err: unknown) => {

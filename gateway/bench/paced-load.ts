@@ -1,4 +1,4 @@
-import http from 'node:http';
+import { RawHttpClient } from './raw-client';
 
 /** Latency percentiles (ms, sub-millisecond precision) of a fixed-rate run. */
 export interface PacedResult {
@@ -17,7 +17,8 @@ export interface PacedOptions {
   /** Measured seconds, after `warmupSeconds` at the same rate whose latencies are discarded. */
   seconds: number;
   warmupSeconds: number;
-  headers: () => Record<string, string>;
+  /** API keys sent in turn as `x-tollgate-key`; none for the direct upstream. */
+  keys?: string[];
 }
 
 const TICK_MS = 1;
@@ -26,12 +27,17 @@ const TICK_MS = 1;
  * Open-loop load at a fixed rate: every millisecond tick sends the requests that are due, whether
  * or not earlier ones have returned, and each latency is timed with hrtime (autocannon rounds to
  * whole ms). The pacer sleeps between ticks instead of spinning: a spinning pacer takes a whole
- * core, which on a 2-core machine starves the very servers it measures.
+ * core, which on a 2-core machine starves the very servers it measures. For the same reason it
+ * sends prebuilt requests through {@link RawHttpClient} rather than `http.request`.
  */
 export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
-  const { ratePerSecond, headers } = options;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const { ratePerSecond } = options;
   const target = new URL(options.url);
+  const client = new RawHttpClient(Number(target.port), target.hostname);
+  const path = target.pathname + target.search;
+  const requests = (options.keys?.length ? options.keys : ['']).map((key) =>
+    RawHttpClient.get(path, target.host, key ? { 'x-tollgate-key': key } : {}),
+  );
   const latencies: number[] = [];
   const warmup = Math.round(ratePerSecond * options.warmupSeconds);
   const total = warmup + Math.round(ratePerSecond * options.seconds);
@@ -43,18 +49,11 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const fire = (measured: boolean, done: () => void) => {
     const t0 = process.hrtime.bigint();
     pending++;
-    const req = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers: headers() }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        if (measured) {
-          latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-          if (res.statusCode === 200) ok++;
-        }
-        pending--;
-        done();
-      });
-    });
-    req.on('error', () => {
+    client.send(requests[sent % requests.length] as Buffer, (status) => {
+      if (measured && status !== 0) {
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        if (status === 200) ok++;
+      }
       pending--;
       done();
     });
@@ -77,7 +76,7 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
     };
     tick();
   });
-  agent.destroy();
+  client.close();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return { sent: sent - warmup, ok, p50: at(0.5), p99: at(0.99), maxLagMs };
