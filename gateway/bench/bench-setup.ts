@@ -14,7 +14,7 @@ export function writeBenchPlans(dir: string): string {
 }
 
 /** Creates `count` keys subscribed to the bench plan through the gateway's admin API. */
-export async function createBenchKeys(gateway: ChildServer, count: number): Promise<string[]> {
+export async function createBenchKeys(gateway: Pick<ChildServer, 'url'>, count: number): Promise<string[]> {
   const keys: string[] = [];
   for (let i = 0; i < count; i++) {
     const res = await fetch(`${gateway.url}/admin/v1/keys`, {

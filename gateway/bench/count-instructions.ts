@@ -1,0 +1,124 @@
+import { execFileSync, spawn } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort, startRedisServer } from '../test/support/redis-server';
+import { BENCH_ADMIN_TOKEN, BENCH_PATH, createBenchKeys, writeBenchPlans } from './bench-setup';
+import { startChild } from './child-server';
+
+/**
+ * Instructions per proxied call of a gateway build, counted by valgrind's callgrind: a count, not
+ * a time, so it repeats within about 0.3% whatever else the machine does, where CPU time per call
+ * drifts by ±20% here and two builds loaded side by side still differ by up to 10% a round.
+ * Needs Debian's `valgrind`.
+ *
+ *   [COUNT_BUILD=dist/main.js] [COUNT_WARMUP=4000] [COUNT_CALLS=2000] [COUNT_STORE=redis|memory]
+ *   node --import tsx bench/count-instructions.ts
+ *
+ * The gateway runs under callgrind with counting off; after COUNT_WARMUP calls (so V8 has
+ * optimised the path), counting is switched on for exactly COUNT_CALLS calls, four at a time, and
+ * off again. It prints the main thread's count (JavaScript, the event loop and scavenges), which
+ * repeats closely, and all threads' (with V8's background compilation and concurrent GC, which
+ * vary by a few percent from run to run). A `.ts` COUNT_BUILD runs through tsx, and
+ * `bench/bare-proxy.ts` counts the bare proxy.
+ */
+const BUILD = process.env.COUNT_BUILD ?? 'dist/main.js';
+const WARMUP = Number(process.env.COUNT_WARMUP ?? 4000);
+const CALLS = Number(process.env.COUNT_CALLS ?? 2000);
+const CONCURRENCY = 4;
+const GATEWAY_DIR = path.resolve(__dirname, '..');
+
+/** Sends `total` calls, `CONCURRENCY` at a time, each with the next key; resolves with how many got 200. */
+async function closedLoop(url: URL, keys: string[], total: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  let started = 0;
+  let ok = 0;
+  const one = (): Promise<void> =>
+    new Promise((resolve) => {
+      const headers = { 'x-tollgate-key': keys[started % keys.length] as string };
+      http
+        .get({ host: url.hostname, port: url.port, path: url.pathname + url.search, agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(void (res.statusCode === 200 && ok++)));
+        })
+        .on('error', () => resolve());
+    });
+  const worker = async (): Promise<void> => {
+    while (started < total) {
+      started++;
+      await one();
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  agent.destroy();
+  return ok;
+}
+
+async function answers(url: string): Promise<void> {
+  // Under callgrind the gateway starts about 50 times slower than natively.
+  for (let i = 0; i < 900; i++) {
+    if (await fetch(`${url}/healthz`).then(() => true, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${BUILD} did not start under callgrind`);
+}
+
+async function main(): Promise<void> {
+  const redis = await startRedisServer();
+  const upstream = await startChild('bench/upstream.ts', {});
+  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-count-'));
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    PORT: String(port),
+    TOKEN_URL: upstream.url,
+    UPSTREAM_URL: upstream.url,
+    PLANS_FILE: writeBenchPlans(dir),
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    PROXY_SECRET: 'bench',
+    LOG_LEVEL: 'info',
+    // Callgrind slows the gateway about 50 times: the default 80 ms would turn admissions into 503s.
+    REDIS_TIMEOUT_MS: '2000',
+    ...(process.env.COUNT_STORE === 'memory' ? {} : { REDIS_URL: redis.url }),
+  };
+  const loader = BUILD.endsWith('.ts') ? ['--conditions=development', '--import', 'tsx'] : [];
+  const out = path.join(dir, 'callgrind.out');
+  const callgrind = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`];
+  const child = spawn('valgrind', [...callgrind, process.execPath, ...loader, BUILD], { cwd: GATEWAY_DIR, env, stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await answers(url);
+    const keys = BUILD.includes('bare-proxy') ? [''] : await createBenchKeys({ url }, 20);
+    const target = new URL(url + BENCH_PATH);
+    await closedLoop(target, keys, WARMUP);
+    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
+    const ok = await closedLoop(target, keys, CALLS);
+    execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
+    child.kill('SIGTERM');
+    await exited;
+    const perThread = readdirSync(dir)
+      .filter((f) => f.startsWith('callgrind.out'))
+      .map((f) => {
+        const text = readFileSync(path.join(dir, f), 'utf8');
+        return { thread: Number(/^thread: (\d+)/m.exec(text)?.[1]), count: Number(/^totals: (\d+)/m.exec(text)?.[1] ?? 0) };
+      });
+    const perCall = (n: number) => Math.round(n / CALLS).toLocaleString('en');
+    const main = perThread.find((t) => t.thread === 1)?.count ?? Number.NaN;
+    const all = perThread.reduce((sum, t) => sum + t.count, 0);
+    const what = BUILD.includes('bare-proxy') ? 'the bare proxy' : `${env.REDIS_URL ? 'Redis' : 'memory'} store`;
+    console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200)`);
+  } finally {
+    child.kill('SIGKILL');
+    await upstream.stop();
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
