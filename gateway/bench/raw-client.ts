@@ -4,14 +4,37 @@ import net from 'node:net';
 export type Done = (status: number) => void;
 
 const HEADER_END = Buffer.from('\r\n\r\n');
-const CHUNKED_END = Buffer.from('\r\n0\r\n\r\n');
+const CRLF = Buffer.from('\r\n');
 const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 const CHUNKED = /\r\ntransfer-encoding:\s*chunked/i;
+/** A response not answered within this long fails, so a run cannot hang. */
+const TIMEOUT_MS = 10_000;
+
+/** Where a chunked body starting at `from` ends (after its last chunk and trailers), or -1 if not all here yet. */
+function chunkedEnd(buffer: Buffer, from: number): number {
+  let at = from;
+  for (;;) {
+    const lineEnd = buffer.indexOf(CRLF, at);
+    if (lineEnd < 0) return -1;
+    const size = Number.parseInt(buffer.toString('latin1', at, lineEnd).split(';')[0] as string, 16);
+    if (Number.isNaN(size)) throw new Error('malformed chunk size');
+    if (size === 0) {
+      const end = buffer.indexOf(HEADER_END, lineEnd);
+      // No trailers: the last-chunk line is followed directly by the blank line.
+      if (buffer.indexOf(CRLF, lineEnd + 2) === lineEnd + 2) return lineEnd + 4;
+      return end < 0 ? -1 : end + 4;
+    }
+    at = lineEnd + 2 + size + 2;
+    if (at > buffer.length) return -1;
+  }
+}
 
 /** One keep-alive connection carrying one request at a time. */
 class Connection {
   private buffer: Buffer | undefined;
+  /** Bytes of the whole response once its headers are read; -1 before, Infinity while chunked. */
   private need = -1;
+  private bodyStart = 0;
   private status = 0;
   private done: Done | undefined;
   readonly socket: net.Socket;
@@ -19,9 +42,18 @@ class Connection {
   constructor(port: number, host: string, onIdle: (c: Connection) => void, onDead: (c: Connection) => void) {
     this.socket = net.connect(port, host);
     this.socket.setNoDelay(true);
+    this.socket.setTimeout(TIMEOUT_MS, () => this.socket.destroy());
     this.socket.on('data', (chunk: Buffer) => {
       this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
-      if (!this.complete()) return;
+      let complete: boolean;
+      try {
+        complete = this.complete();
+      } catch {
+        // Unframed or extra bytes: this connection can no longer be read; the request fails.
+        this.socket.destroy();
+        return;
+      }
+      if (!complete) return;
       const done = this.done;
       this.buffer = undefined;
       this.need = -1;
@@ -44,7 +76,10 @@ class Connection {
     this.socket.write(request);
   }
 
-  /** Whether the buffered bytes hold the whole response: headers, then Content-Length bytes or the last chunk. */
+  /**
+   * Whether the buffered bytes hold the whole response: headers, then Content-Length bytes or
+   * chunks up to the last. Throws when it cannot be framed, or more bytes came than it holds.
+   */
   private complete(): boolean {
     const buffer = this.buffer as Buffer;
     if (this.need < 0) {
@@ -52,13 +87,20 @@ class Connection {
       if (end < 0) return false;
       const head = buffer.toString('latin1', 0, end);
       this.status = Number(head.slice(9, 12));
+      this.bodyStart = end + 4;
       const length = CONTENT_LENGTH.exec(head);
-      if (length) this.need = end + 4 + Number(length[1]);
+      if (length) this.need = this.bodyStart + Number(length[1]);
       else if (CHUNKED.test(head)) this.need = Number.POSITIVE_INFINITY;
-      else this.need = end + 4;
+      else if (this.status < 200 || this.status === 204 || this.status === 304) this.need = this.bodyStart;
+      else throw new Error(`a ${this.status} response without Content-Length or chunks`);
     }
-    if (this.need === Number.POSITIVE_INFINITY) return buffer.indexOf(CHUNKED_END) >= 0;
-    return buffer.length >= this.need;
+    if (this.need === Number.POSITIVE_INFINITY) {
+      const end = chunkedEnd(buffer, this.bodyStart);
+      if (end < 0) return false;
+      this.need = end;
+    }
+    if (buffer.length > this.need) throw new Error('more bytes than the response holds');
+    return buffer.length === this.need;
   }
 }
 

@@ -114,14 +114,16 @@ export function createGate(deps: GateDeps): RequestHandler {
   function forward(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: () => void, keyId: string, plan: string): void {
     const incoming = req.headers;
     const headers: IncomingHttpHeaders = {};
-    for (const name in incoming) {
+    for (const name of Object.keys(incoming)) {
       if (name !== keyHeader && !name.startsWith('x-tollgate-')) headers[name] = incoming[name];
     }
-    // RapidAPI's pair: the caller's address appended to any chain it sent, and the host it asked for.
-    const peer = req.socket.remoteAddress ?? '';
-    const chain = incoming['x-forwarded-for'];
-    headers['x-forwarded-for'] = chain ? `${String(chain)}, ${peer}` : peer;
-    headers['x-forwarded-host'] = incoming['x-forwarded-host'] ?? incoming.host ?? '';
+    // RapidAPI's pair, read from the cleaned headers (KEY_HEADER may name either, or Host): the
+    // caller's address appended to any chain it sent, and the host it asked for.
+    const peer = req.socket.remoteAddress;
+    const chain = headers['x-forwarded-for'];
+    if (peer) headers['x-forwarded-for'] = chain ? `${String(chain)}, ${peer}` : peer;
+    const host = headers['x-forwarded-host'] || headers.host;
+    if (host) headers['x-forwarded-host'] = host;
     if (deps.proxySecret) headers[PROXY_SECRET_HEADER] = deps.proxySecret;
     headers[USER_HEADER] = keyId;
     headers[SUBSCRIPTION_HEADER] = plan;

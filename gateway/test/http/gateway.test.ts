@@ -310,6 +310,27 @@ describe.each([
   });
 });
 
+describe('a custom KEY_HEADER', () => {
+  let gw: GatewayFixture;
+  afterEach(() => gw.close());
+
+  it.each([
+    ['x-forwarded-for', false],
+    ['x-forwarded-host', true],
+    ['host', false],
+    ['host', true],
+  ])('when KEY_HEADER is %s (fast path: %s), then the key never reaches the service, not even in the forwarding headers', async (keyHeader, fastPath) => {
+    gw = await buildGateway({ upstream: upstream.url, fastPath, env: { KEY_HEADER: keyHeader } });
+    const { key } = await gw.stores.keyStore.create({ owner: 'a', subscriptions: { token: { plan: 'free', status: 'active' } } });
+    upstream.seen.length = 0;
+    const res = await request(gw.app).get('/token/v1/prices').set(keyHeader, key);
+    expect(res.status).toBe(200);
+    const seen = upstream.seen[0]?.headers ?? {};
+    expect(JSON.stringify(seen)).not.toContain(key);
+    expect(seen['x-forwarded-for']).toMatch(/127\.0\.0\.1$/);
+  });
+});
+
 describe('service failures', () => {
   let gw: GatewayFixture;
   let deadUrl: string;

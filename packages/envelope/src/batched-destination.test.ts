@@ -1,19 +1,21 @@
+import fs, { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createBatchedDestination } from './batched-destination';
 import type { BatchSink } from './batched-destination';
 
-/** A sink that records what reaches it: batches written, and flushes asked for. */
-function recordingSink(): BatchSink & { batches: string[]; flushes: string[] } {
-  const batches: string[] = [];
-  const flushes: string[] = [];
+/** A sink that records, in order, the batches written to it and the flushes asked of it. */
+function recordingSink(): BatchSink & { events: string[]; batches(): string[] } {
+  const events: string[] = [];
   return {
-    batches,
-    flushes,
-    write: (batch: string) => batches.push(batch),
+    events,
+    batches: () => events.filter((e) => e.startsWith('write ')).map((e) => e.slice('write '.length)),
+    write: (batch: string) => events.push(`write ${batch}`),
     flush: (cb) => {
-      flushes.push('flush');
+      events.push('flush');
       cb?.();
     },
-    flushSync: () => void flushes.push('flushSync'),
+    flushSync: () => void events.push('flushSync'),
   };
 }
 
@@ -30,50 +32,79 @@ describe('createBatchedDestination', () => {
     const sink = recordingSink();
     const destination = createBatchedDestination({ minLength, flushMs: 250, sink: () => sink });
     for (const line of lines) destination.write(line);
-    expect(sink.batches).toEqual(batches);
+    expect(sink.batches()).toEqual(batches);
+    // A full batch is left to the sink's own buffering: no flush asked for.
+    expect(sink.events.filter((e) => e === 'flush')).toEqual([]);
   });
 
-  it('when a batch stays short of minLength, then it is written flushMs after its first line, in order', () => {
+  it('when a batch stays short of minLength, then flushMs after its first line it is handed on and the sink flushed', () => {
     const sink = recordingSink();
     const destination = createBatchedDestination({ minLength: 4096, flushMs: 250, sink: () => sink });
     destination.write('first\n');
     jest.advanceTimersByTime(200);
     destination.write('second\n');
     jest.advanceTimersByTime(49);
-    expect(sink.batches).toEqual([]);
+    expect(sink.events).toEqual([]);
     jest.advanceTimersByTime(1);
-    expect(sink.batches).toEqual(['first\nsecond\n']);
+    expect(sink.events).toEqual(['write first\nsecond\n', 'flush']);
     // The next line starts a new batch with its own timer.
     destination.write('third\n');
     jest.advanceTimersByTime(250);
-    expect(sink.batches).toEqual(['first\nsecond\n', 'third\n']);
+    expect(sink.events).toEqual(['write first\nsecond\n', 'flush', 'write third\n', 'flush']);
   });
 
-  it('when a full batch is written, then its timer is cancelled and a later short batch waits its own flushMs', () => {
+  it('when a full batch is handed on, then its timer is cancelled and a later short batch waits its own flushMs', () => {
     const sink = recordingSink();
     const destination = createBatchedDestination({ minLength: 4, flushMs: 250, sink: () => sink });
     destination.write('ab');
     jest.advanceTimersByTime(100);
     destination.write('cd');
-    expect(sink.batches).toEqual(['abcd']);
+    expect(sink.batches()).toEqual(['abcd']);
     destination.write('e');
     jest.advanceTimersByTime(150);
-    expect(sink.batches).toEqual(['abcd']);
+    expect(sink.batches()).toEqual(['abcd']);
     jest.advanceTimersByTime(100);
-    expect(sink.batches).toEqual(['abcd', 'e']);
+    expect(sink.batches()).toEqual(['abcd', 'e']);
   });
 
-  it('when flushed, then the pending batch goes to the sink before the sink flushes, and the callback runs', () => {
+  it('when flushed, then the pending batch goes to the sink before the sink flushes, and the callback is the sink’s', () => {
     const sink = recordingSink();
     const destination = createBatchedDestination({ minLength: 4096, flushMs: 250, sink: () => sink });
     destination.write('pending\n');
     const done = jest.fn();
     destination.flush(done);
-    expect(sink.batches).toEqual(['pending\n']);
-    expect(sink.flushes).toEqual(['flush']);
+    expect(sink.events).toEqual(['write pending\n', 'flush']);
     expect(done).toHaveBeenCalledTimes(1);
+    // Nothing is left for the timer.
+    jest.advanceTimersByTime(250);
+    expect(sink.events).toEqual(['write pending\n', 'flush']);
+  });
+
+  it('when flushed synchronously, then the sink writes what it holds, gets the pending batch, and writes again', () => {
+    const sink = recordingSink();
+    const destination = createBatchedDestination({ minLength: 4096, flushMs: 250, sink: () => sink });
+    destination.write('last\n');
     destination.flushSync();
-    expect(sink.batches).toEqual(['pending\n']);
-    expect(sink.flushes).toEqual(['flush', 'flushSync']);
+    expect(sink.events).toEqual(['flushSync', 'write last\n', 'flushSync']);
+  });
+
+  it('when flushed synchronously with the default sink, then every pending line is written without a background write', () => {
+    // At exit no background write completes: here none ever does, so only synchronous writes count.
+    const backgroundWrite = jest.spyOn(fs, 'write').mockImplementation(() => undefined);
+    const dir = mkdtempSync(path.join(tmpdir(), 'batched-'));
+    const file = path.join(dir, 'log');
+    const fd = openSync(file, 'w');
+    try {
+      const destination = createBatchedDestination({ minLength: 4096, flushMs: 250, fd });
+      const lines = Array.from({ length: 40 }, (_, i) => `line ${i}\n`);
+      for (const line of lines) destination.write(line);
+      destination.flushSync();
+      expect(readFileSync(file, 'utf8')).toBe(lines.join(''));
+      expect(backgroundWrite).not.toHaveBeenCalled();
+    } finally {
+      backgroundWrite.mockRestore();
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

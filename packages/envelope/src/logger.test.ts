@@ -41,7 +41,39 @@ describe('createLogger', () => {
   }, 15_000);
 });
 
+describe('createLogger at exit with standard output backed up', () => {
+  it('writes every line still held when the process exits while earlier writes wait on a full pipe', async () => {
+    // The reader starts late: the pipe fills with the burst, so sonic-boom's writes are pending at exit.
+    const script = [
+      `const { createLogger } = require(${JSON.stringify(path.join(__dirname, 'logger.ts'))});`,
+      "const logger = createLogger({ service: 'test' });",
+      "const pad = 'x'.repeat(200);",
+      "for (let i = 0; i < 2000; i++) logger.info({ pad }, 'burst');",
+      "for (let i = 0; i < 40; i++) logger.info({}, 'final ' + i);",
+      'process.exit(0);',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: __dirname, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), 500);
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    const finals = text.split('\n').filter((line) => line.includes('"msg":"final ')).map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(finals).toEqual(Array.from({ length: 40 }, (_, i) => `final ${i}`));
+  }, 20_000);
+});
+
 describe('createIsoTime', () => {
+  it.each([
+    ['a fractional millisecond', 1.5],
+    ['a year before 0000', Date.parse('0000-01-01T00:00:00Z') - 1],
+    ['a year after 9999', Date.parse('9999-12-31T23:59:59.999Z') + 1],
+  ])('formats %s exactly as toISOString does', (_what, ms) => {
+    const isoTime = createIsoTime(() => ms);
+    expect(isoTime()).toBe(`,"time":"${new Date(ms).toISOString()}"`);
+  });
+
   it.each([
     ['2026-11-22T05:30:00.005Z'],
     ['2026-11-22T05:30:00.050Z'],
@@ -49,6 +81,9 @@ describe('createIsoTime', () => {
     ['2026-11-22T05:30:01.000Z'],
     ['2026-12-31T23:59:59.999Z'],
     ['2027-01-01T00:00:00.000Z'],
+    ['1969-12-31T23:59:59.999Z'],
+    ['0000-01-01T00:00:00.000Z'],
+    ['9999-12-31T23:59:59.999Z'],
   ])('formats %s as toISOString does, whichever second came before', (iso) => {
     let now = Date.parse('2026-11-22T05:30:00.000Z');
     const isoTime = createIsoTime(() => now);

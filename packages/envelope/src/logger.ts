@@ -16,6 +16,10 @@ export interface CreateLoggerOptions {
   destination?: pino.DestinationStream;
 }
 
+// toISOString has a four-digit year only from 0000-01-01 to 9999-12-31; outside, it is formatted whole.
+const FIRST_MS = -62_167_219_200_000;
+const LAST_MS = 253_402_300_800_000;
+
 /**
  * pino's ISO `time` field. Under load, lines share a millisecond, and within a second only the
  * milliseconds change: `toISOString()` runs once a second and each new millisecond appends three
@@ -30,6 +34,7 @@ export function createIsoTime(now: () => number = Date.now): () => string {
     const ms = now();
     if (ms === lastMs) return field;
     lastMs = ms;
+    if (!Number.isInteger(ms) || ms < FIRST_MS || ms >= LAST_MS) return (field = `,"time":"${new Date(ms).toISOString()}"`);
     const second = Math.floor(ms / 1000) * 1000;
     if (second !== secondMs) {
       secondMs = second;
