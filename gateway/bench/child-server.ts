@@ -41,22 +41,34 @@ export function processCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
+/** Options of {@link startChild}. */
+export interface StartOptions {
+  /** A command that runs node, e.g. `['valgrind', '--tool=callgrind']`; node runs directly by default. */
+  wrapper?: string[];
+  /** How long it may take to answer (ms). */
+  startTimeoutMs?: number;
+  /** How long `stop()` waits after SIGTERM before SIGKILL (ms). */
+  stopTimeoutMs?: number;
+}
+
 /**
  * Spawns `node <script>` with PORT set and resolves once it answers: a `.js` file (the built
  * gateway, as deployed) runs as it is, a `.ts` one through tsx with the development condition.
  */
-export async function startChild(script: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<ChildServer> {
+export async function startChild(script: string, env: Record<string, string>, nodeFlags: string[] = [], options: StartOptions = {}): Promise<ChildServer> {
   const port = await freePort();
   const loader = script.endsWith('.ts') ? ['--conditions=development', '--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...nodeFlags, ...loader, script], {
+  const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
+  const child = spawn(command as string, [...prefix, ...nodeFlags, ...loader, script], {
     cwd: GATEWAY_DIR,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   let exitCode: number | null | undefined;
   const exited = new Promise<void>((resolve) => child.once('exit', (code) => resolve(void (exitCode = code))));
-  for (let i = 0; !(await answers(port)); i++) {
-    if (exitCode !== undefined || i > 200) throw new Error(`${script} did not start (exit ${exitCode})`);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+  while (!(await answers(port))) {
+    if (exitCode !== undefined || Date.now() > deadline) throw new Error(`${script} did not start (exit ${exitCode})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
@@ -69,7 +81,7 @@ export async function startChild(script: string, env: Record<string, string>, no
     cpuSeconds: () => processCpuSeconds(child.pid ?? 0),
     async stop() {
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.stopTimeoutMs ?? 5_000);
       await exited;
       clearTimeout(timer);
     },

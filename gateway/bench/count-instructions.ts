@@ -1,16 +1,16 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, startRedisServer } from '../test/support/redis-server';
+import { startRedisServer } from '../test/support/redis-server';
 import { BENCH_ADMIN_TOKEN, BENCH_PATH, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 
 /**
  * Instructions per proxied call of a gateway build, counted by valgrind's callgrind: a count, not
- * a time, so it repeats within about 0.3% whatever else the machine does, where CPU time per call
- * drifts by ±20% here and two builds loaded side by side still differ by up to 10% a round.
+ * a time, so it repeats within about 2% (the main thread's) whatever else the machine does, where
+ * CPU time per call drifts by ±20% here and two builds loaded side by side still differ by up to 10% a round.
  * Needs Debian's `valgrind`.
  *
  *   [COUNT_BUILD=dist/main.js] [COUNT_WARMUP=4000] [COUNT_CALLS=2000] [COUNT_STORE=redis|memory]
@@ -27,7 +27,6 @@ const BUILD = process.env.COUNT_BUILD ?? 'dist/main.js';
 const WARMUP = Number(process.env.COUNT_WARMUP ?? 4000);
 const CALLS = Number(process.env.COUNT_CALLS ?? 2000);
 const CONCURRENCY = 4;
-const GATEWAY_DIR = path.resolve(__dirname, '..');
 
 /** Sends `total` calls, `CONCURRENCY` at a time, each with the next key; resolves with how many got 200. */
 async function closedLoop(url: URL, keys: string[], total: number): Promise<number> {
@@ -55,24 +54,11 @@ async function closedLoop(url: URL, keys: string[], total: number): Promise<numb
   return ok;
 }
 
-async function answers(url: string): Promise<void> {
-  // Under callgrind the gateway starts about 50 times slower than natively.
-  for (let i = 0; i < 900; i++) {
-    if (await fetch(`${url}/healthz`).then(() => true, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${BUILD} did not start under callgrind`);
-}
-
 async function main(): Promise<void> {
   const redis = await startRedisServer();
   const upstream = await startChild('bench/upstream.ts', {});
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-count-'));
-  const port = await freePort();
   const env = {
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'production',
-    PORT: String(port),
     TOKEN_URL: upstream.url,
     UPSTREAM_URL: upstream.url,
     PLANS_FILE: writeBenchPlans(dir),
@@ -83,22 +69,19 @@ async function main(): Promise<void> {
     REDIS_TIMEOUT_MS: '2000',
     ...(process.env.COUNT_STORE === 'memory' ? {} : { REDIS_URL: redis.url }),
   };
-  const loader = BUILD.endsWith('.ts') ? ['--conditions=development', '--import', 'tsx'] : [];
   const out = path.join(dir, 'callgrind.out');
-  const callgrind = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`];
-  const child = spawn('valgrind', [...callgrind, process.execPath, ...loader, BUILD], { cwd: GATEWAY_DIR, env, stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const callgrind = ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, `--log-file=${path.join(dir, 'valgrind.log')}`];
+  // Under callgrind the gateway starts, and writes its counts at exit, about 50 times slower than natively.
+  const child = await startChild(BUILD, env, [], { wrapper: callgrind, startTimeoutMs: 180_000, stopTimeoutMs: 60_000 });
   try {
-    const url = `http://127.0.0.1:${port}`;
-    await answers(url);
+    const { url } = child;
     const keys = BUILD.includes('bare-proxy') ? [''] : await createBenchKeys({ url }, 20);
     const target = new URL(url + BENCH_PATH);
     await closedLoop(target, keys, WARMUP);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
     const ok = await closedLoop(target, keys, CALLS);
     execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
-    child.kill('SIGTERM');
-    await exited;
+    await child.stop();
     const perThread = readdirSync(dir)
       .filter((f) => f.startsWith('callgrind.out'))
       .map((f) => {
@@ -111,7 +94,7 @@ async function main(): Promise<void> {
     const what = BUILD.includes('bare-proxy') ? 'the bare proxy' : `${env.REDIS_URL ? 'Redis' : 'memory'} store`;
     console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200)`);
   } finally {
-    child.kill('SIGKILL');
+    await child.stop();
     await upstream.stop();
     await redis.stop();
     rmSync(dir, { recursive: true, force: true });
