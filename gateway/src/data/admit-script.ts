@@ -11,8 +11,11 @@
  *
  * The rate limit is a sliding log: the times of the calls admitted in the last second, trimmed on
  * every call, so no rolling one-second window ever holds more than the rate (a fixed window lets
- * twice the rate through across a boundary). It holds at most `rate` entries (≤ 80 with the
- * built-in plans), so it stays small, and it is exact, unlike a sliding-window counter.
+ * twice the rate through across a boundary). Times are the gateways' clocks, and calls from
+ * several gateways can reach Redis out of time order: a call must still see every entry of its
+ * own last second, so the log is trimmed at two seconds, not one, and the count is of the call's
+ * last second. It holds at most twice the rate (≤ 160 entries with the built-in plans), so it
+ * stays small, and it is exact, unlike a sliding-window counter.
  * Nothing is written unless the call is admitted: a 401, 402 or 429 charges nothing. A script
  * that reaches Redis after its deadline (the gateway already answered 503: Redis was frozen, or
  * the network held the command) returns 'expired' and writes nothing either.
@@ -42,9 +45,9 @@ if status == 'active' then
     end
   end
   if not quota then return {'unknown_plan', plan, 0, 0, 0, status} end
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
-  local count = redis.call('ZCARD', KEYS[2])
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 2000)
+  local count = redis.call('ZCOUNT', KEYS[2], '(' .. (now - 1000), '+inf')
+  local oldest = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. (now - 1000), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
   local reset = 0
   if oldest[2] then reset = math.max(0, tonumber(oldest[2]) + 1000 - now) end
   local used = tonumber(redis.call('GET', KEYS[3]) or '0')
