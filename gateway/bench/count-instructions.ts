@@ -1,16 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import http from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import { startRedisServer } from '../test/support/redis-server';
 import { BENCH_ADMIN_TOKEN, BENCH_PATH, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
+import { rotate } from './measure';
 
 /**
  * Instructions per proxied call of a gateway build, counted by valgrind's callgrind: a count, not
- * a time, so it repeats within about 2% (the main thread's) whatever else the machine does, where
- * CPU time per call drifts by ±20% here and two builds loaded side by side still differ by up to 10% a round.
+ * a time, so the main thread's repeats within about 2% whatever else the machine does, where CPU
+ * time per call drifts by ±20% here and two builds loaded side by side differ by up to 10% a round.
  * Needs Debian's `valgrind`.
  *
  *   [COUNT_BUILD=dist/main.js] [COUNT_WARMUP=4000] [COUNT_CALLS=2000] [COUNT_STORE=redis|memory]
@@ -28,30 +29,15 @@ const WARMUP = Number(process.env.COUNT_WARMUP ?? 4000);
 const CALLS = Number(process.env.COUNT_CALLS ?? 2000);
 const CONCURRENCY = 4;
 
-/** Sends `total` calls, `CONCURRENCY` at a time, each with the next key; resolves with how many got 200. */
-async function closedLoop(url: URL, keys: string[], total: number): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  let started = 0;
-  let ok = 0;
-  const one = (): Promise<void> =>
-    new Promise((resolve) => {
-      const headers = { 'x-tollgate-key': keys[started % keys.length] as string };
-      http
-        .get({ host: url.hostname, port: url.port, path: url.pathname + url.search, agent, headers }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(void (res.statusCode === 200 && ok++)));
-        })
-        .on('error', () => resolve());
-    });
-  const worker = async (): Promise<void> => {
-    while (started < total) {
-      started++;
-      await one();
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  agent.destroy();
-  return ok;
+/** Sends exactly `total` calls, `CONCURRENCY` at a time, each with the next key; resolves with how many got 200. */
+async function closedLoop(url: string, nextKey: () => string, total: number): Promise<number> {
+  const result = await autocannon({
+    url,
+    connections: CONCURRENCY,
+    amount: total,
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-tollgate-key': nextKey() } }) }],
+  });
+  return result['2xx'];
 }
 
 async function main(): Promise<void> {
@@ -75,11 +61,11 @@ async function main(): Promise<void> {
   const child = await startChild(BUILD, env, [], { wrapper: callgrind, startTimeoutMs: 180_000, stopTimeoutMs: 60_000 });
   try {
     const { url } = child;
-    const keys = BUILD.includes('bare-proxy') ? [''] : await createBenchKeys({ url }, 20);
-    const target = new URL(url + BENCH_PATH);
-    await closedLoop(target, keys, WARMUP);
+    const nextKey = rotate(BUILD.includes('bare-proxy') ? [''] : await createBenchKeys({ url }, 20));
+    const target = url + BENCH_PATH;
+    await closedLoop(target, nextKey, WARMUP);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
-    const ok = await closedLoop(target, keys, CALLS);
+    const ok = await closedLoop(target, nextKey, CALLS);
     execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
     await child.stop();
     const perThread = readdirSync(dir)

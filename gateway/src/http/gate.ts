@@ -62,7 +62,8 @@ function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): Ap
 /**
  * Authenticates the key, admits and charges the call in one store step, sets the limit headers,
  * then cleans the request for the service: the key header and every client-sent `x-tollgate-*`
- * header go; the proxy secret, key id, plan, request id, `X-Forwarded-For` and `-Host` come in. Only `/v1` paths pass.
+ * header go; the proxy secret, key id, plan, request id, `X-Forwarded-For` and `-Host` come in.
+ * Only `/v1` paths pass.
  */
 export function createGate(deps: GateDeps): RequestHandler {
   const { api, apiPlans, keyHeader, quotaStore, clock } = deps;
