@@ -2,23 +2,45 @@
 // Checks the container set-up without a Docker engine: `docker-compose config` validates the compose
 // file, and each Dockerfile is held to the hadolint rules that matter here (hadolint itself is not
 // packaged for Debian and cannot be downloaded on these machines). Exits 1 listing every finding.
+// Usage: node scripts/check-docker.mjs [compose file, default docker-compose.yml; build contexts are
+// relative to the repository root either way].
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const composeFile = resolve(process.argv[2] ?? join(root, 'docker-compose.yml'));
 const findings = [];
 const problem = (where, what) => findings.push(`${where}: ${what}`);
 
+// The compose file requires both secrets; the check supplies its own, random and long enough for the
+// deployables. They override the caller's and a local .env's, so neither decides the result.
+const SECRETS = ['ADMIN_TOKEN', 'PROXY_SECRET'];
+const testSecrets = Object.fromEntries(SECRETS.map((name) => [name, `check-docker-${randomBytes(16).toString('hex')}`]));
+const composeArgs = ['--project-directory', root, '-f', composeFile];
+const composeEnv = { ...process.env, ...testSecrets };
+
 let compose;
 try {
-  execFileSync('docker-compose', ['config', '-q'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
-  compose = execFileSync('docker-compose', ['config'], { cwd: root, encoding: 'utf8' });
+  execFileSync('docker-compose', [...composeArgs, 'config', '-q'], { cwd: root, env: composeEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  compose = execFileSync('docker-compose', [...composeArgs, 'config'], { cwd: root, env: composeEnv, encoding: 'utf8' });
 } catch (err) {
   const detail = err.code === 'ENOENT' ? 'docker-compose not found (Debian: apt-get install -y docker-compose)' : String(err.stderr ?? err.message).trim();
-  console.error(`check-docker: docker-compose.yml is not valid: ${detail}`);
+  console.error(`check-docker: ${composeFile} is not valid: ${detail}`);
   process.exit(1);
+}
+
+// A default for a secret (`${ADMIN_TOKEN:-...}`, or a bare `$ADMIN_TOKEN` that compose fills with "")
+// starts an admin API or a service with a secret anyone can read; only `${VAR:?hint}` requires it.
+const raw = readFileSync(composeFile, 'utf8');
+for (const name of SECRETS) {
+  const uses = [...raw.matchAll(new RegExp(`\\$\\{${name}([^}]*)\\}|\\$${name}\\b`, 'g'))];
+  if (uses.length === 0) problem(`compose ${name}`, `is not taken from the environment; use \${${name}:?set ${name} to a secret of at least 16 characters}`);
+  for (const use of uses) {
+    if (!/^:\?\S/.test(use[1] ?? '')) problem(`compose ${name}`, `${use[0]} lets compose start without it; require it: \${${name}:?set ${name} to a secret of at least 16 characters}`);
+  }
 }
 
 // `docker-compose config` prints YAML; the few facts checked here are read line by line.
@@ -38,7 +60,9 @@ for (const [name, { lines }] of Object.entries(services)) {
   if (!/\n? {4}healthcheck:/.test(text)) problem(`compose ${name}`, 'has no healthcheck');
   if (!/\n? {4}restart: /.test(text)) problem(`compose ${name}`, 'has no restart policy');
   if (name !== 'gateway' && /\n? {4}ports:/.test(text)) problem(`compose ${name}`, 'publishes a port; only the gateway may');
-  if (name !== 'redis' && !/PROXY_SECRET: \S/.test(text)) problem(`compose ${name}`, 'does not set PROXY_SECRET');
+  // The value set must be the one given: a literal here would be a secret published in the repository.
+  if (name !== 'redis' && !text.includes(`PROXY_SECRET: ${testSecrets.PROXY_SECRET}`)) problem(`compose ${name}`, 'does not take PROXY_SECRET from the environment');
+  if (name === 'gateway' && !text.includes(`ADMIN_TOKEN: ${testSecrets.ADMIN_TOKEN}`)) problem(`compose ${name}`, 'does not take ADMIN_TOKEN from the environment');
   const dockerfile = /dockerfile: (\S+)/.exec(text)?.[1];
   if (name !== 'redis' && !dockerfile) problem(`compose ${name}`, 'is not built from a Dockerfile of this repository');
   if (dockerfile) checkDockerfile(dockerfile);
@@ -79,4 +103,4 @@ if (findings.length) {
   console.error(`check-docker: ${findings.length} finding(s)\n${findings.map((f) => `  - ${f}`).join('\n')}`);
   process.exit(1);
 }
-console.log(`check-docker: docker-compose.yml valid; ${Object.keys(services).length} services and their Dockerfiles pass`);
+console.log(`check-docker: ${relative(root, composeFile)} valid, ADMIN_TOKEN and PROXY_SECRET required; ${Object.keys(services).length} services and their Dockerfiles pass`);

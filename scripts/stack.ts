@@ -1,56 +1,82 @@
 // `npm start` (and `npm start -- --demo`): runs the gateway and the three services as separate
-// processes with prefixed, readable logs, prints where they are and how to get a key, and stops
-// everything on Ctrl-C. `--demo` also runs local stand-ins for every upstream and makes a demo key.
+// processes with prefixed, readable logs, says which upstreams they cannot reach, prints where they
+// are and how to get a key, and stops everything on Ctrl-C. `--demo` also runs local stand-ins for
+// every upstream and makes a demo key. Any failure before the banner, and any deployable ending
+// after it, stops the stack with a non-zero exit code and a line naming the deployable.
 import { join } from 'node:path';
-import { createDemoKey } from './stack/demo-key';
 import { printBanner } from './stack/banner';
+import { checkPorts } from './stack/check-ports';
+import { createDemoKey } from './stack/demo-key';
 import { startDemoUpstreams } from './stack/demo-upstreams';
 import type { DemoUpstreams } from './stack/demo-upstreams';
+import type { DeployableName } from './stack/deployables';
+import { loadStackConfig } from './stack/load-stack-config';
 import { createPrettyOutput } from './stack/pretty-output';
-import { startStack } from './stack/start-stack';
+import { probeUpstreams } from './stack/probe-upstreams';
+import { describeExit, startStack } from './stack/start-stack';
+import type { Stack } from './stack/start-stack';
+import { upstreamUrls } from './stack/upstream-urls';
+
+let stopping = false;
+let stack: Stack | undefined;
+let upstreams: DemoUpstreams | undefined;
+
+async function stopAll(): Promise<void> {
+  stopping = true;
+  await stack?.stop();
+  await upstreams?.stop();
+}
 
 async function main(): Promise<void> {
   const root = join(__dirname, '..');
-  const demo = process.argv.includes('--demo') || process.env.TOLLGATE_DEMO === '1';
-  const redisUrl = process.env.REDIS_URL;
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  const config = loadStackConfig(process.env, process.argv.slice(2));
+  // Before the demo upstreams, which take seconds; startStack checks again just before it starts.
+  await checkPorts(config.ports);
 
-  let upstreams: DemoUpstreams | undefined;
-  if (demo) {
+  if (config.demo) {
     console.log('[stack] demo mode: starting local upstreams (Big Mac CSV file server, price indexer, anvil)');
     upstreams = await startDemoUpstreams(root);
   }
-  const stack = await startStack({
-    root,
-    adminToken: process.env.ADMIN_TOKEN,
-    outputStream: createPrettyOutput(),
-    env: {
-      gateway: redisUrl ? { REDIS_URL: redisUrl } : {},
-      burger: upstreams?.env.burger ?? {},
-      token: upstreams?.env.token ?? {},
-      logs: upstreams?.env.logs ?? {},
-    },
-  }).catch(async (err: unknown) => {
-    await upstreams?.stop();
-    throw err;
+  const passed: Record<DeployableName, Record<string, string>> = {
+    gateway: config.redisUrl ? { REDIS_URL: config.redisUrl } : {},
+    burger: upstreams?.env.burger ?? {},
+    token: upstreams?.env.token ?? {},
+    logs: upstreams?.env.logs ?? {},
+  };
+  const running = await startStack({ root, ports: config.ports, adminToken: config.adminToken, outputStream: createPrettyOutput(), env: passed });
+  stack = running;
+
+  // Until the banner is out, a deployable ending is a failed start, not something to find out later.
+  const ended = running.exited.then((exit) => Promise.reject(new Error(describeExit(exit, 'during start-up'))));
+  const [problems, demoKey] = await Promise.race([
+    Promise.all([
+      upstreamUrls(passed, process.env).then((urls) => probeUpstreams({ burgerServiceUrl: running.urls.burger, upstreams: urls })),
+      upstreams ? createDemoKey(running.urls.gateway, running.adminToken) : undefined,
+    ]),
+    ended,
+  ]);
+  void running.exited.then(async (exit) => {
+    if (stopping) return;
+    console.error(`[stack] ${describeExit(exit, 'while the stack was running')}; stopping everything`);
+    await stopAll();
+    process.exit(1);
   });
 
-  let stopping = false;
-  const shutdown = async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log('[stack] stopping…');
-    await stack.stop();
-    await upstreams?.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
-
-  const demoKey = upstreams ? await createDemoKey(stack.urls.gateway, stack.adminToken) : undefined;
-  printBanner({ stack, store: redisUrl ? `Redis at ${redisUrl}` : 'embedded in-memory store (one process only; set REDIS_URL for Redis)', demoKey, upstreams });
+  const store = config.redisUrl ? `Redis at ${config.redisUrl}` : 'embedded in-memory store (one process only; set REDIS_URL for Redis)';
+  printBanner({ stack: running, store, demoKey, upstreams, problems });
 }
 
-main().catch((err: unknown) => {
-  console.error(`[stack] ${(err as Error).message}`);
+async function shutdown(): Promise<void> {
+  if (stopping) return;
+  console.log('[stack] stopping…');
+  await stopAll();
+  process.exit(0);
+}
+
+main().catch(async (err: unknown) => {
+  for (const line of (err as Error).message.split('\n')) console.error(`[stack] ${line}`);
+  if (!stopping) await stopAll().catch(() => undefined);
   process.exit(1);
 });

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { probeUpstreams } from '../../scripts/stack/probe-upstreams';
+import { upstreamUrls } from '../../scripts/stack/upstream-urls';
 import { ADMIN_TOKEN, TINY_PLAN, startE2eStack } from './support/e2e-stack';
 import type { E2eStack } from './support/e2e-stack';
 
@@ -172,6 +174,12 @@ describe('the demo stack through the gateway', () => {
     for (const path of ['/burger/v1/index', '/token/v1/price', '/logs/v1/transfers', '/dashboard/v1/signup', '/admin/v1/keys']) {
       expect(Object.keys(reference.paths)).toContain(path);
     }
+  });
+
+  it("when npm start probes the demo stand-ins, then it finds every upstream reachable and the banner's warning stays away", async () => {
+    const urls = await upstreamUrls(e2e.upstreams.env, {});
+    expect(urls).toEqual({ burger: e2e.upstreams.env.burger.BURGER_DATA_URL, token: e2e.upstreams.env.token.TOKEN_UPSTREAM_URL, logs: e2e.upstreams.env.logs.LOGS_RPC_ETHEREUM });
+    expect(await probeUpstreams({ burgerServiceUrl: e2e.stack.urls.burger, upstreams: urls })).toEqual([]);
   });
 
   it('when the stack is stopped, then every process exits cleanly', async () => {

@@ -4,6 +4,8 @@ import type { ChildServer } from './child-server';
 
 /** What the benches share about the gateway they start: its admin token, plan table and route. */
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+/** Long enough for the gateway's secret rule (16 characters, no placeholder). */
+export const BENCH_PROXY_SECRET = 'bench-proxy-secret-0123456789';
 export const BENCH_PATH = '/token/v1/prices?coins=eth';
 
 /** Writes the bench's PLANS_FILE into `dir`: token only, no playground, one plan of 80/s and a quota no run reaches. */

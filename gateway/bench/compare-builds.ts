@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startRedisServer } from '../test/support/redis-server';
-import { BENCH_ADMIN_TOKEN, BENCH_PATH, createBenchKeys, writeBenchPlans } from './bench-setup';
+import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { median } from './measure';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const redis = await startRedisServer();
   const upstream = await startChild('bench/upstream.ts', {});
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-compare-'));
-  const env = { TOKEN_URL: upstream.url, PLANS_FILE: writeBenchPlans(dir), ADMIN_TOKEN: BENCH_ADMIN_TOKEN, PROXY_SECRET: 'bench', REDIS_URL: redis.url };
+  const env = { TOKEN_URL: upstream.url, PLANS_FILE: writeBenchPlans(dir), ADMIN_TOKEN: BENCH_ADMIN_TOKEN, PROXY_SECRET: BENCH_PROXY_SECRET, REDIS_URL: redis.url };
   const gateways: ChildServer[] = [];
   try {
     for (const [i, build] of BUILDS.entries()) gateways.push(await startChild(build, env, (process.env[`COMPARE_FLAGS_${i + 1}`] ?? '').split(' ').filter(Boolean)));

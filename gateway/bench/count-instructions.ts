@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startRedisServer } from '../test/support/redis-server';
-import { BENCH_ADMIN_TOKEN, BENCH_PATH, createBenchKeys, writeBenchPlans } from './bench-setup';
+import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 import { rotate } from './measure';
 
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     UPSTREAM_URL: upstream.url,
     PLANS_FILE: writeBenchPlans(dir),
     ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-    PROXY_SECRET: 'bench',
+    PROXY_SECRET: BENCH_PROXY_SECRET,
     LOG_LEVEL: 'info',
     // Callgrind slows the gateway about 50 times: the default 80 ms would turn admissions into 503s.
     REDIS_TIMEOUT_MS: '2000',

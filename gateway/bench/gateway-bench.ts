@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { startRedisServer } from '../test/support/redis-server';
-import { BENCH_ADMIN_TOKEN, BENCH_PATH, createBenchKeys, writeBenchPlans } from './bench-setup';
+import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { measure, median, paced, rotate } from './measure';
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-bench-'));
   const plansFile = writeBenchPlans(dir);
   const upstream = await startChild('bench/upstream.ts', {});
-  const gatewayEnv = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL, PROXY_SECRET: 'bench' };
+  const gatewayEnv = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL, PROXY_SECRET: BENCH_PROXY_SECRET };
   const anyKey = rotate(Array.from({ length: KEYS }, (_, i) => `client-${i}`));
   const once: Row[] = [];
   const rounds: Row[][] = [];

@@ -1,15 +1,19 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
-import type { ErrorRequestHandler, Express, Router } from 'express';
+import type { ErrorRequestHandler, Express, RequestHandler, Router } from 'express';
 import { AppError, createErrorHandler, createHealthRoutes, createNotFoundHandler, createRequestIdMiddleware, createRequestLogger } from '@tollgate/envelope';
 import type { createLogger } from '@tollgate/envelope';
 import type { GatewayConfig } from './config';
 import type { Stores } from './data/quota-store';
+import type { ServiceDocuments } from './data/service-documents';
 import { StoreError } from './data/quota-store';
 import type { GatewayMetrics } from './metrics';
+import { createAdminAuth } from './http/admin-auth';
 import { createAdminRoutes } from './routes/admin-routes';
 import { createApiPipelines, createApiRoutes } from './routes/api-routes';
 import type { ApiPipeline, ApiRoutesDeps } from './routes/api-routes';
+import { createCorsPolicy } from './http/cors-policy';
+import { FailOpenCache } from './http/fail-open-cache';
 import { createFastPath, pendingErrorOf } from './http/fast-path';
 import { createDashboardRoutes } from './routes/dashboard-routes';
 import { readUsage } from './routes/usage';
@@ -21,6 +25,8 @@ export interface AppDeps {
   clock: () => number;
   logger: ReturnType<typeof createLogger>;
   metrics: GatewayMetrics;
+  /** Each service's OpenAPI document: the routes a call may take, and `/docs`. */
+  documents: ServiceDocuments;
   /** More routers (e.g. `/docs`), mounted after health/metrics and before the proxied APIs. */
   routers?: Router[];
 }
@@ -32,7 +38,8 @@ const storeErrors: ErrorRequestHandler = (err, _req, _res, next) => {
 
 /** The gateway: health, metrics, admin API, self-service, then one gated proxy per API. */
 export function createApp(deps: AppDeps): Express {
-  return buildApp(deps, createApiPipelines(apiDeps(deps)));
+  const api = apiDeps(deps);
+  return buildApp(deps, createApiPipelines(api), api.failOpenCache);
 }
 
 /**
@@ -41,14 +48,19 @@ export function createApp(deps: AppDeps): Express {
  * gate and proxy handlers; everything else, and every error answer, goes through {@link createApp}'s app.
  */
 export function createGatewayListener(deps: AppDeps): { app: Express; listener: RequestListener } {
-  const pipelines = createApiPipelines(apiDeps(deps));
-  const app = buildApp(deps, pipelines);
+  const api = apiDeps(deps);
+  const pipelines = createApiPipelines(api);
+  const app = buildApp(deps, pipelines, api.failOpenCache);
   return { app, listener: createFastPath({ app, pipelines, logger: deps.logger }) };
 }
 
 function apiDeps(deps: AppDeps): ApiRoutesDeps {
   const { config } = deps;
+  const failOpenCache = new FailOpenCache();
+  // A revocation anywhere must reach this cache, or failing open would serve a revoked key.
+  if (config.quotaFailMode === 'open') deps.stores.quotaStore.onRevoked((keyId) => failOpenCache.forgetId(keyId), (heard) => failOpenCache.restart(heard));
   return {
+    failOpenCache,
     plans: config.plans,
     upstreams: config.upstreams,
     keyHeader: config.keyHeader,
@@ -57,36 +69,42 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamMaxSockets: config.upstreamMaxSockets,
     quotaStore: deps.stores.quotaStore,
+    documents: deps.documents,
+    cors: createCorsPolicy(config.corsOrigins, config.keyHeader),
+    trust: config.trust,
     clock: deps.clock,
     logger: deps.logger,
     metrics: deps.metrics,
   };
 }
 
-function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>): Express {
+function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCache: FailOpenCache): Express {
   const { config, stores, clock, logger, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // req.ip (sign-up limiting) believes X-Forwarded-For only from TRUSTED_PROXIES.
+  app.set('trust proxy', config.trust);
   // An error raised on the fast path is rendered here, by the one error handler.
   app.use((req, _res, next) => next(pendingErrorOf(req)));
   app.use(createRequestIdMiddleware(), createRequestLogger(logger));
 
+  // Failing open, whether revocations are heard says whether the gateway can yet serve keys it verified.
+  const heard = (): { revocations_heard?: boolean } => (config.quotaFailMode === 'open' ? { revocations_heard: failOpenCache.listening } : {});
   app.use(
     createHealthRoutes(async () => {
       try {
         await stores.quotaStore.ping();
-        return { ready: true, details: { store: stores.kind } };
+        const persistence = stores.persistence?.();
+        return { ready: true, details: { store: stores.kind, ...(persistence === undefined ? {} : { store_persistence: persistence }), ...heard() } };
       } catch {
-        const details = { store: stores.kind, store_reachable: false, quota_fail_mode: config.quotaFailMode };
+        const details = { store: stores.kind, store_reachable: false, quota_fail_mode: config.quotaFailMode, ...heard() };
         // Failing open means serving without the store, so the gateway stays in rotation.
         return config.quotaFailMode === 'open' ? { ready: true, details } : { ready: false, reason: 'the quota store is unreachable', details };
       }
     }),
   );
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  app.get('/metrics', metricsGuard(config), sendMetrics(metrics));
   app.use('/admin/v1', createAdminRoutes({ adminToken: config.adminToken, plans: config.plans, keyStore: stores.keyStore, quotaStore: stores.quotaStore, clock }));
   app.use(
     '/dashboard/v1',
@@ -103,5 +121,35 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>): Express {
   for (const router of deps.routers ?? []) app.use(router);
   app.use(createApiRoutes(pipelines));
   app.use(createNotFoundHandler(), storeErrors, createErrorHandler(logger));
+  return app;
+}
+
+const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, res) => {
+  res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+};
+
+// Metrics name every API, status and store latency: not for the public port. With METRICS_PORT
+// they are served there alone; without it, behind the admin token.
+function metricsGuard(config: GatewayConfig): RequestHandler {
+  if (config.metricsPort !== undefined) {
+    return () => {
+      throw new AppError('NOT_FOUND', 'metrics are served on METRICS_PORT, not on this port');
+    };
+  }
+  if (!config.adminToken) {
+    return () => {
+      throw new AppError('NOT_FOUND', 'metrics are off: set METRICS_PORT to serve them on a port of their own, or ADMIN_TOKEN to serve them here to its bearer');
+    };
+  }
+  return createAdminAuth(config.adminToken);
+}
+
+/** The app of the metrics port (`METRICS_PORT`): `GET /metrics` and nothing else, no token. */
+export function createMetricsApp(deps: Pick<AppDeps, 'metrics' | 'logger'>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(createRequestIdMiddleware());
+  app.get('/metrics', sendMetrics(deps.metrics));
+  app.use(createNotFoundHandler(), createErrorHandler(deps.logger));
   return app;
 }

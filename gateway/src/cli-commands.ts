@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ownEntry } from '@tollgate/envelope';
 import type { Subscription } from './domain/admission';
 import type { PlanTable } from './domain/plans';
 import type { KeyStore } from './data/key-store';
@@ -26,9 +27,9 @@ export interface CliDeps {
 }
 
 function checkPlan(plans: PlanTable, api: string, plan: string): void {
-  const apiPlans = plans[api];
+  const apiPlans = ownEntry(plans, api);
   if (!apiPlans) throw new CliUsageError(`unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}`);
-  if (!apiPlans.plans[plan]) throw new CliUsageError(`plan must be one of ${Object.keys(apiPlans.plans).join(', ')} for ${api}`);
+  if (!ownEntry(apiPlans.plans, plan)) throw new CliUsageError(`plan must be one of ${Object.keys(apiPlans.plans).join(', ')} for ${api}`);
 }
 
 /** Runs one CLI command and returns what to print (JSON-serialisable). */

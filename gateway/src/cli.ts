@@ -12,14 +12,14 @@ async function main(): Promise<number> {
     return 1;
   }
   const logger = createLogger({ service: 'gateway-cli', level: 'error' });
-  const redis = createRedisClient(config.redisUrl, { commandTimeoutMs: 5_000, logger });
+  const redis = createRedisClient(config.redisUrl, { logger });
   try {
     await new Promise<void>((resolve, reject) => {
       redis.once('ready', resolve);
       setTimeout(() => reject(new Error(`Redis at ${config.redisUrl} is not reachable`)), 5_000).unref();
     });
     const clock = (): number => Date.now();
-    const { keyStore, quotaStore } = createRedisStores(redis, { clock });
+    const { keyStore, quotaStore } = createRedisStores(redis, { clock, timeoutMs: 5_000, logger });
     const result = await runCliCommand(process.argv.slice(2), { keyStore, quotaStore, plans: config.plans, clock });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;

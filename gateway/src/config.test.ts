@@ -13,7 +13,7 @@ describe('loadConfig', () => {
       plans: BUILT_IN_PLANS,
       plansSource: 'built-in',
       quotaFailMode: 'closed',
-      redisTimeoutMs: 80,
+      redisTimeoutMs: 250,
     });
     expect(config.redisUrl).toBeUndefined();
     expect(config.adminToken).toBeUndefined();
@@ -30,7 +30,13 @@ describe('loadConfig', () => {
     [{ PORT: 'eighty' }, /^PORT must be an integer from 0 to 65535$/],
     [{ QUOTA_FAIL_MODE: 'maybe' }, /^QUOTA_FAIL_MODE must be one of closed, open$/],
     [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/],
-    [{ ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN must be a string of at least 16 characters$/],
+    [{ ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN must be a secret of at least 16 characters that is not a placeholder/],
+    [{ ADMIN_TOKEN: 'change-me-admin-token' }, /^ADMIN_TOKEN must be a secret of at least 16 characters that is not a placeholder/],
+    [{ PROXY_SECRET: 'change-me-proxy-secret' }, /^PROXY_SECRET must be a secret of at least 16 characters/],
+    [{ PROXY_SECRET: 's' }, /^PROXY_SECRET must be a secret of at least 16 characters/],
+    [{ CORS_ORIGINS: 'example.com' }, /^CORS_ORIGINS must be \* or a comma-separated list of origins/],
+    [{ METRICS_PORT: '99999' }, /^METRICS_PORT must be an integer from 0 to 65535$/],
+    [{ TRUSTED_PROXIES: '10.0.0.0/99' }, /^TRUSTED_PROXIES must be addresses or CIDR ranges/],
     [{ TOKEN_URL: 'ftp://x' }, /^TOKEN_URL must be an http\(s\) URL$/],
     [{ KEY_HEADER: 'x-tollgate-user' }, /^KEY_HEADER must not be another x-tollgate-\* header/],
   ])('when the environment is %j, then one line names the variable', (env, message) => {

@@ -1,9 +1,23 @@
 import { readFileSync } from 'node:fs';
-import { parseEnv } from '@tollgate/envelope';
+import proxyAddr from 'proxy-addr';
+import { parseEnv, secretSchema } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
 import { BUILT_IN_PLANS } from './domain/plans';
 import type { PlanTable } from './domain/plans';
 import { parsePlanTable } from './domain/plans-file';
+import { parseCorsOrigins } from './http/cors-policy';
+
+// Nothing trusted: the socket's own address is the client's.
+const TRUST_NONE = (): boolean => false;
+
+function compileTrust(value: string | undefined): (address: string, hop: number) => boolean {
+  if (!value) return TRUST_NONE;
+  try {
+    return proxyAddr.compile(value.split(',').map((v) => v.trim()).filter(Boolean));
+  } catch (err) {
+    throw new Error(`TRUSTED_PROXIES must be addresses or CIDR ranges, comma-separated (or loopback, linklocal, uniquelocal): ${(err as Error).message}`);
+  }
+}
 
 /** The gateway's configuration, parsed once at start. */
 export interface GatewayConfig {
@@ -26,6 +40,12 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   upstreamMaxSockets: number;
   signupsPerHour: number;
+  /** Browser origins allowed to call the data APIs (`*` for any); empty for none. */
+  corsOrigins: string[];
+  /** Serve `/metrics` on this port only; unset: on the main port behind the admin token. */
+  metricsPort?: number;
+  /** The trusted-hop test compiled from `TRUSTED_PROXIES` (proxy-addr syntax); unset: no hop is trusted. */
+  trust: (address: string, hop: number) => boolean;
 }
 
 interface Env {
@@ -44,6 +64,9 @@ interface Env {
   UPSTREAM_TIMEOUT_MS: number;
   UPSTREAM_MAX_SOCKETS: number;
   SIGNUPS_PER_HOUR: number;
+  CORS_ORIGINS?: string;
+  METRICS_PORT?: number;
+  TRUSTED_PROXIES?: string;
 }
 
 const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });
@@ -55,19 +78,22 @@ export const ENV_SCHEMA: QuerySchema = {
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
-    ADMIN_TOKEN: { type: 'string', minLength: 16, description: 'a string of at least 16 characters' },
+    ADMIN_TOKEN: secretSchema(),
     KEY_HEADER: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$', default: 'x-tollgate-key', description: 'an HTTP header name' },
     BURGER_URL: url('http://127.0.0.1:8081', 'an http(s) URL'),
     TOKEN_URL: url('http://127.0.0.1:8082', 'an http(s) URL'),
     LOGS_URL: url('http://127.0.0.1:8083', 'an http(s) URL'),
-    PROXY_SECRET: { type: 'string', minLength: 1 },
+    PROXY_SECRET: secretSchema(),
     PLANS_FILE: { type: 'string', minLength: 1 },
     QUOTA_FAIL_MODE: { type: 'string', enum: ['closed', 'open'], default: 'closed' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-    REDIS_TIMEOUT_MS: { type: 'integer', minimum: 5, maximum: 10000, default: 80 },
+    REDIS_TIMEOUT_MS: { type: 'integer', minimum: 5, maximum: 10000, default: 250 },
     UPSTREAM_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 300000, default: 15000 },
     UPSTREAM_MAX_SOCKETS: { type: 'integer', minimum: 1, maximum: 10000, default: 256 },
     SIGNUPS_PER_HOUR: { type: 'integer', minimum: 1, maximum: 100000, default: 5 },
+    CORS_ORIGINS: { type: 'string', pattern: '^\\s*(\\*|https?://[^/\\s,]+)(\\s*,\\s*(\\*|https?://[^/\\s,]+))*\\s*$', description: '* or a comma-separated list of origins such as https://app.example.com' },
+    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, description: 'a port number' },
+    TRUSTED_PROXIES: { type: 'string', minLength: 1, description: 'addresses or CIDR ranges of trusted proxies, comma-separated (or loopback, linklocal, uniquelocal)' },
   },
 };
 
@@ -104,7 +130,10 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreamMaxSockets: e.UPSTREAM_MAX_SOCKETS,
     signupsPerHour: e.SIGNUPS_PER_HOUR,
+    corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
+    trust: compileTrust(e.TRUSTED_PROXIES),
   };
+  if (e.METRICS_PORT !== undefined) config.metricsPort = e.METRICS_PORT;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
   if (e.ADMIN_TOKEN) config.adminToken = e.ADMIN_TOKEN;
   if (e.PROXY_SECRET) config.proxySecret = e.PROXY_SECRET;

@@ -1,8 +1,13 @@
-import { createLogger, serve } from '@tollgate/envelope';
-import { createGatewayListener } from './app';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { createLogger, createTimedServer, serve } from '@tollgate/envelope';
+import type { Logger } from '@tollgate/envelope';
+import { createGatewayListener, createMetricsApp } from './app';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
 import { openStores } from './data/open-stores';
+import { createServiceDocuments } from './data/service-documents';
 import { createMetrics, createStoreLatencyRecorder } from './metrics';
 import { createDocsRoutes } from './routes/docs-routes';
 
@@ -29,18 +34,42 @@ async function main(): Promise<void> {
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
-  const docs = createDocsRoutes({ upstreams: config.upstreams, proxySecret: config.proxySecret, keyHeader: config.keyHeader, clock });
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, routers: [docs] });
+  const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
+  // Asked now so unknown routes are refused from the first call; a service still starting is asked again later.
+  void documents.all();
+  const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader });
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, routers: [docs] });
+  const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,
     listener,
     port: config.port,
     logger,
     onClose: async () => {
+      metricsServer?.close();
       await redis?.quit().catch(() => redis.disconnect());
       logger.flush();
     },
   });
 }
 
-void main();
+/** The metrics port's server; a port that cannot be had stops the gateway with one line. */
+async function listenMetrics(app: Express, port: number, logger: Logger): Promise<Server> {
+  const server = createTimedServer(app);
+  await new Promise<void>((resolve) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      process.stderr.write(`gateway: METRICS_PORT ${port} cannot be used: ${err.code === 'EADDRINUSE' ? 'the port is taken' : err.message}\n`);
+      process.exit(1);
+    });
+    server.listen(port, '0.0.0.0', resolve);
+  });
+  logger.info({ port: (server.address() as AddressInfo).port }, 'metrics listening');
+  return server;
+}
+
+main().catch((err: unknown) => {
+  // Start-up failures (the port taken, say) end the process with one line rather than a stack.
+  const code = (err as NodeJS.ErrnoException).code;
+  process.stderr.write(`gateway: ${code === 'EADDRINUSE' ? `port ${(err as { port?: number }).port ?? ''} is already in use; set PORT to a free one` : (err as Error).message}\n`);
+  process.exit(1);
+});

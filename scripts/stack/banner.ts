@@ -1,4 +1,5 @@
 import type { DemoUpstreams } from './demo-upstreams';
+import type { UpstreamProblem } from './probe-upstreams';
 import type { Stack } from './start-stack';
 
 /** What the banner shows. */
@@ -7,14 +8,29 @@ export interface BannerInput {
   store: string;
   demoKey?: string;
   upstreams?: DemoUpstreams;
+  /** Upstreams the services cannot reach; said first, since the stack looks healthy without them. */
+  problems?: readonly UpstreamProblem[];
 }
 
-/** Prints where everything is, how to get a key and, in demo mode, a ready-to-paste curl per API. */
-export function printBanner({ stack, store, demoKey, upstreams }: BannerInput): void {
+/** The banner's text: where everything is, how to get a key and, in demo mode, a ready-to-paste curl per API. */
+export function bannerText({ stack, store, demoKey, upstreams, problems = [] }: BannerInput): string {
   const gw = stack.urls.gateway;
-  const lines = [
-    '',
-    'Tollgate is up.',
+  const lines = [''];
+  if (problems.length === 0) {
+    lines.push('Tollgate is up.');
+  } else {
+    const names = problems.map((p) => p.deployable).join(', ');
+    const one = problems.length === 1;
+    lines.push(`Tollgate is up, but ${names} cannot reach ${one ? 'its upstream' : 'their upstreams'}: calls to ${one ? 'that API' : 'those APIs'} fail until ${one ? 'it is' : 'they are'} reachable.`);
+    for (const p of problems) lines.push(`  ${p.deployable.padEnd(8)} ${p.upstream} at ${p.url}: ${p.reason}`);
+    lines.push(
+      upstreams
+        ? '  These are the demo stand-ins; their output above says why they do not answer.'
+        : '  Offline, or behind a firewall? Stop with Ctrl-C and run `npm start -- --demo`: it starts local stand-ins for every upstream.',
+    );
+    lines.push('');
+  }
+  lines.push(
     `  gateway   ${gw}   (API docs: ${gw}/docs, metrics: ${gw}/metrics)`,
     `  burger    ${stack.urls.burger}   token ${stack.urls.token}   logs ${stack.urls.logs}   (internal: they need the proxy secret)`,
     `  store     ${store}`,
@@ -24,7 +40,7 @@ export function printBanner({ stack, store, demoKey, upstreams }: BannerInput): 
     `  curl -s -X POST ${gw}/dashboard/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'`,
     `  curl -s -X PUT ${gw}/dashboard/v1/subscriptions/burger -H 'x-tollgate-key: <key>' -H 'content-type: application/json' -d '{"plan":"free"}'`,
     `  or, as the operator: curl -s -X POST ${gw}/admin/v1/keys -H 'authorization: Bearer ${stack.adminToken}' -H 'content-type: application/json' -d '{"owner":"me","subscriptions":{"burger":"free"}}'`,
-  ];
+  );
   if (demoKey && upstreams) {
     const { address, fromBlock, toBlock } = upstreams.erc20;
     lines.push(
@@ -35,6 +51,12 @@ export function printBanner({ stack, store, demoKey, upstreams }: BannerInput): 
       `  curl -s '${gw}/logs/v1/transfers?chain=ethereum&token=${address}&from_block=${fromBlock}&to_block=${toBlock}' -H 'x-tollgate-key: ${demoKey}'`,
     );
   }
+  if (problems.length > 0 && !upstreams) lines.push('', `Unreachable: ${problems.map((p) => p.deployable).join(', ')}. Offline? npm start -- --demo`);
   lines.push('', 'Ctrl-C stops everything.', '');
-  console.log(lines.join('\n'));
+  return lines.join('\n');
+}
+
+/** Prints {@link bannerText}. */
+export function printBanner(input: BannerInput): void {
+  console.log(bannerText(input));
 }

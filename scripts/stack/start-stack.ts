@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import concurrently from 'concurrently';
 import type { CloseEvent, Command } from 'concurrently';
+import { checkPorts } from './check-ports';
 import { DEPLOYABLES, DEPLOYABLE_NAMES } from './deployables';
 import type { DeployableName } from './deployables';
 import { waitUntilReady } from './wait-until-ready';
@@ -21,32 +22,53 @@ export interface StackOptions {
   readyTimeoutMs?: number;
 }
 
+/** A deployable that ended, with its exit code (or signal) and the last line it wrote to stderr. */
+export interface DeployableExit {
+  name: DeployableName;
+  exitCode: number | string;
+  lastError?: string;
+}
+
 /** A running stack. */
 export interface Stack {
   urls: Record<DeployableName, string>;
   adminToken: string;
   proxySecret: string;
+  /** Settles with the first deployable to end, whoever ended it: a stack without one is not a stack. */
+  exited: Promise<DeployableExit>;
   /** Stops every process (SIGTERM, so each drains and exits cleanly); resolves with each exit code. */
   stop: () => Promise<Record<string, number | string>>;
 }
 
+/** A secret for ADMIN_TOKEN or PROXY_SECRET: 32 characters from 24 random bytes, well over the 16 the deployables require. */
+export function generateSecret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** One line saying which deployable ended and why, as far as its own last error line tells. */
+export function describeExit({ name, exitCode, lastError }: DeployableExit, when: string): string {
+  return `${name} exited with code ${exitCode} ${when}${lastError ? `: ${lastError}` : ' (its output above says why)'}`;
+}
+
 /**
  * Starts the gateway and the three services as separate processes under concurrently, each on its
- * port with a fresh proxy secret, and resolves once all four answer their health URL.
+ * port with a fresh proxy secret, and resolves once all four answer their health URL. Rejects,
+ * naming the deployable, if a port is taken or a process ends before all four are up.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
-  const port = (name: DeployableName) => options.ports?.[name] ?? DEPLOYABLES[name].port;
-  const urls = Object.fromEntries(DEPLOYABLE_NAMES.map((n) => [n, `http://127.0.0.1:${port(n)}`])) as Record<DeployableName, string>;
-  const proxySecret = randomBytes(24).toString('base64url');
-  const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
+  const ports = Object.fromEntries(DEPLOYABLE_NAMES.map((n) => [n, options.ports?.[n] ?? DEPLOYABLES[n].port])) as Record<DeployableName, number>;
+  await checkPorts(ports);
+  const urls = Object.fromEntries(DEPLOYABLE_NAMES.map((n) => [n, `http://127.0.0.1:${ports[n]}`])) as Record<DeployableName, string>;
+  const proxySecret = generateSecret();
+  const adminToken = options.adminToken ?? generateSecret();
   const tsx = require.resolve('tsx', { paths: [options.root] });
 
   const common = { PROXY_SECRET: proxySecret, NODE_ENV: 'development' };
   const envOf: Record<DeployableName, Record<string, string>> = {
-    gateway: { ...common, PORT: String(port('gateway')), ADMIN_TOKEN: adminToken, BURGER_URL: urls.burger, TOKEN_URL: urls.token, LOGS_URL: urls.logs },
-    burger: { ...common, PORT: String(port('burger')) },
-    token: { ...common, PORT: String(port('token')) },
-    logs: { ...common, PORT: String(port('logs')) },
+    gateway: { ...common, PORT: String(ports.gateway), ADMIN_TOKEN: adminToken, BURGER_URL: urls.burger, TOKEN_URL: urls.token, LOGS_URL: urls.logs },
+    burger: { ...common, PORT: String(ports.burger) },
+    token: { ...common, PORT: String(ports.token) },
+    logs: { ...common, PORT: String(ports.logs) },
   };
 
   const { commands, result } = concurrently(
@@ -66,27 +88,43 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       handleInput: false,
     },
   );
-  const exited = new Set<string>();
+  const exits = new Map<string, number | string>();
   // concurrently rejects with the same close events when a process fails; both ways are an answer here.
   const settled = result.then(
     (events) => events,
     (events: CloseEvent[]) => events,
   );
-  for (const command of commands as Command[]) command.close.subscribe(() => exited.add(command.name));
+  const exited = new Promise<DeployableExit>((resolve) => {
+    for (const command of commands as Command[]) {
+      let lastError: string | undefined;
+      // A deployable that cannot start says why in one stderr line; it is the most useful part of the failure.
+      command.stderr.subscribe((chunk: Buffer) => {
+        const line = chunk.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean).at(-1);
+        if (line) lastError = line.slice(0, 300);
+      });
+      command.close.subscribe((event: CloseEvent) => {
+        exits.set(command.name, event.exitCode);
+        resolve({ name: command.name as DeployableName, exitCode: event.exitCode, lastError });
+      });
+    }
+  });
 
   const stop = async () => {
-    for (const command of commands as Command[]) if (!exited.has(command.name)) command.kill('SIGTERM');
+    for (const command of commands as Command[]) if (!exits.has(command.name)) command.kill('SIGTERM');
     const events = await settled;
     return Object.fromEntries(events.map((e) => [e.command.name, e.exitCode]));
   };
 
   try {
-    await Promise.all(
-      DEPLOYABLE_NAMES.map((name) => waitUntilReady(`${urls[name]}/healthz`, options.readyTimeoutMs ?? 30_000, () => !exited.has(name))),
-    );
+    // The first exit decides, not the first failed health check: when one deployable fails,
+    // concurrently stops the others, and their health checks fail too.
+    await Promise.race([
+      Promise.all(DEPLOYABLE_NAMES.map((name) => waitUntilReady(`${urls[name]}/healthz`, options.readyTimeoutMs ?? 30_000, () => exits.size === 0))),
+      exited.then((exit) => Promise.reject(new Error(describeExit(exit, 'during start-up')))),
+    ]);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { urls, adminToken, proxySecret, stop };
+  return { urls, adminToken, proxySecret, exited, stop };
 }

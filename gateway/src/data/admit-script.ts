@@ -2,8 +2,9 @@
  * The admission script: one EVALSHA per call. It mirrors `decideAdmission` (domain/admission.ts)
  * step for step; the shared store contract suite runs both against the same cases.
  *
- * KEYS: 1 record (hash), 2 second log (sorted set), 3 month counter, 4 day counter — all tagged
- * with the key id, so one Cluster slot.
+ * KEYS: 1 record (hash), 2 second log (sorted set), 3 month counter, 4 day counter, 5 playground
+ * log (sorted set of the day's playground calls, for refunds) — all tagged with the key id, so one
+ * Cluster slot.
  * ARGV: 1 presented key hash, 2 api, 3 now (ms), 4 unique log member, 5 month TTL (s),
  * 6 day TTL (s), 7 playground allowance per day, 8 second-log TTL (s), 9 deadline (Unix ms),
  * then one triple per plan: name, monthly quota, rate per second.
@@ -66,19 +67,43 @@ local day = tonumber(redis.call('GET', KEYS[4]) or '0')
 if day >= allowance then return {'playground_exhausted', plan, day, 0, 0, status} end
 day = redis.call('INCR', KEYS[4])
 redis.call('EXPIRE', KEYS[4], ARGV[6])
+redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[5], ARGV[6])
 return {'playground', plan, day, 0, 0, status}
 `;
 
 /**
- * Undoes one admitted call (the service could not be reached): removes its second-log entry and
- * takes one off the counter it was charged to, never below zero; the counter keeps its TTL.
- * KEYS: 1 second log, 2 counter. ARGV: 1 log member ('' for a playground call).
+ * Undoes one admitted call, at most once: a marker per call (its unique member) makes a second
+ * refund a no-op. The call's entry leaves the second log (or the day's playground log), and the
+ * counter it was charged to goes down by one (never below zero; it keeps its TTL). A refund knows
+ * which counter it charged; a cancel sent after a timeout does not (the script may not even have
+ * run), and takes the counter from the log the member is found in, or does nothing.
+ * KEYS: 1 second log, 2 month counter, 3 playground log, 4 day counter, 5 refund marker.
+ * ARGV: 1 the call's member, 2 'month', 'day' or '' (unknown), 3 marker TTL (s). Returns 1 or 0.
  */
 export const REFUND_SCRIPT = `
-if ARGV[1] ~= '' then redis.call('ZREM', KEYS[1], ARGV[1]) end
-local value = tonumber(redis.call('GET', KEYS[2]) or '0')
-if value > 0 then redis.call('DECR', KEYS[2]) end
-return value
+if not redis.call('SET', KEYS[5], '1', 'NX', 'EX', ARGV[3]) then return 0 end
+local inLog = redis.call('ZREM', KEYS[1], ARGV[1]) == 1
+local inPlayground = redis.call('ZREM', KEYS[3], ARGV[1]) == 1
+local counter
+if ARGV[2] == 'month' or (ARGV[2] == '' and inLog) then counter = KEYS[2]
+elseif ARGV[2] == 'day' or (ARGV[2] == '' and inPlayground) then counter = KEYS[4]
+else return 0 end
+local value = tonumber(redis.call('GET', counter) or '0')
+if value > 0 then redis.call('DECR', counter) end
+return 1
+`;
+
+/**
+ * Creates a key's record unless the deadline (Redis time, Unix ms) has passed: a creation the
+ * gateway already answered 503 for must not leave a record nobody got the secret of.
+ * KEYS: 1 record. ARGV: 1 deadline, then field, value pairs. Returns 1, or 0 when expired.
+ */
+export const CREATE_SCRIPT = `
+local time = redis.call('TIME')
+if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[1]) then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1
 `;
 
 /** Counts one event in a window's counter and sets its TTL in the same step. KEYS: 1 counter. ARGV: 1 TTL (s). */

@@ -5,7 +5,7 @@ import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/window
 import { newKeyRecord } from './key-store';
 import type { KeyRecord, KeyStore, NewKey } from './key-store';
 import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores, Usage } from './quota-store';
-import { redisKeys } from './redis-keys';
+import { REFUND_MARKER_TTL_SECONDS, redisKeys } from './redis-keys';
 
 interface StoredKey {
   hash: string;
@@ -60,6 +60,12 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
   const keys = new Map<string, StoredKey>();
   const counters = new Map<string, Counter>();
   const logs = new Map<string, SecondLog>();
+  // Members of each day's playground calls (at most the allowance a day), for exact refunds; by
+  // the name of the day's counter, and dropped with it.
+  const playground = new Map<string, number[]>();
+  const revocationListeners: ((keyId: string) => void)[] = [];
+  // Members already refunded, with when the marker lapses (as Redis's marker keys).
+  const refunded = new Map<string, number>();
   let writes = 0;
   let sequence = 0;
 
@@ -71,6 +77,8 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
   const add = (name: string, delta: number, ttlS: number, nowMs: number): number => {
     if (++writes % SWEEP_EVERY === 0) {
       for (const [k, c] of counters) if (c.expiresAtMs <= nowMs) counters.delete(k);
+      for (const k of playground.keys()) if (!counters.has(k)) playground.delete(k);
+      for (const [m, until] of refunded) if (until <= nowMs) refunded.delete(m);
     }
     const value = Math.max(0, read(name, nowMs) + delta);
     const counter = counters.get(name);
@@ -110,6 +118,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       const stored = keys.get(id);
       if (!stored) return undefined;
       stored.record.revoked_at ??= new Date(clock()).toISOString();
+      for (const listener of revocationListeners) listener(id);
       return copy(stored.record);
     },
   };
@@ -138,26 +147,37 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
         log.members.push(member);
         logs.set(logName, log);
         add(redisKeys.month(keyId, api, month.id), 1, ttlSeconds(month, nowMs), nowMs);
-        return { ...decision, ticket: { keyId, api, charged: 'month', windowId: month.id, member: `m:${member}` } };
+        return { ...decision, ticket: { keyId, api, monthId: month.id, dayId: day.id, member: String(member), charged: 'month' } };
       }
       if (log.times.length) logs.set(logName, log);
       else logs.delete(logName);
       if (decision.charge === 'day') {
+        const member = ++sequence;
         add(redisKeys.day(keyId, api, day.id), 1, ttlSeconds(day, nowMs), nowMs);
-        return { ...decision, ticket: { keyId, api, charged: 'day', windowId: day.id } };
+        const pgName = redisKeys.day(keyId, api, day.id);
+        playground.set(pgName, [...(playground.get(pgName) ?? []), member]);
+        return { ...decision, ticket: { keyId, api, monthId: month.id, dayId: day.id, member: String(member), charged: 'day' } };
       }
       return decision;
     },
+    // As the Redis script: once per call, from the counter it was charged to.
     async refund(ticket: RefundTicket) {
       const nowMs = clock();
-      const logName = redisKeys.secondLog(ticket.keyId, ticket.api);
-      const log = logs.get(logName);
-      const at = log && ticket.member ? log.members.indexOf(Number(ticket.member.slice(2))) : -1;
+      const member = Number(ticket.member);
+      if (refunded.has(ticket.member)) return;
+      refunded.set(ticket.member, nowMs + REFUND_MARKER_TTL_SECONDS * 1000);
+      const log = logs.get(redisKeys.secondLog(ticket.keyId, ticket.api));
+      const at = log ? log.members.indexOf(member) : -1;
       if (log && at >= 0) {
         log.times.splice(at, 1);
         log.members.splice(at, 1);
       }
-      const name = ticket.charged === 'month' ? redisKeys.month(ticket.keyId, ticket.api, ticket.windowId) : redisKeys.day(ticket.keyId, ticket.api, ticket.windowId);
+      const dayName = redisKeys.day(ticket.keyId, ticket.api, ticket.dayId);
+      const played = playground.get(dayName) ?? [];
+      if (played.includes(member)) playground.set(dayName, played.filter((m) => m !== member));
+      const charged = ticket.charged ?? (at >= 0 ? 'month' : played.includes(member) ? 'day' : undefined);
+      if (!charged) return;
+      const name = charged === 'month' ? redisKeys.month(ticket.keyId, ticket.api, ticket.monthId) : dayName;
       const counter = counters.get(name);
       if (counter && counter.value > 0) counter.value -= 1;
       if (counter && counter.expiresAtMs <= nowMs) counters.delete(name);
@@ -173,6 +193,10 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       return add(redisKeys.signups(ip, hour.id), 1, ttlSeconds(hour, nowMs), nowMs);
     },
     async ping() {},
+    onRevoked(revoked, listening) {
+      revocationListeners.push(revoked);
+      listening(true);
+    },
   };
 
   return { keyStore, quotaStore, kind: 'memory' };

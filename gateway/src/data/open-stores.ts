@@ -5,9 +5,6 @@ import type { Stores } from './quota-store';
 import { createRedisClient } from './redis-client';
 import { createRedisStores } from './redis-stores';
 
-/** Allowance for clock skew between a gateway host and Redis when judging an admission's deadline. */
-export const CLOCK_SKEW_ALLOWANCE_MS = 250;
-
 /** Options of {@link openStores}. */
 export interface OpenStoresOptions {
   redisUrl?: string;
@@ -30,7 +27,7 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
     );
     return { stores: createMemoryStores({ clock }) };
   }
-  const redis = createRedisClient(redisUrl, { commandTimeoutMs: options.redisTimeoutMs, logger });
+  const redis = createRedisClient(redisUrl, { logger });
   const ready = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), waitMs);
     redis.once('ready', () => {
@@ -39,5 +36,5 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
     });
   });
   if (!ready) logger.warn({ store: 'redis' }, `Redis is not reachable yet; answering 503 until it is`);
-  return { stores: createRedisStores(redis, { clock, onLatency: options.onLatency, admitBudgetMs: options.redisTimeoutMs + CLOCK_SKEW_ALLOWANCE_MS }), redis };
+  return { stores: createRedisStores(redis, { clock, onLatency: options.onLatency, timeoutMs: options.redisTimeoutMs, logger }), redis };
 }

@@ -11,14 +11,16 @@ export interface AdmitRequest {
   nowMs: number;
 }
 
-/** What refunding an admitted call needs: the exact counters it was charged to. */
+/** What refunding an admitted call needs: its unique member and the windows it may be counted in. */
 export interface RefundTicket {
   keyId: string;
   api: string;
-  charged: 'month' | 'day';
-  windowId: string;
-  /** The call's entry in the per-second log (plan calls only). */
-  member?: string;
+  monthId: string;
+  dayId: string;
+  /** The call's entry in the second log (plan calls) or the day's playground log. */
+  member: string;
+  /** The counter it was charged to; unknown when the admission timed out (it may not have run). */
+  charged?: 'month' | 'day';
 }
 
 /** A decision plus, when it charged, how to undo that charge. */
@@ -44,6 +46,12 @@ export interface QuotaStore {
   countSignup(ip: string, nowMs: number): Promise<number>;
   /** Resolves when the store answers; rejects with a {@link StoreError} when it does not. */
   ping(): Promise<void>;
+  /**
+   * Calls `revoked` with the id of every key revoked by any gateway sharing the store, and
+   * `listening(true)` each time that channel is (re)opened (revocations sent before were missed:
+   * a cache of keys must drop all), `listening(false)` when it cannot be opened.
+   */
+  onRevoked(revoked: (keyId: string) => void, listening: (heard: boolean) => void): void;
 }
 
 /** The store could not be reached or did not answer in time. */
@@ -60,4 +68,6 @@ export interface Stores {
   quotaStore: QuotaStore;
   /** Which backing store this is, for logs and `/readyz`. */
   kind: 'redis' | 'memory';
+  /** How the backing store survives its own restart (Redis only), for `/readyz`. */
+  persistence?: () => string;
 }

@@ -3,8 +3,6 @@ import type { Logger } from '@tollgate/envelope';
 
 /** Options of {@link createRedisClient}. */
 export interface RedisClientOptions {
-  /** A command not answered within this many ms fails (the caller answers 503). */
-  commandTimeoutMs: number;
   logger: Logger;
 }
 
@@ -16,7 +14,6 @@ export interface RedisClientOptions {
 export function createRedisClient(url: string, options: RedisClientOptions): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
-    commandTimeout: options.commandTimeoutMs,
     connectTimeout: 2_000,
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),

@@ -1,3 +1,4 @@
+import { ownEntry } from '@tollgate/envelope';
 import type { ApiPlans } from './plans';
 
 /** What a key holds for one API. */
@@ -59,7 +60,7 @@ export function decideAdmission(input: AdmissionInput): AdmissionDecision {
   if (record.revoked) return { outcome: 'revoked', ...empty };
   const subscription = record.subscription;
   if (subscription?.status === 'active') {
-    const plan = apiPlans.plans[subscription.plan];
+    const plan = ownEntry(apiPlans.plans, subscription.plan);
     if (!plan) return { outcome: 'unknown_plan', subscription, ...empty };
     const inWindow = input.secondLog.filter((t) => t > nowMs - 1000);
     const oldest = inWindow.length ? Math.min(...inWindow) : undefined;

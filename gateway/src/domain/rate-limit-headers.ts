@@ -1,3 +1,4 @@
+import { ownEntry } from '@tollgate/envelope';
 import type { AdmissionDecision } from './admission';
 import type { ApiPlans } from './plans';
 import { dayWindow, monthWindow, secondsUntil } from './windows';
@@ -21,7 +22,7 @@ export function rateLimitHeaders(decision: AdmissionDecision, apiPlans: ApiPlans
       RateLimit: `"day";r=${remaining};t=${reset}`,
     };
   }
-  const plan = decision.plan === undefined ? undefined : apiPlans.plans[decision.plan];
+  const plan = decision.plan === undefined ? undefined : ownEntry(apiPlans.plans, decision.plan);
   if (!plan) return undefined;
   const month = monthWindow(nowMs);
   const monthRemaining = Math.max(0, plan.monthly_quota - decision.used);

@@ -1,3 +1,4 @@
+import { ownEntry } from '@tollgate/envelope';
 import type { Subscription } from './admission';
 import type { PlanTable } from './plans';
 import { dayWindow, monthWindow, secondsUntil } from './windows';
@@ -48,9 +49,9 @@ export function usageReport(
 ): UsageItem[] {
   const items: UsageItem[] = [];
   for (const [api, apiPlans] of Object.entries(plans)) {
-    const sub = subscriptions[api];
+    const sub = ownEntry(subscriptions, api);
     const count = counts[api] ?? { month: 0, day: 0 };
-    const plan = sub?.status === 'active' ? apiPlans.plans[sub.plan] : undefined;
+    const plan = sub?.status === 'active' ? ownEntry(apiPlans.plans, sub.plan) : undefined;
     const base = { api, plan: sub?.plan ?? null, status: sub?.status ?? ('none' as const) };
     if (plan) {
       const month = monthWindow(nowMs);

@@ -9,9 +9,11 @@ interface Verified {
  * Keys verified recently (by their hash), for `QUOTA_FAIL_MODE=open`: while the store is down, a
  * key admitted in the last `maxAgeMs` goes through with the plan it had; any other key still gets
  * 503, because failing open must not let unknown or revoked keys in. Bounded, oldest dropped first.
+ * It remembers only while revocations are heard: a key verified before that could have been revoked unheard.
  */
 export class FailOpenCache {
   private readonly entries = new Map<string, Verified>();
+  private heard = false;
 
   constructor(
     private readonly maxEntries = 10_000,
@@ -19,6 +21,7 @@ export class FailOpenCache {
   ) {}
 
   remember(hash: string, keyId: string, api: string, plan: string, nowMs: number): void {
+    if (!this.heard) return;
     const entry = this.entries.get(hash) ?? { keyId, plans: new Map<string, string>(), atMs: nowMs };
     entry.plans.set(api, plan);
     entry.atMs = nowMs;
@@ -29,6 +32,22 @@ export class FailOpenCache {
 
   forget(hash: string): void {
     this.entries.delete(hash);
+  }
+
+  /** Drops a key by id: it was revoked, here or by another gateway. */
+  forgetId(keyId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.keyId === keyId) this.entries.delete(hash);
+  }
+
+  /** Whether revocations are heard, so what is remembered can be trusted. */
+  get listening(): boolean {
+    return this.heard;
+  }
+
+  /** Drops every key (revocations may have been missed until now) and remembers from now on only when `heard`. */
+  restart(heard: boolean): void {
+    this.entries.clear();
+    this.heard = heard;
   }
 
   /** The key id and plan a recently verified key had for this API. */

@@ -14,7 +14,7 @@ export function pendingErrorOf(req: IncomingMessage): unknown {
   return (req as Pending)[PENDING];
 }
 
-const API_PATH = /^\/([a-z][a-z0-9_-]{0,31})\/v1(?:[/?]|$)/;
+const API_PATH = /^\/([a-z][a-z0-9_-]{0,31})(?=[/?]|$)/;
 // The same rule as the envelope's request-id middleware: an echoed id must be short and header-safe.
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -28,9 +28,7 @@ export interface FastPathDeps {
 type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 interface Stages {
   prefixLength: number;
-  count: Handler;
-  gate: (req: Request, res: Response, next: NextFunction) => Promise<void>;
-  proxy: Handler;
+  handlers: readonly Handler[];
 }
 
 /**
@@ -43,9 +41,7 @@ interface Stages {
 export function createFastPath(deps: FastPathDeps): RequestListener {
   const { app, logger } = deps;
   const stages = new Map<string, Stages>();
-  for (const [api, [count, gate, proxy]] of deps.pipelines) {
-    stages.set(api, { prefixLength: api.length + 1, count: count as Handler, gate: gate as Stages['gate'], proxy: proxy as Handler });
-  }
+  for (const [api, handlers] of deps.pipelines) stages.set(api, { prefixLength: api.length + 1, handlers: handlers as readonly Handler[] });
   return (req, res) => {
     const api = API_PATH.exec(req.url ?? '')?.[1];
     const stage = api === undefined ? undefined : stages.get(api);
@@ -67,9 +63,24 @@ export function createFastPath(deps: FastPathDeps): RequestListener {
       pending[PENDING] = err ?? new AppError('NOT_FOUND', `no route for ${req.method} ${req.url}`);
       app(req, res);
     };
-    stage.count(xreq, xres, noop);
-    stage.gate(xreq, xres, (err?: unknown) => (err ? fail(err) : stage.proxy(xreq, xres, fail))).catch(fail);
+    const { handlers } = stage;
+    // Express's own contract: a handler either answers, calls next() (with an error to fail),
+    // throws, or returns a promise that rejects; next() after the last handler is the error path.
+    // One `next` for the whole call, moving along the handlers, rather than one per stage.
+    let i = 0;
+    const next: NextFunction = (err?: unknown) => {
+      const handler = handlers[i++];
+      if (err || !handler) {
+        fail(err);
+        return;
+      }
+      try {
+        const result = handler(xreq, xres, next);
+        if (result instanceof Promise) result.catch(fail);
+      } catch (thrown) {
+        fail(thrown);
+      }
+    };
+    next();
   };
 }
-
-function noop(): void {}

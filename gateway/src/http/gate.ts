@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
-import { AppError, PROXY_SECRET_HEADER, REQUEST_ID_HEADER, requestIdOf } from '@tollgate/envelope';
+import { AppError, PROXY_SECRET_HEADER, REQUEST_ID_HEADER, ownEntry, requestIdOf } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
 import { MAX_KEY_LENGTH, hashApiKey, keyIdFromHash } from '../domain/api-key';
 import type { AdmissionDecision } from '../domain/admission';
@@ -11,6 +11,7 @@ import { monthWindow } from '../domain/windows';
 import type { Admission, QuotaStore } from '../data/quota-store';
 import { StoreError } from '../data/quota-store';
 import type { FailOpenCache } from './fail-open-cache';
+import { HOP_BY_HOP, connectionNamed } from './hop-by-hop';
 
 /** Headers the gateway sets towards the services (client-sent copies are removed first). */
 export const USER_HEADER = 'x-tollgate-user';
@@ -26,6 +27,8 @@ export interface GateDeps {
   failMode: 'closed' | 'open';
   failOpenCache: FailOpenCache;
   proxySecret?: string;
+  /** Whether a hop is a trusted proxy (TRUSTED_PROXIES), whose X-Forwarded-For is kept. */
+  trust: (address: string, hop: number) => boolean;
   logger: Logger;
 }
 
@@ -33,7 +36,7 @@ function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): Ap
   const { api, apiPlans } = deps;
   const planNames = Object.keys(apiPlans.plans).join(', ');
   const subscribe = `subscribe with PUT /dashboard/v1/subscriptions/${api} (plans: ${planNames})`;
-  const limits = decision.plan ? apiPlans.plans[decision.plan] : undefined;
+  const limits = decision.plan ? ownEntry(apiPlans.plans, decision.plan) : undefined;
   switch (decision.outcome) {
     case 'unknown_key':
       return new AppError('UNAUTHORIZED', 'unknown API key');
@@ -62,17 +65,13 @@ function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): Ap
 /**
  * Authenticates the key, admits and charges the call in one store step, sets the limit headers,
  * then cleans the request for the service: the key header and every client-sent `x-tollgate-*`
- * header go; the proxy secret, key id, plan, request id, `X-Forwarded-For` and `-Host` come in.
- * Only `/v1` paths pass.
+ * header go, with every hop-by-hop header; the proxy secret, key id, plan, request id,
+ * `X-Forwarded-For` and `-Host` come in. The screen before it has checked method, path and body.
  */
 export function createGate(deps: GateDeps): RequestHandler {
   const { api, apiPlans, keyHeader, quotaStore, clock } = deps;
   const playgroundPlan = playgroundPlanName(apiPlans);
   return async (req, res, next) => {
-    if (!/^\/v1(\/|\?|$)/.test(req.url)) {
-      res.locals.decision = 'no_route';
-      throw new AppError('NOT_FOUND', `no route for ${req.method} /${api}${req.path}; ${api} is served under /${api}/v1/`);
-    }
     const presented = req.headers[keyHeader];
     if (typeof presented !== 'string' || presented === '') {
       res.locals.decision = 'missing_key';
@@ -107,6 +106,9 @@ export function createGate(deps: GateDeps): RequestHandler {
     // Only failing open reads the cache; failing closed need not pay for keeping it.
     if (admission.outcome === 'admitted' && deps.failMode === 'open') deps.failOpenCache.remember(keyHash, keyId, api, plan, nowMs);
     res.locals.ticket = admission.ticket;
+    // For the proxy: the limit headers of a call it gives back show the count without it.
+    res.locals.admission = admission;
+    res.locals.admittedAt = nowMs;
     return forward(req, res, next, keyId, plan);
   };
 
@@ -115,15 +117,24 @@ export function createGate(deps: GateDeps): RequestHandler {
   function forward(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: () => void, keyId: string, plan: string): void {
     const incoming = req.headers;
     const headers: IncomingHttpHeaders = {};
+    // Hop-by-hop headers describe the client's connection, not the call (a `Trailer` on a GET
+    // made Node's client throw outside any handler), and those the client's `Connection` names
+    // would let a standards-following hop drop the gateway's own headers. `Expect` asks for a
+    // body the data routes refuse.
+    const named = incoming.connection === undefined ? undefined : connectionNamed(incoming.connection);
     for (const name of Object.keys(incoming)) {
-      if (name !== keyHeader && !name.startsWith('x-tollgate-')) headers[name] = incoming[name];
+      if (name === keyHeader || name.startsWith('x-tollgate-') || HOP_BY_HOP.has(name) || name === 'expect' || named?.has(name)) continue;
+      headers[name] = incoming[name];
     }
     // RapidAPI's pair, read from the cleaned headers (KEY_HEADER may name either, or Host): the
-    // caller's address appended to any chain it sent, and the host it asked for.
+    // caller's address appended to the chain a trusted proxy sent (an untrusted caller's own chain
+    // is dropped: anyone can write one), and the host it asked for (or a trusted proxy's).
     const peer = req.socket.remoteAddress;
+    const trusted = peer !== undefined && deps.trust(peer, 0);
     const chain = headers['x-forwarded-for'];
-    if (peer) headers['x-forwarded-for'] = chain ? `${String(chain)}, ${peer}` : peer;
-    const host = headers['x-forwarded-host'] || headers.host;
+    if (peer) headers['x-forwarded-for'] = chain && trusted ? `${String(chain)}, ${peer}` : peer;
+    else delete headers['x-forwarded-for'];
+    const host = (trusted && headers['x-forwarded-host']) || headers.host;
     if (host) headers['x-forwarded-host'] = host;
     if (deps.proxySecret) headers[PROXY_SECRET_HEADER] = deps.proxySecret;
     headers[USER_HEADER] = keyId;

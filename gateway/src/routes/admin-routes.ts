@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import type { Response } from 'express';
-import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope';
+import { AppError, okEnvelope, ownEntry, requestIdOf, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { Subscription } from '../domain/admission';
 import type { PlanTable } from '../domain/plans';
@@ -73,7 +73,7 @@ export function createAdminRoutes(deps: AdminDeps): Router {
     const body = parseCreate(req.body);
     const subscriptions: Record<string, Subscription> = {};
     for (const [api, plan] of Object.entries(body.subscriptions ?? {})) {
-      if (!plans[api]) throw new AppError('BAD_REQUEST', `subscriptions names unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}`, { details: { parameter: 'subscriptions' } });
+      if (!ownEntry(plans, api)) throw new AppError('BAD_REQUEST', `subscriptions names unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}`, { details: { parameter: 'subscriptions' } });
       checkPlan(plans, api, plan, `subscriptions.${api}`);
       subscriptions[api] = { plan, status: 'active' };
     }

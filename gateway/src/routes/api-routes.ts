@@ -5,8 +5,11 @@ import type { PlanTable } from '../domain/plans';
 import type { QuotaStore } from '../data/quota-store';
 import type { GatewayMetrics } from '../metrics';
 import { createCallCounter } from '../metrics';
-import { FailOpenCache } from '../http/fail-open-cache';
+import type { FailOpenCache } from '../http/fail-open-cache';
+import type { CorsPolicy } from '../http/cors-policy';
 import { createGate } from '../http/gate';
+import { createScreen } from '../http/screen';
+import type { ServiceDocuments } from '../data/service-documents';
 import { createUpstreamProxy } from '../http/upstream-proxy';
 
 /** What the proxied APIs need. */
@@ -16,20 +19,25 @@ export interface ApiRoutesDeps {
   keyHeader: string;
   proxySecret?: string;
   quotaFailMode: 'closed' | 'open';
+  /** Keys verified recently, for `quotaFailMode: 'open'`. */
+  failOpenCache: FailOpenCache;
   upstreamTimeoutMs: number;
   upstreamMaxSockets: number;
   quotaStore: QuotaStore;
+  documents: ServiceDocuments;
+  cors: CorsPolicy;
+  trust: (address: string, hop: number) => boolean;
   clock: () => number;
   logger: Logger;
   metrics: GatewayMetrics;
 }
 
-/** One API's handlers, in order: count the call, gate it, proxy it. */
-export type ApiPipeline = [RequestHandler, RequestHandler, RequestHandler];
+/** One API's handlers, in order: count the call, screen it, gate it, proxy it. */
+export type ApiPipeline = [RequestHandler, RequestHandler, RequestHandler, RequestHandler];
 
 /** The pipeline of every API in the plan table that has a service URL. */
 export function createApiPipelines(deps: ApiRoutesDeps): Map<string, ApiPipeline> {
-  const failOpenCache = new FailOpenCache();
+  const { failOpenCache } = deps;
   const pipelines = new Map<string, ApiPipeline>();
   for (const [api, apiPlans] of Object.entries(deps.plans)) {
     const target = deps.upstreams[api];
@@ -41,8 +49,9 @@ export function createApiPipelines(deps: ApiRoutesDeps): Map<string, ApiPipeline
     };
     pipelines.set(api, [
       count,
-      createGate({ api, apiPlans, keyHeader: deps.keyHeader, quotaStore: deps.quotaStore, clock: deps.clock, failMode: deps.quotaFailMode, failOpenCache, proxySecret: deps.proxySecret, logger: deps.logger }),
-      createUpstreamProxy({ api, target, timeoutMs: deps.upstreamTimeoutMs, maxSockets: deps.upstreamMaxSockets, quotaStore: deps.quotaStore, logger: deps.logger }),
+      createScreen({ api, cors: deps.cors, documents: deps.documents }),
+      createGate({ api, apiPlans, keyHeader: deps.keyHeader, quotaStore: deps.quotaStore, clock: deps.clock, failMode: deps.quotaFailMode, failOpenCache, proxySecret: deps.proxySecret, trust: deps.trust, logger: deps.logger }),
+      createUpstreamProxy({ api, target, apiPlans, timeoutMs: deps.upstreamTimeoutMs, maxSockets: deps.upstreamMaxSockets, quotaStore: deps.quotaStore, logger: deps.logger }),
     ]);
   }
   return pipelines;

@@ -1,4 +1,4 @@
-import { AppError, createQueryParser } from '@tollgate/envelope';
+import { AppError, createQueryParser, ownEntry } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
 import type { PlanTable } from '../domain/plans';
 
@@ -18,15 +18,16 @@ export function createBodyParser<T>(schema: QuerySchema): (body: unknown) => T {
 
 /** The plans of an API named in a path, or 404 naming the APIs there are. */
 export function apiPlansOf(plans: PlanTable, api: string) {
-  const apiPlans = plans[api];
+  const apiPlans = ownEntry(plans, api);
   if (!apiPlans) throw new AppError('NOT_FOUND', `unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}`);
   return apiPlans;
 }
 
 /** Checks a plan name for an API, or 400 naming the plans there are. */
 export function checkPlan(plans: PlanTable, api: string, plan: string, field = 'plan'): void {
-  const names = Object.keys(apiPlansOf(plans, api).plans);
-  if (!names.includes(plan)) {
+  const { plans: apiPlanTable } = apiPlansOf(plans, api);
+  if (!ownEntry(apiPlanTable, plan)) {
+    const names = Object.keys(apiPlanTable);
     throw new AppError('BAD_REQUEST', `${field} must be one of ${names.join(', ')} for ${api}`, { details: { parameter: field } });
   }
 }

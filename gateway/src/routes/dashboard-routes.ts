@@ -83,7 +83,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   router.post('/signup', async (req, res) => {
     const { email } = parseSignup(req.body);
     const nowMs = deps.clock();
-    const ip = req.socket.remoteAddress ?? 'unknown';
+    const ip = req.ip ?? 'unknown';
     const count = await deps.quotaStore.countSignup(ip, nowMs);
     if (count > deps.signupsPerHour) {
       const retry = secondsUntil(hourWindow(nowMs).endMs, nowMs);

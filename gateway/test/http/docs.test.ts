@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
 import { createOpenApiDocument } from '@tollgate/envelope';
+import { createServiceDocuments } from '../../src/data/service-documents';
 import { createDocsRoutes } from '../../src/routes/docs-routes';
 
 // A service that documents one route and, like the real ones, wants the proxy secret.
@@ -31,25 +32,27 @@ async function startService(secret: string): Promise<{ url: string; asked: () =>
   };
 }
 
+const SECRET = 'docs-proxy-secret-0123456789';
+
 describe('GET /docs', () => {
   let service: Awaited<ReturnType<typeof startService>>;
+  // Wants another secret: it answers 403, as a service configured apart from the gateway would.
+  let refusing: Awaited<ReturnType<typeof startService>>;
   let now = 0;
   let app: express.Express;
 
   beforeAll(async () => {
-    service = await startService('s3cret');
+    service = await startService(SECRET);
+    refusing = await startService('another-proxy-secret-0123');
     app = express();
     app.use(
       createDocsRoutes({
-        upstreams: { burger: service.url, logs: 'http://127.0.0.1:9' },
-        proxySecret: 's3cret',
+        documents: createServiceDocuments({ upstreams: { burger: service.url, logs: refusing.url }, proxySecret: SECRET, clock: () => now, maxAgeMs: 1_000 }),
         keyHeader: 'x-tollgate-key',
-        clock: () => now,
-        cacheMs: 1_000,
       }),
     );
   });
-  afterAll(() => service.close());
+  afterAll(() => Promise.all([service.close(), refusing.close()]));
 
   it('when the reference is asked for, then every API appears under its prefix with the key header scheme and the gateway routes', async () => {
     const res = await request(app).get('/docs/openapi.json');
@@ -63,15 +66,16 @@ describe('GET /docs', () => {
     expect(res.body.info.description).toMatch(/Not reachable while this reference was built: logs/);
   });
 
-  it('when a service was unreachable, then the next visit asks again', async () => {
-    const before = service.asked();
+  it('when a service was unreachable, then the next visit asks it again, and not the others', async () => {
+    const [before, refusedBefore] = [service.asked(), refusing.asked()];
     await request(app).get('/docs/openapi.json');
-    expect(service.asked()).toBe(before + 1);
+    expect(refusing.asked()).toBe(refusedBefore + 1);
+    expect(service.asked()).toBe(before);
   });
 
   it('when every service answered, then the reference is reused until it is stale', async () => {
     const complete = express();
-    complete.use(createDocsRoutes({ upstreams: { burger: service.url }, proxySecret: 's3cret', keyHeader: 'x-tollgate-key', clock: () => now, cacheMs: 1_000 }));
+    complete.use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: { burger: service.url }, proxySecret: SECRET, clock: () => now, maxAgeMs: 1_000 }), keyHeader: 'x-tollgate-key' }));
     const before = service.asked();
     await request(complete).get('/docs/openapi.json');
     now += 500;

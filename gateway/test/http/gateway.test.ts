@@ -158,12 +158,21 @@ describe.each([
       expect(res.headers).toMatchObject({ 'x-ratelimit-requests-limit': '1000', 'x-ratelimit-requests-remaining': '999', ratelimit: '"second";r=99;t=1, "month";r=999;t=10' });
     });
 
-    it('when a client sends a forwarding chain, then the service gets it with the caller appended, and the host asked for', async () => {
+    it('when a trusted proxy sends a forwarding chain, then the service gets it with the proxy appended', async () => {
+      await gw.close();
+      gw = await buildGateway({ upstream: upstream.url, redisUrl: kind === 'redis' ? redisServer.url : undefined, fastPath: served === 'fast-path listener', env: { TRUSTED_PROXIES: 'loopback' } });
       const { key } = await newKey({ token: 'free' });
-      const res = await call(key).set({ 'x-forwarded-for': '203.0.113.7', host: 'api.example.test' });
+      expect((await call(key).set({ 'x-forwarded-for': '203.0.113.7', 'x-forwarded-host': 'api.example.test' })).status).toBe(200);
+      expect(lastSeen().headers['x-forwarded-for']).toMatch(/^203\.0\.113\.7, (::ffff:)?127\.0\.0\.1$/);
+      expect(lastSeen().headers['x-forwarded-host']).toBe('api.example.test');
+    });
+
+    it('when an untrusted client sends a forwarding chain, then the service gets only the caller, and the host asked for', async () => {
+      const { key } = await newKey({ token: 'free' });
+      const res = await call(key).set({ 'x-forwarded-for': '203.0.113.7', 'x-forwarded-host': 'spoofed.example.test', host: 'api.example.test' });
       expect(res.status).toBe(200);
       const seen = lastSeen().headers;
-      expect(seen['x-forwarded-for']).toMatch(/^203\.0\.113\.7, (::ffff:)?127\.0\.0\.1$/);
+      expect(seen['x-forwarded-for']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
       expect(seen['x-forwarded-host']).toBe('api.example.test');
       // Only RapidAPI's pair: a protocol or port seen by the gateway says nothing behind a TLS-terminating balancer.
       expect(seen['x-forwarded-proto']).toBeUndefined();
@@ -182,10 +191,23 @@ describe.each([
       expect(seen['x-tollgate-admin']).toBeUndefined();
     });
 
-    it('when a POST body is sent, then it is streamed to the service unchanged', async () => {
-      const { key } = await newKey({ token: 'free' });
-      const res = await request(gw.app).post('/token/v1/batch').set('x-tollgate-key', key).set('content-type', 'application/json').send('{"coins":["eth"]}');
-      expect(res.body).toMatchObject({ method: 'POST', body: '{"coins":["eth"]}' });
+    it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'OPTIONS'])('when the method is %s, then 405 with Allow: GET, HEAD, uncharged and not forwarded', async (method) => {
+      const { id, key } = await newKey({ token: 'free' });
+      const res = await request(gw.app)[method.toLowerCase() as 'post'](`/token/v1/prices`).set('x-tollgate-key', key).send(method === 'TRACE' ? undefined : '{"coins":["eth"]}');
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      if (method !== 'HEAD') expect(res.body).toMatchObject({ success: false, error: { code: 'METHOD_NOT_ALLOWED' }, message: `${method} is not allowed on /token/v1/prices; the data routes answer GET, HEAD` });
+      expect(upstream.seen).toHaveLength(0);
+      expect((await usage(id))?.used ?? 0).toBe(0);
+    });
+
+    it('when a GET carries a body, then 400 uncharged and not forwarded', async () => {
+      const { id, key } = await newKey({ token: 'free' });
+      const res = await request(gw.app).get('/token/v1/prices').set('x-tollgate-key', key).set('content-type', 'application/json').send('{"a":1}');
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('the data routes take no request body; send parameters in the query string');
+      expect(upstream.seen).toHaveLength(0);
+      expect((await usage(id))?.used ?? 0).toBe(0);
     });
 
     it('when the service answers an error status, then it is passed through and charged', async () => {
@@ -297,16 +319,45 @@ describe.each([
       const { key } = await newKey({ token: 'free' });
       await call(key);
       await call('tg_wrong');
-      const res = await request(gw.app).get('/metrics');
+      expect((await request(gw.app).get('/metrics')).status).toBe(401);
+      const res = await request(gw.app).get('/metrics').set(auth);
       expect(res.text).toContain('tollgate_gateway_calls_total{api="token",status="200",decision="admitted"} 1');
       expect(res.text).toContain('tollgate_gateway_calls_total{api="token",status="401",decision="unknown_key"} 1');
       if (kind === 'redis') expect(res.text).toMatch(/tollgate_gateway_store_seconds_count\{operation="admit"\} [1-9]/);
     });
 
     it('when the store answers, then /readyz is ready and /healthz alive', async () => {
-      expect((await request(gw.app).get('/readyz')).body.data).toEqual({ status: 'ready', store: kind });
+      // The tests' Redis runs with --save '' --appendonly no: /readyz says it persists nothing.
+      expect((await request(gw.app).get('/readyz')).body.data).toEqual(kind === 'redis' ? { status: 'ready', store: kind, store_persistence: 'none' } : { status: 'ready', store: kind });
       expect((await request(gw.app).get('/healthz')).status).toBe(200);
     });
+  });
+});
+
+describe('prototype names where an API, a plan or a key id is expected', () => {
+  let gw: GatewayFixture;
+  afterEach(() => gw.close());
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('when %s is given as an API or plan name, then admin and dashboard answer 4xx in the envelope, never 500', async (name) => {
+    gw = await buildGateway({ upstream: upstream.url });
+    const created = await request(gw.app).post('/admin/v1/keys').set(auth).send({ owner: 'proto@example.com' });
+    const { id, key } = created.body.data as { id: string; key: string };
+    const answers = [
+      await request(gw.app).put(`/admin/v1/keys/${id}/subscriptions/${name}`).set(auth).send({ plan: 'free' }),
+      await request(gw.app).put(`/admin/v1/keys/${id}/subscriptions/token`).set(auth).send({ plan: name }),
+      await request(gw.app).post('/admin/v1/keys').set(auth).send({ owner: 'p', subscriptions: { [name]: 'free' } }),
+      await request(gw.app).post('/admin/v1/keys').set(auth).set('content-type', 'application/json').send(`{"owner":"p","subscriptions":{"token":"${name}"}}`),
+      await request(gw.app).put(`/dashboard/v1/subscriptions/${name}`).set('x-tollgate-key', key).send({ plan: 'free' }),
+      await request(gw.app).put('/dashboard/v1/subscriptions/token').set('x-tollgate-key', key).send({ plan: name }),
+      await request(gw.app).get(`/admin/v1/keys/${name}`).set(auth),
+      await request(gw.app).get(`/${name}/v1/prices`).set('x-tollgate-key', key),
+    ];
+    for (const res of answers) {
+      expect([res.status, res.body.success]).toEqual([expect.any(Number), false]);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    }
+    expect((await request(gw.app).get(`/admin/v1/keys/${id}`).set(auth)).body.data.subscriptions).toEqual({});
   });
 });
 
@@ -347,7 +398,7 @@ describe('service failures', () => {
     expect(res.body).toMatchObject({ success: false, error: { code: 'UPSTREAM_UNAVAILABLE', details: { reason: 'ECONNREFUSED' } }, message: 'the token service is unreachable; the call was not charged' });
     expect(res.body.meta.request_id).toBe(res.headers['x-request-id']);
     expect(await gw.stores.quotaStore.usage(record.id, 'token', gw.clock.now())).toEqual({ month: 0, day: 0 });
-    const metrics = await request(gw.app).get('/metrics');
+    const metrics = await request(gw.app).get('/metrics').set(auth);
     expect(metrics.text).toContain('tollgate_gateway_calls_total{api="token",status="502",decision="refunded"} 1');
   });
 

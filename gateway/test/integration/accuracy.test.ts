@@ -24,7 +24,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'tollgate-accuracy-'));
   const plansFile = path.join(dir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify({ token: { playground_per_day: 0, plans: { thousand: { monthly_quota: 1000, rate_per_second: 10000, price: 0, currency: 'EUR' } } } }));
-  const env = { REDIS_URL: redisServer.url, PLANS_FILE: plansFile, TOKEN_URL: upstream.url, ADMIN_TOKEN, REDIS_TIMEOUT_MS: '5000', PROXY_SECRET: 's' };
+  const env = { REDIS_URL: redisServer.url, PLANS_FILE: plansFile, TOKEN_URL: upstream.url, ADMIN_TOKEN, REDIS_TIMEOUT_MS: '5000', PROXY_SECRET: 'accuracy-proxy-secret-0123' };
   gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
 });
 

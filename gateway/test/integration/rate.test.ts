@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { createLogger } from '@tollgate/envelope';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { createServiceDocuments } from '../../src/data/service-documents';
 import { createRedisStores } from '../../src/data/redis-stores';
 import type { QuotaStore, Stores } from '../../src/data/quota-store';
 import { createMetrics } from '../../src/metrics';
@@ -59,7 +60,7 @@ describe('per-second rate', () => {
     const apps = clients.map((redis) => {
       const stores: Stores = createRedisStores(redis, { clock: Date.now });
       const logger = createLogger({ service: 'rate-test', level: 'silent' });
-      return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics() });
+      return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ upstreams: config.upstreams, clock: Date.now }) });
     });
     const servers = await Promise.all(apps.map((app) => new Promise<http.Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -37,6 +37,7 @@ describe('redis layout', () => {
         redisKeys.secondLog(paid.record.id, 'token'),
         redisKeys.month(paid.record.id, 'token', '2026-03'),
         redisKeys.day(play.record.id, 'token', '2026-03-15'),
+        redisKeys.playgroundLog(play.record.id, 'token', '2026-03-15'),
       ].sort(),
     );
     for (const name of counters) {

@@ -1,8 +1,14 @@
+import Redis from 'ioredis';
 import request from 'supertest';
+import { createLogger } from '@tollgate/envelope';
+import { createRedisClient } from '../../src/data/redis-client';
+import { createRedisStores } from '../../src/data/redis-stores';
 import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
-import { buildGateway } from '../support/gateway-fixture';
+import { eventually } from '../support/eventually';
+import { ADMIN_TOKEN, buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
+import { startRedisProxy } from '../support/redis-proxy';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
 
@@ -20,18 +26,11 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   redisServer.resume();
-  await gw.close();
+  await gw?.close();
   await redisServer.stop();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await sleep(100);
-  }
-  throw new Error(`${what} did not happen within 10 s`);
-}
 
 async function subscribedKey(): Promise<{ key: string; id: string }> {
   const { key, record } = await gw.stores.keyStore.create({ owner: 'a', subscriptions: { token: { plan: 'pro', status: 'active' } } });
@@ -49,6 +48,12 @@ describe('quota store failures (fail closed, the default)', () => {
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ success: false, error: { code: 'STORE_UNAVAILABLE' }, message: 'the quota store is unavailable so calls cannot be checked; retry shortly' });
     expect(down.headers['retry-after']).toBe('1');
+    // Known down after three calls in a row found no answer: from then on 503 at once.
+    await call(key);
+    await call(key);
+    const started = performance.now();
+    expect((await call(key)).status).toBe(503);
+    expect(performance.now() - started).toBeLessThan(100);
     const ready = await request(gw.app).get('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body.error.details).toEqual({ store: 'redis', store_reachable: false, quota_fail_mode: 'closed' });
@@ -58,6 +63,19 @@ describe('quota store failures (fail closed, the default)', () => {
     await eventually(async () => (await call(key)).status === 200, 'recovery');
     expect((await request(gw.app).get('/readyz')).status).toBe(200);
     expect((await gw.stores.quotaStore.usage(id, 'token', gw.clock.now())).month).toBe(2);
+  });
+
+  it('when Redis is gone (connection refused), then 503 within 100 ms', async () => {
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    const { key } = await subscribedKey();
+    const port = redisServer.port;
+    await redisServer.stop();
+    await call(key);
+    const started = performance.now();
+    expect((await call(key)).status).toBe(503);
+    expect(performance.now() - started).toBeLessThan(100);
+    // Back on the same port, so the client reconnects and closes cleanly.
+    redisServer = await startRedisServer({ port });
   });
 
   it('when Redis dies and comes back on the same port, then 503 meanwhile and service resumes by itself', async () => {
@@ -81,6 +99,8 @@ describe('quota store failures with QUOTA_FAIL_MODE=open', () => {
   it('when Redis freezes, then recently verified keys pass uncounted, unknown keys still get 503, and /readyz stays ready', async () => {
     gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: { QUOTA_FAIL_MODE: 'open' } });
     const { key, id } = await subscribedKey();
+    // A key verified before the gateway hears revocations is not remembered (it could be revoked unheard).
+    await eventually(async () => (await request(gw.app).get('/readyz')).body.data?.revocations_heard === true, 'revocations heard');
     expect((await call(key)).status).toBe(200);
     redisServer.pause();
     upstream.seen.length = 0;
@@ -92,8 +112,50 @@ describe('quota store failures with QUOTA_FAIL_MODE=open', () => {
     expect(stranger.body.message).toBe('the quota store is unavailable and this key was not verified recently; retry shortly');
     const ready = await request(gw.app).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.data).toEqual({ status: 'ready', store: 'redis', store_reachable: false, quota_fail_mode: 'open' });
-    const metrics = await request(gw.app).get('/metrics');
+    expect(ready.body.data).toEqual({ status: 'ready', store: 'redis', store_reachable: false, quota_fail_mode: 'open', revocations_heard: true });
+    const metrics = await request(gw.app).get('/metrics').set('Authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(metrics.text).toContain('tollgate_gateway_calls_total{api="token",status="200",decision="fail_open"} 1');
+  });
+});
+
+describe('a Redis connection lost with a command in flight', () => {
+  it('when the answer to an admission is lost with the connection, then the client gets 503 and the call is given back', async () => {
+    const proxy = await startRedisProxy(redisServer.port);
+    try {
+      gw = await buildGateway({ upstream: upstream.url, redisUrl: proxy.url });
+      const { key, id } = await subscribedKey();
+      expect((await call(key)).status).toBe(200);
+      upstream.seen.length = 0;
+      proxy.dropNextReply();
+      expect((await call(key)).status).toBe(503);
+      expect(upstream.seen).toHaveLength(0);
+      await eventually(async () => (await request(gw.app).get('/readyz')).status === 200, 'reconnection');
+      await eventually(async () => (await gw.stores.quotaStore.usage(id, 'token', gw.clock.now())).month === 1, 'the lost admission given back');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('when the gateway starts while Redis is down, then it subscribes to revocations once Redis is there', async () => {
+    const port = redisServer.port;
+    await redisServer.stop();
+    const redis = createRedisClient(`redis://127.0.0.1:${port}`, { logger: createLogger({ service: 'test', level: 'silent' }) });
+    const other = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true });
+    try {
+      const revoked: string[] = [];
+      const lost = jest.fn();
+      createRedisStores(redis, { clock: Date.now }).quotaStore.onRevoked((id) => revoked.push(id), lost);
+      await sleep(300);
+      redisServer = await startRedisServer({ port });
+      await other.connect();
+      await eventually(async () => Number(((await other.call('PUBSUB', 'NUMSUB', 'gw:revocations')) as [string, number])[1]) === 1, 'the subscription');
+      expect(lost).toHaveBeenCalledWith(true);
+      await other.publish('gw:revocations', 'key_000000000000000000000001');
+      await eventually(async () => revoked.length === 1, 'the revocation heard');
+      expect(revoked).toEqual(['key_000000000000000000000001']);
+    } finally {
+      other.disconnect();
+      redis.disconnect();
+    }
   });
 });

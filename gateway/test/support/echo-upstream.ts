@@ -21,10 +21,18 @@ export interface EchoUpstream {
 /**
  * An HTTP service on 127.0.0.1:0 that answers every call with JSON describing it (method, url,
  * headers, body). `/v1/silent` never answers (timeouts); `/v1/status/<n>` answers status n.
+ * `/v1/openapi.json` (not recorded in `seen`) documents `routes` when given, else is a 404, so the
+ * gateway does not know the service's routes and lets every `/v1/` path through.
  */
-export async function startEchoUpstream(): Promise<EchoUpstream> {
+export async function startEchoUpstream(options: { routes?: string[] } = {}): Promise<EchoUpstream> {
   const seen: SeenRequest[] = [];
   const server: Server = createServer((req, res) => {
+    if (req.url === '/v1/openapi.json') {
+      const document = options.routes && { openapi: '3.1.0', info: { title: 'echo', version: '1' }, paths: Object.fromEntries(options.routes.map((r) => [r, { get: {} }])) };
+      res.writeHead(document ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(document ?? { error: 'not documented' }));
+      return;
+    }
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));

@@ -6,9 +6,9 @@ import { createApp, createGatewayListener } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { GatewayConfig } from '../../src/config';
 import { createMemoryStores } from '../../src/data/memory-stores';
-import { CLOCK_SKEW_ALLOWANCE_MS } from '../../src/data/open-stores';
 import { createRedisStores } from '../../src/data/redis-stores';
 import { createRedisClient } from '../../src/data/redis-client';
+import { createServiceDocuments } from '../../src/data/service-documents';
 import type { Stores } from '../../src/data/quota-store';
 import type { PlanTable } from '../../src/domain/plans';
 import { createMetrics } from '../../src/metrics';
@@ -55,14 +55,16 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   let redis: Redis | undefined;
   let stores: Stores;
   if (options.redisUrl) {
-    redis = createRedisClient(options.redisUrl, { commandTimeoutMs: config.redisTimeoutMs, logger });
+    redis = createRedisClient(options.redisUrl, { logger });
     await new Promise((resolve) => redis!.once('ready', resolve));
     await redis.flushall();
-    stores = createRedisStores(redis, { clock: clock.now, admitBudgetMs: config.redisTimeoutMs + CLOCK_SKEW_ALLOWANCE_MS, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
+    stores = createRedisStores(redis, { clock: clock.now, timeoutMs: config.redisTimeoutMs, logger, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
   } else {
     stores = createMemoryStores({ clock: clock.now });
   }
-  const deps = { config, stores, clock: clock.now, logger, metrics };
+  const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock: clock.now });
+  const deps = { config, stores, clock: clock.now, logger, metrics, documents };
   const app = options.fastPath ? createGatewayListener(deps).listener : createApp(deps);
-  return { app, clock, stores, config, metrics, close: async () => void (await redis?.quit()) };
+  // quit() refuses while disconnected (no offline queue): then the socket is just dropped.
+  return { app, clock, stores, config, metrics, close: async () => void (await redis?.quit().catch(() => redis?.disconnect())) };
 }

@@ -20,6 +20,8 @@ export interface StartRedisOptions {
   port?: number;
   /** The binary; `/usr/bin/redis-server` or the one on PATH by default. */
   binary?: string;
+  /** Persist with AOF into this folder (by default nothing is persisted). */
+  aofDir?: string;
 }
 
 /** A port nothing listens on right now: bind port 0, read it, close. */
@@ -36,13 +38,14 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `redis-server --port P --save '' --appendonly no` on 127.0.0.1 and resolves once it
+ * Starts `redis-server --port P --save '' --appendonly no` (or AOF into `aofDir`) on 127.0.0.1 and resolves once it
  * accepts connections. No test framework needed: the end-to-end test and the demo reuse it.
  */
 export async function startRedisServer(options: StartRedisOptions = {}): Promise<RedisServer> {
   const binary = options.binary ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server');
   const port = options.port ?? (await freePort());
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const persistence = options.aofDir ? ['--appendonly', 'yes', '--dir', options.aofDir] : ['--appendonly', 'no'];
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

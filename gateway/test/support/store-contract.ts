@@ -119,6 +119,34 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
       expect(await admit(k)).toMatchObject({ outcome: 'admitted', used: 2 });
     });
 
+    it('when a call is refunded twice, or cancelled without knowing its charge, then it is given back exactly once', async () => {
+      const k = await keyWith({ token: { plan: 'tiny', status: 'active' } });
+      const first = await admit(k);
+      const second = await admit(k);
+      await stores.quotaStore.refund(first.ticket!);
+      await stores.quotaStore.refund(first.ticket!);
+      expect((await stores.quotaStore.usage(k.record.id, 'token', clock.now())).month).toBe(1);
+      const { charged: _charged, ...unknownCharge } = second.ticket!;
+      await stores.quotaStore.refund(unknownCharge);
+      await stores.quotaStore.refund(second.ticket!);
+      expect((await stores.quotaStore.usage(k.record.id, 'token', clock.now())).month).toBe(0);
+      const play = await keyWith();
+      const played = await admit(play);
+      await stores.quotaStore.refund({ ...played.ticket!, charged: undefined });
+      expect((await stores.quotaStore.usage(play.record.id, 'token', clock.now())).day).toBe(0);
+    });
+
+    it('when a call that was never admitted is cancelled, then nothing changes', async () => {
+      const paid = await keyWith({ token: { plan: 'tiny', status: 'active' } });
+      const admitted = await admit(paid);
+      await stores.quotaStore.refund({ ...admitted.ticket!, member: `${admitted.ticket!.member}9`, charged: undefined });
+      expect(await stores.quotaStore.usage(paid.record.id, 'token', clock.now())).toEqual({ month: 1, day: 0 });
+      const play = await keyWith();
+      const played = await admit(play);
+      await stores.quotaStore.refund({ ...played.ticket!, member: `${played.ticket!.member}9`, charged: undefined });
+      expect(await stores.quotaStore.usage(play.record.id, 'token', clock.now())).toEqual({ month: 0, day: 1 });
+    });
+
     it('when a refund arrives after the month rolled over, then it is taken off the month that was charged', async () => {
       const k = await keyWith({ token: { plan: 'tiny', status: 'active' } });
       const march = await admit(k);
@@ -142,7 +170,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
     it('when a playground call is refunded, then the day counter goes back', async () => {
       const k = await keyWith();
       const call = await admit(k);
-      expect(call.ticket).toMatchObject({ charged: 'day' });
+      expect(call.ticket).toMatchObject({ api: 'token', dayId: '2026-03-31' });
       await stores.quotaStore.refund(call.ticket!);
       expect((await stores.quotaStore.usage(k.record.id, 'token', clock.now())).day).toBe(0);
     });

@@ -8,6 +8,7 @@ describe('AppError', () => {
     ['SUBSCRIPTION_REQUIRED', 402],
     ['FORBIDDEN', 403],
     ['NOT_FOUND', 404],
+    ['METHOD_NOT_ALLOWED', 405],
     ['RATE_LIMITED', 429],
     ['QUOTA_EXCEEDED', 429],
     ['INTERNAL', 500],

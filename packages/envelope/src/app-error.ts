@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'SUBSCRIPTION_REQUIRED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'RATE_LIMITED'
   | 'QUOTA_EXCEEDED'
   | 'INTERNAL'
@@ -25,6 +26,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   SUBSCRIPTION_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   RATE_LIMITED: 429,
   QUOTA_EXCEEDED: 429,
   INTERNAL: 500,

@@ -19,6 +19,10 @@ function appWithLog() {
   app.get('/async-boom', async () => {
     throw new TypeError('async failure');
   });
+  app.get('/upstream-down', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 });
+    throw new AppError('UPSTREAM_UNAVAILABLE', 'the indexer could not be reached', { cause: refused });
+  });
   app.post('/echo', (req, res) => {
     res.json(req.body);
   });
@@ -50,6 +54,20 @@ describe('error handler', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/hunter2|async failure/);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ code: 'INTERNAL', request_id: 'rid-1' });
+  });
+
+  it('when an upstream failure is thrown, then one log entry carries the cause summarised, without a stack', async () => {
+    const { app, logged } = appWithLog();
+    const res = await request(app).get('/upstream-down');
+    expect(res.status).toBe(502);
+    expect(logged).toEqual([
+      {
+        code: 'UPSTREAM_UNAVAILABLE',
+        request_id: 'rid-1',
+        cause: { message: 'connect ECONNREFUSED 127.0.0.1:9', code: 'ECONNREFUSED', host: '127.0.0.1:9' },
+      },
+    ]);
+    expect(JSON.stringify(logged)).not.toMatch(/\bat |stack/);
   });
 
   it('when a body is not valid JSON, then 400 BAD_REQUEST says so', async () => {

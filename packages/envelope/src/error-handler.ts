@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, isAppError } from './app-error';
 import { errorEnvelope, requestIdOf } from './envelope';
+import { summarizeError } from './error-summary';
 import type { Logger } from './logger';
 
 /** Shape of the errors body-parser and http-errors raise. */
@@ -38,7 +39,8 @@ export function createNotFoundHandler(): RequestHandler {
 
 /**
  * The only place that writes an error response: `AppError`s as they are, known library errors as
- * 4xx, anything else as 500 `INTERNAL` with the cause logged and never sent.
+ * 4xx, anything else as 500 `INTERNAL` with the cause logged and never sent. Other 5xx are logged
+ * as one line with a summary of their cause ({@link summarizeError}).
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, next) => {
@@ -49,8 +51,12 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     const known = isAppError(err) ? err : err instanceof Error ? fromLibraryError(err as HttpLibraryError) : undefined;
     const appError = known ?? new AppError('INTERNAL', 'internal error; the request id identifies it in the logs', { cause: err });
     const requestId = requestIdOf(res);
-    if (appError.status >= 500) {
+    if (appError.code === 'INTERNAL') {
+      // A defect: its stack is what finds it.
       logger.error({ err: appError.cause ?? appError, code: appError.code, request_id: requestId }, appError.message);
+    } else if (appError.status >= 500) {
+      // An upstream or a dependency failed: one line with the cause, not its client's request objects.
+      logger.error({ code: appError.code, request_id: requestId, cause: summarizeError(appError.cause ?? appError) }, appError.message);
     }
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
     res.status(appError.status).json(errorEnvelope(appError.code, appError.message, requestId, appError.details));

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { AppError } from './app-error';
 import { sendOk } from './envelope';
+import { readOnlyRoute } from './read-only-route';
 import type { RouteDoc } from './route-doc';
 import type { SchemaObject } from 'ajv';
 
@@ -14,8 +15,8 @@ export interface Readiness {
 /** `GET /healthz` (the process answers) and `GET /readyz` (its dependencies are usable). */
 export function createHealthRoutes(readiness: () => Readiness | Promise<Readiness>): Router {
   const router = Router();
-  router.get('/healthz', (_req, res) => sendOk(res, { status: 'alive' }, 'Alive'));
-  router.get('/readyz', async (_req, res) => {
+  readOnlyRoute(router, '/healthz', (_req, res) => sendOk(res, { status: 'alive' }, 'Alive'));
+  readOnlyRoute(router, '/readyz', async (_req, res) => {
     const state = await readiness();
     if (!state.ready) {
       throw new AppError('NOT_READY', state.reason ?? 'not ready', { details: state.details });

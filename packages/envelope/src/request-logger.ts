@@ -1,6 +1,7 @@
 import pinoHttp from 'pino-http';
 import type { Logger as PinoLogger } from 'pino';
 import type { RequestHandler } from 'express';
+import { summarizeError } from './error-summary';
 
 /** One JSON access-log line per request, carrying the request id set by the request-id middleware. */
 export function createRequestLogger(logger: PinoLogger): RequestHandler {
@@ -12,6 +13,8 @@ export function createRequestLogger(logger: PinoLogger): RequestHandler {
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      // pino-http makes an Error for every 5xx; its stack says nothing the error handler's line does not.
+      err: (err: unknown) => summarizeError(err),
     },
   });
 }

@@ -68,6 +68,53 @@ describe('createQueryParser', () => {
     expect(err.details).toEqual({ parameter });
   });
 
+  it.each([
+    [{ limit: 'Infinity' }, 'limit'],
+    [{ limit: '-Infinity' }, 'limit'],
+    [{ limit: '1e309' }, 'limit'],
+    [{ limit: '-1e309' }, 'limit'],
+    [{ limit: ' Infinity ' }, 'limit'],
+    [{ min_confidence: 'Infinity' }, 'min_confidence'],
+    [{ page: '+Infinity' }, 'page'],
+    [{ page: ['1', 'Infinity'] }, 'page'],
+    [{ base: 'usd', min_confidence: '1e400' }, 'min_confidence'],
+  ])('when the query is %j, then 400 says %s must be a finite number', (query, parameter) => {
+    const err = errorOf(() => parse(query));
+    expect(err.code).toBe('BAD_REQUEST');
+    expect(err.message).toBe(`${parameter} must be a finite number`);
+    expect(err.details).toEqual({ parameter });
+  });
+
+  it('when a number parameter sits in anyOf, then a non-finite value is refused too', () => {
+    const either = createQueryParser<{ block: number | string }>({
+      type: 'object',
+      properties: { block: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', enum: ['latest'] }] } },
+    });
+    expect(either({ block: '7' })).toEqual({ block: 7 });
+    expect(errorOf(() => either({ block: 'Infinity' })).message).toBe('block must be a finite number');
+  });
+
+  it('when a string parameter holds "Infinity", then it stays a string', () => {
+    expect(parse({ country: 'Infinity' })).toEqual({ base: 'usd', limit: 5, country: 'Infinity' });
+  });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])(
+    'when an inherited property name %s is a parameter, then 400 names it as unknown',
+    (name) => {
+      const query: Record<string, unknown> = Object.create(null);
+      query[name] = '1';
+      const err = errorOf(() => parse(query));
+      expect(err.code).toBe('BAD_REQUEST');
+      expect(err.details).toEqual({ parameter: name });
+      expect(err.message).toMatch(new RegExp(`^unknown parameter '${name}'`));
+    },
+  );
+
+  it.each(['a[]', 'a[b]', 'base[]', 'limit[0]'])('when an array-style name %s arrives, then 400 names it as unknown', (name) => {
+    const err = errorOf(() => parse({ [name]: '1' }));
+    expect(err.details).toEqual({ parameter: name });
+  });
+
   it('when a required parameter is missing, then the message says what it must be', () => {
     const err = errorOf(() => requireCountry({}));
     expect(err.message).toBe('country is required and must be a country name, ISO3 or currency code');

@@ -54,6 +54,33 @@ export function describeError(
   return { parameter, message: allowed ? `${parameter} must be ${allowed}` : `${parameter} ${error.message ?? 'is invalid'}` };
 }
 
+// ajv's coercion reads a string as Number(string) does, so `Infinity`, `-Infinity` and `1e309`
+// become numbers; its integer and range checks do not all run after coercion, so they get through.
+function allowsNumber(schema: SchemaObject | undefined): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('number') || types.includes('integer')) return true;
+  return ['anyOf', 'oneOf'].some((key) => Array.isArray(schema[key]) && (schema[key] as SchemaObject[]).some(allowsNumber));
+}
+
+function nonFiniteParameter(schema: QuerySchema, input: Record<string, unknown>): string | undefined {
+  for (const [name, value] of Object.entries(input)) {
+    const values = Array.isArray(value) ? value : [value];
+    const numeric = Object.hasOwn(schema.properties, name) && allowsNumber(schema.properties[name]);
+    if (values.some((v) => (typeof v === 'number' || (numeric && typeof v === 'string')) && isInfinite(v))) return name;
+  }
+  return undefined;
+}
+
+function isInfinite(value: string | number): boolean {
+  const n = typeof value === 'number' ? value : value.trim() === '' ? 0 : Number(value);
+  return !Number.isNaN(n) && !Number.isFinite(n);
+}
+
+function badRequest(parameter: string, message: string): AppError {
+  return new AppError('BAD_REQUEST', message, { details: { parameter } });
+}
+
 /**
  * Compiles a query schema once; the parser returns the coerced query with defaults, or throws
  * `BAD_REQUEST` naming the parameter and what it allows. Unknown parameters are rejected.
@@ -69,10 +96,15 @@ export function createQueryParser<T>(schema: QuerySchema | JSONSchemaType<T>): Q
   return (input) => {
     const original = { ...(input as Record<string, unknown>) };
     const copy: Record<string, unknown> = { ...original };
-    if (validate(copy)) return copy as T;
-    const errors = validate.errors ?? [];
-    const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0];
-    const { parameter, message } = first ? describeError(first, query, original) : { parameter: '', message: 'invalid query' };
-    throw new AppError('BAD_REQUEST', message, { details: { parameter } });
+    const valid = validate(copy);
+    const errors = valid ? [] : (validate.errors ?? []);
+    // An unknown parameter is reported first: its name says more than any value check.
+    const first = errors.find((e) => e.keyword === 'additionalProperties');
+    const infinite = first ? undefined : (nonFiniteParameter(query, original) ?? nonFiniteParameter(query, copy));
+    if (infinite !== undefined) throw badRequest(infinite, `${infinite} must be a finite number`);
+    if (valid) return copy as T;
+    const error = first ?? errors[0];
+    const { parameter, message } = error ? describeError(error, query, original) : { parameter: '', message: 'invalid query' };
+    throw badRequest(parameter, message);
   };
 }

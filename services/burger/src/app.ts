@@ -9,6 +9,7 @@ import {
   createProxySecretMiddleware,
   createRequestIdMiddleware,
   createRequestLogger,
+  readOnlyRoute,
 } from '@tollgate/envelope';
 import type { DatasetStore } from './data/dataset-store';
 import { COUNTRY_ROUTE, createCountryHandler } from './routes/country-route';
@@ -45,11 +46,11 @@ export function createApp(deps: AppDeps): Express {
     ...Object.fromEntries(ROUTES.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r.summary])),
     [`GET ${OPENAPI_PATH}`]: 'This API as an OpenAPI 3.1 document',
   };
-  app.get(INDEX_ROUTE.path, createIndexHandler(deps.store));
-  app.get(COUNTRY_ROUTE.path, createCountryHandler(deps.store));
-  app.get(EXTREMES_ROUTE.path, createExtremesHandler(deps.store));
-  app.get(META_ROUTE.path, createMetaHandler(deps.store, endpoints));
-  app.get(OPENAPI_PATH, createOpenApiHandler(ROUTES));
+  readOnlyRoute(app, INDEX_ROUTE.path, createIndexHandler(deps.store));
+  readOnlyRoute(app, COUNTRY_ROUTE.path, createCountryHandler(deps.store));
+  readOnlyRoute(app, EXTREMES_ROUTE.path, createExtremesHandler(deps.store));
+  readOnlyRoute(app, META_ROUTE.path, createMetaHandler(deps.store, endpoints));
+  readOnlyRoute(app, OPENAPI_PATH, createOpenApiHandler(ROUTES));
 
   app.use(createNotFoundHandler());
   app.use(createErrorHandler(deps.logger));

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
   it('when every variable is set, then each is read and seconds become milliseconds', () => {
     const config = loadConfig({
       PORT: '9000',
-      PROXY_SECRET: 'shh',
+      PROXY_SECRET: 'proxy-secret-0123456789abcdef',
       BURGER_DATA_URL: '/data/big-mac.csv',
       BURGER_REFRESH_SECONDS: '60',
       BURGER_RETRY_SECONDS: '5',
@@ -25,7 +25,7 @@ describe('loadConfig', () => {
     });
     expect(config).toEqual({
       port: 9000,
-      proxySecret: 'shh',
+      proxySecret: 'proxy-secret-0123456789abcdef',
       dataUrl: '/data/big-mac.csv',
       refreshMs: 60_000,
       retryMs: 5_000,
@@ -37,6 +37,9 @@ describe('loadConfig', () => {
 
   it.each([
     [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535'],
+    [{ PROXY_SECRET: 'shh' }, /^PROXY_SECRET must be a secret of at least 16 characters that is not a placeholder/],
+    [{ PROXY_SECRET: 'change-me-proxy-secret' }, /^PROXY_SECRET must be a secret of at least 16 characters that is not a placeholder/],
+    [{ PROXY_SECRET: 'aaaaaaaaaaaaaaaaaaaa' }, /^PROXY_SECRET must be a secret of at least 16 characters that is not a placeholder/],
     [{ BURGER_REFRESH_SECONDS: '0' }, 'BURGER_REFRESH_SECONDS must be an integer from 1 to 604800'],
     [{ BURGER_RETRY_SECONDS: 'often' }, 'BURGER_RETRY_SECONDS must be an integer from 1 to 86400'],
     [{ BURGER_UPSTREAM_TIMEOUT_MS: '1.5' }, 'BURGER_UPSTREAM_TIMEOUT_MS must be an integer from 100 to 300000'],

@@ -1,4 +1,4 @@
-import { parseEnv } from '@tollgate/envelope';
+import { parseEnv, secretSchema } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
 
 /** The Economist's full index, straight from its repository. */
@@ -29,7 +29,7 @@ const schema: QuerySchema = {
   type: 'object',
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8081 },
-    PROXY_SECRET: { type: 'string' },
+    PROXY_SECRET: secretSchema(),
     BURGER_DATA_URL: { type: 'string', minLength: 1, default: DEFAULT_DATA_URL, description: 'an http(s) URL or a local path of the full-index CSV' },
     BURGER_REFRESH_SECONDS: { type: 'integer', minimum: 1, maximum: 604800, default: 600 },
     BURGER_RETRY_SECONDS: { type: 'integer', minimum: 1, maximum: 86400, default: 30 },

@@ -1,4 +1,4 @@
-import type { Logger } from '@tollgate/envelope';
+import { summarizeError, type Logger } from '@tollgate/envelope';
 import type { ChainRpc } from './data/chain-rpc.js';
 import { findChain, rpcEnvName } from './domain/chains.js';
 
@@ -16,7 +16,7 @@ export async function checkOverriddenChainIds(slugs: readonly string[], rpcs: Re
         const id = await rpc.chainId();
         return id === chain.id ? undefined : `${rpcEnvName(chain)} points at chain id ${id}, but ${chain.name} is chain id ${chain.id}`;
       } catch (err) {
-        logger.warn({ err, chain: slug }, `${rpcEnvName(chain)} did not answer eth_chainId at start; requests will report it`);
+        logger.warn({ cause: summarizeError(err), chain: slug }, `${rpcEnvName(chain)} did not answer eth_chainId at start; requests will report it`);
         return undefined;
       }
     }),

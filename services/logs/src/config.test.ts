@@ -17,6 +17,9 @@ describe('loadConfig', () => {
 
   it.each([
     [{ PORT: 'abc' }, /PORT must be an integer from 0 to 65535/],
+    [{ PROXY_SECRET: 'shh' }, /^PROXY_SECRET must be a secret of at least 16 characters that is not a placeholder/],
+    [{ PROXY_SECRET: 'change-me-proxy-secret' }, /^PROXY_SECRET must be a secret of at least 16 characters that is not a placeholder/],
+    [{ PROXY_SECRET: 'aaaaaaaaaaaaaaaaaaaa' }, /^PROXY_SECRET must be a secret of at least 16 characters that is not a placeholder/],
     [{ LOGS_MAX_BLOCK_RANGE: '0' }, /LOGS_MAX_BLOCK_RANGE/],
     [{ LOGS_RPC_BASE: 'ftp://x' }, /LOGS_RPC_BASE must be an http\(s\) URL/],
   ])('when %j, then one line names the variable', (env, message) => {

@@ -1,4 +1,4 @@
-import { parseEnv, type QuerySchema } from '@tollgate/envelope';
+import { parseEnv, secretSchema, type QuerySchema } from '@tollgate/envelope';
 import { CHAINS, rpcEnvName } from './domain/chains.js';
 
 /** The logs service's configuration, parsed once at start. */
@@ -25,7 +25,7 @@ const SCHEMA: QuerySchema = {
   type: 'object',
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8083 },
-    PROXY_SECRET: { type: 'string' },
+    PROXY_SECRET: secretSchema(),
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     LOGS_MAX_BLOCK_RANGE: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 100_000 },
     LOGS_CACHE_TTL_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 30_000 },

@@ -7,6 +7,7 @@ import {
   createOpenApiDocument,
   createProxySecretMiddleware,
   createRequestIdMiddleware,
+  readOnlyRoute,
 } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
 import type { ChainList } from './data/chain-list';
@@ -51,18 +52,18 @@ export function createApp(deps: AppDeps): Express {
   app.use(createProxySecretMiddleware(deps.proxySecret));
 
   const routeDeps = { indexer: deps.indexer, chainList: deps.chainList, clock: deps.clock };
-  app.get('/v1/price', createPriceHandler(routeDeps));
-  app.get('/v1/historical', createHistoricalHandler(routeDeps));
-  app.get('/v1/chart', createChartHandler(routeDeps));
-  app.get('/v1/change', createChangeHandler(routeDeps));
-  app.get('/v1/meta', createMetaHandler(routeDeps));
+  readOnlyRoute(app, '/v1/price', createPriceHandler(routeDeps));
+  readOnlyRoute(app, '/v1/historical', createHistoricalHandler(routeDeps));
+  readOnlyRoute(app, '/v1/chart', createChartHandler(routeDeps));
+  readOnlyRoute(app, '/v1/change', createChangeHandler(routeDeps));
+  readOnlyRoute(app, '/v1/meta', createMetaHandler(routeDeps));
 
   // The document is served bare, not in the envelope, so that OpenAPI tools can read it.
   const openApi = createOpenApiDocument(
     { title: 'Tollgate token-price API', version: '1.0.0', description: 'USD prices by contract address: current, historical, chart and change.' },
     ALL_ROUTES,
   );
-  app.get('/v1/openapi.json', (_req, res) => {
+  readOnlyRoute(app, '/v1/openapi.json', (_req, res) => {
     res.json(openApi);
   });
 

@@ -1,4 +1,4 @@
-import { parseEnv } from '@tollgate/envelope';
+import { parseEnv, secretSchema } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
 
 /** The token service's configuration, parsed once from the environment. */
@@ -14,7 +14,7 @@ const SCHEMA: QuerySchema = {
   type: 'object',
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8082 },
-    PROXY_SECRET: { type: 'string', description: 'the secret the gateway sends in x-tollgate-proxy-secret' },
+    PROXY_SECRET: secretSchema(),
     TOKEN_UPSTREAM_URL: { type: 'string', pattern: '^https?://[^\\s]+$', default: 'https://coins.llama.fi', description: 'an http(s) URL' },
     TOKEN_UPSTREAM_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },

@@ -1,4 +1,4 @@
-import { createLogger, createRequestLogger, serve } from '@tollgate/envelope';
+import { createLogger, createRequestLogger, serve, summarizeError } from '@tollgate/envelope';
 import { createApp } from './app';
 import { loadConfig } from './config';
 import { createChainList } from './data/chain-list';
@@ -12,12 +12,12 @@ async function main(): Promise<void> {
   const chainList = createChainList({
     indexer,
     clock,
-    onRefreshError: (err) => logger.warn({ err }, 'chain list refresh failed; keeping the old list'),
+    onRefreshError: (err) => logger.warn({ cause: summarizeError(err) }, 'chain list refresh failed; keeping the old list'),
   });
   // Warm the chain list so the first call does not wait for it; failure here is not fatal.
   chainList.get().then(
     (chains) => logger.info({ chains: chains.size, upstream: config.TOKEN_UPSTREAM_URL }, 'chain list loaded'),
-    (err: unknown) => logger.warn({ err, upstream: config.TOKEN_UPSTREAM_URL }, 'chain list not loaded yet; /readyz will retry'),
+    (err: unknown) => logger.warn({ cause: summarizeError(err) }, 'chain list not loaded yet; /readyz will retry'),
   );
   const app = createApp({ indexer, chainList, clock, logger, proxySecret: config.PROXY_SECRET, requestLogger: createRequestLogger(logger) });
   await serve({ app, port: config.PORT, logger, onClose: () => indexer.close() });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { AppError } from '@tollgate/envelope';
+import { AppError, summarizeError } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
 import { createSnapshot } from '../domain/snapshot';
 import type { Snapshot } from '../domain/snapshot';
@@ -51,6 +51,8 @@ export function createDatasetStore(options: DatasetStoreOptions): DatasetStore {
   let bodyHash: string | undefined;
   let lastAttemptAt: number | undefined;
   let lastError: string | undefined;
+  // The failure behind lastError, so that a 502 logs its cause (code, host) and not only its text.
+  let lastFailure: unknown;
   let inflight: Promise<void> | undefined;
 
   const due = (): boolean =>
@@ -75,7 +77,8 @@ export function createDatasetStore(options: DatasetStoreOptions): DatasetStore {
     } catch (err) {
       // Whatever went wrong (network, status, malformed CSV), the copy we hold stays in service.
       lastError = (err as Error).message;
-      logger.warn({ err, source: source.location, has_copy: snapshot !== undefined }, `dataset refresh failed: ${lastError}`);
+      lastFailure = err;
+      logger.warn({ cause: summarizeError(err), source: source.location, has_copy: snapshot !== undefined }, `dataset refresh failed: ${lastError}`);
     }
   }
 
@@ -94,7 +97,7 @@ export function createDatasetStore(options: DatasetStoreOptions): DatasetStore {
       }
       if (inflight || due()) await refresh();
       if (snapshot) return snapshot;
-      throw new AppError('UPSTREAM_UNAVAILABLE', `the Big Mac dataset is not available yet: ${lastError ?? 'loading'}`);
+      throw new AppError('UPSTREAM_UNAVAILABLE', `the Big Mac dataset is not available yet: ${lastError ?? 'loading'}`, { cause: lastFailure });
     },
     refresh,
     async settled() {

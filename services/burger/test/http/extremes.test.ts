@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { EXTREMES_ROUTE } from '../../src/routes/extremes-route';
 import { getChecked, useFixtureApp } from '../support/burger-app';
 
@@ -30,6 +31,20 @@ describe('GET /v1/extremes', () => {
     expect(res.body.data.base_currency).toBe('JPY');
     const japan = res.body.data.most_overvalued.find((c: { iso3: string }) => c.iso3 === 'JPN');
     expect(japan).toMatchObject({ raw_valuation_pct: 0, adjusted_valuation_pct: 0 });
+  });
+
+  it.each(['Infinity', '-Infinity', '1e309', '+Infinity'])('when limit=%p, then 400 says it must be a finite number', async (limit) => {
+    const res = await getExtremes(`?limit=${encodeURIComponent(limit)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({ code: 'BAD_REQUEST', details: { parameter: 'limit' } });
+    expect(res.body.message).toBe('limit must be a finite number');
+  });
+
+  it.each(['post', 'put', 'patch', 'delete', 'options'] as const)('when %s reaches /v1/extremes, then 405 with Allow: GET, HEAD', async (method) => {
+    const res = await request(app().app)[method]('/v1/extremes');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
   it.each(['0', '26', '-1', 'abc', '2.5', ''])('when limit=%p, then 400 says it must be an integer from 1 to 25', async (limit) => {

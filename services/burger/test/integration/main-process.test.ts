@@ -30,6 +30,22 @@ function listeningPort(child: ChildProcessWithoutNullStreams): Promise<number> {
   });
 }
 
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function listening(port: number): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
 const exited = (child: ChildProcessWithoutNullStreams) =>
   new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
@@ -49,13 +65,13 @@ describe('the service process', () => {
 
   it('when started on the real dataset, then it becomes ready, answers behind the proxy secret, and stops cleanly on SIGTERM', async () => {
     realDatasetText();
-    child = startMain({ PORT: '0', BURGER_DATA_URL: REAL_DATASET_PATH, PROXY_SECRET: 's3cret' });
+    child = startMain({ PORT: '0', BURGER_DATA_URL: REAL_DATASET_PATH, PROXY_SECRET: 'proxy-secret-0123456789abcdef' });
     const port = await listeningPort(child);
     const base = `http://127.0.0.1:${port}`;
     expect(await untilReady(base)).toMatchObject({ status: 'ready', latest_release: '2026-01-01', countries: 54 });
 
     expect((await fetch(`${base}/v1/meta`)).status).toBe(403);
-    const meta = await fetch(`${base}/v1/meta`, { headers: { 'x-tollgate-proxy-secret': 's3cret', 'x-request-id': 'proc-1' } });
+    const meta = await fetch(`${base}/v1/meta`, { headers: { 'x-tollgate-proxy-secret': 'proxy-secret-0123456789abcdef', 'x-request-id': 'proc-1' } });
     const body = (await meta.json()) as { data: { countries: number }; meta: { request_id: string } };
     expect(body.data.countries).toBe(54);
     expect(body.meta.request_id).toBe('proc-1');
@@ -63,6 +79,28 @@ describe('the service process', () => {
     const exit = exited(child);
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
+  }, PROCESS_TIMEOUT_MS);
+
+  it('when the CSV host is down, then a failed call logs one line with its cause beside its access line, no stack', async () => {
+    const [port, deadPort] = [await freePort(), await freePort()];
+    child = startMain({ PORT: String(port), BURGER_DATA_URL: `http://127.0.0.1:${deadPort}/big-mac.csv`, LOG_LEVEL: 'warn' });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await listening(port);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/index`, { headers: { 'x-request-id': 'csv-down-1' } });
+    expect(res.status).toBe(502);
+    const exit = exited(child);
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    const lines = stdout.trim().split('\n');
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    // The start-up download's warning, then the call's cause line and its access line.
+    expect(entries).toHaveLength(3);
+    expect(entries.find((e) => e.request_id === 'csv-down-1')).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', cause: { host: `127.0.0.1:${deadPort}` } });
+    for (const line of lines) {
+      expect(line).not.toMatch(/"stack"|"config"/);
+      expect(line.length).toBeLessThan(800);
+    }
   }, PROCESS_TIMEOUT_MS);
 
   it.each([

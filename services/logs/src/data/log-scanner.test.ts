@@ -75,6 +75,21 @@ describe('scanLogs', () => {
     expect(spans.get('ethereum')).toBeUndefined();
   });
 
+  it.each([
+    ['a result cap with no size (halve)', () => 'query returned more than 10000 results'],
+    ["Alchemy's free tier (a limit and a suggestion)", () => 'you can make eth_getLogs requests with up to a 100 block range. Based on your parameters, this block range should work: [0x0, 0x63]'],
+  ])('when %s refuses a span, then no later call of the scan asks for as many blocks', async (_name, message) => {
+    const rpc = memoryRpc([], 100, message);
+    await scanLogs({ from: 0, to: 5000, limit: 100, chain: 'ethereum', rpc, topics: [], afterLogIndex: -1 }, { spans: createSpanMemory(), maxCalls: 500, probeSpan: 64 });
+    let smallestRefused = Number.POSITIVE_INFINITY;
+    for (const call of rpc.calls) {
+      const span = call.toBlock - call.fromBlock + 1;
+      expect(span).toBeLessThan(smallestRefused);
+      if (span > 100) smallestRefused = span;
+    }
+    expect(Number.isFinite(smallestRefused)).toBe(true);
+  });
+
   it('when logs are evenly spread, then pages end on chunk boundaries and no block is fetched twice', async () => {
     const rpc = memoryRpc(Array.from({ length: 1000 }, (_, i) => i));
     const { seen } = await pages(rpc, { from: 0, to: 999, limit: 100 });

@@ -1,6 +1,6 @@
 import { AppError } from '@tollgate/envelope';
 import { matchesTopics, type TopicFilter } from '../domain/query-input.js';
-import { isChainSpanLimit, nextSpan, readRangeRejection } from '../domain/range-rejection.js';
+import { chainSpanLimit, nextSpan, readRangeRejection } from '../domain/range-rejection.js';
 import { RpcRejection, type ChainRpc, type RpcLog } from './chain-rpc.js';
 import type { SpanMemory } from './span-memory.js';
 
@@ -86,9 +86,11 @@ export async function scanLogs(request: ScanRequest, options: ScanOptions): Prom
   let calls = 0;
   let start = request.from;
   let span = request.spanHint ?? options.probeSpan;
+  // Below the smallest span refused in this scan: growing for density never asks for it again.
+  let ceiling = Number.POSITIVE_INFINITY;
 
   while (start <= to) {
-    span = Math.max(1, Math.min(span, options.spans.get(chain) ?? Number.POSITIVE_INFINITY));
+    span = Math.max(1, Math.min(span, ceiling, options.spans.get(chain) ?? Number.POSITIVE_INFINITY));
     const end = Math.min(to, start + span - 1);
     let raw: RpcLog[];
     calls += 1;
@@ -100,8 +102,10 @@ export async function scanLogs(request: ScanRequest, options: ScanOptions): Prom
       if (!advice || end === start) {
         throw new AppError('UPSTREAM_UNAVAILABLE', `the ${chain} RPC rejected eth_getLogs: ${err.message}`, { cause: err, details: { rpc_message: err.message } });
       }
+      ceiling = Math.max(1, end - start);
       span = nextSpan(advice, end - start + 1);
-      if (isChainSpanLimit(advice)) options.spans.lower(chain, span);
+      const limit = chainSpanLimit(advice, span);
+      if (limit !== undefined) options.spans.lower(chain, limit);
       if (calls >= options.maxCalls) return { logs, next: { from: start, afterLogIndex: -1, spanHint: span }, calls };
       continue;
     }

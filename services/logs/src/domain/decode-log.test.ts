@@ -41,6 +41,13 @@ describe('decodeLog', () => {
     expect(decodeLog([TRANSFER, pad(FROM), pad(TO)], word(9n), custom)?.args).toEqual({ src: FROM, dst: TO, wad: '9' });
   });
 
+  it('when a caller names arguments after inherited properties, then each is a plain key with its value', () => {
+    const custom = indexBySelector([eventSpec('Transfer(address indexed __proto__, address indexed constructor, uint256 toString)')]);
+    const args = decodeLog([TRANSFER, pad(FROM), pad(TO)], word(9n), custom)?.args;
+    // A literal `{ __proto__: … }` would set a prototype, so the JSON text is compared.
+    expect(JSON.stringify(args)).toBe(`{"__proto__":"${FROM}","constructor":"${TO}","toString":"9"}`);
+  });
+
   it('when an ERC-1155 batch is decoded, then arrays hold strings', () => {
     const spec = KNOWN_SPECS.find((s) => s.item.name === 'TransferBatch');
     const data = `0x${['40', 'a0', '2', '1', '2', '2', '5', '6'].map((v) => v.padStart(64, '0')).join('')}` as Hex;

@@ -20,6 +20,18 @@ function toText(value: unknown): DecodedValue {
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
+// The caller's declaration may name an argument `__proto__`, which viem's args object loses (an
+// assignment to `__proto__` sets a prototype): decoding the unnamed item yields values by position.
+const unnamed = new WeakMap<EventSpec['item'], EventSpec['item']>();
+function unnamedItem(item: EventSpec['item']): EventSpec['item'] {
+  let stripped = unnamed.get(item);
+  if (!stripped) {
+    stripped = { ...item, inputs: item.inputs.map((input) => ({ ...input, name: '' })) };
+    unnamed.set(item, stripped);
+  }
+  return stripped;
+}
+
 /**
  * Decodes a log with the first candidate whose selector and topic count fit and whose data
  * decodes strictly; null when none does (unknown event, or e.g. a non-standard layout).
@@ -31,12 +43,12 @@ export function decodeLog(topics: readonly Hex[], data: Hex, bySelector: Readonl
   for (const spec of candidates) {
     if (spec.topicCount !== topics.length) continue;
     try {
-      const decoded = decodeEventLog({ abi: [spec.item], topics: topics as [Hex, ...Hex[]], data, strict: true });
-      const raw = (decoded.args ?? {}) as Record<string, unknown> | unknown[];
-      const args: Record<string, DecodedValue> = {};
+      const decoded = decodeEventLog({ abi: [unnamedItem(spec.item)], topics: topics as [Hex, ...Hex[]], data, strict: true });
+      const raw = (decoded.args ?? []) as unknown as unknown[];
+      // A null-prototype object, so that `__proto__` or `constructor` are plain keys.
+      const args: Record<string, DecodedValue> = Object.create(null) as Record<string, DecodedValue>;
       spec.item.inputs.forEach((input, i) => {
-        const value = Array.isArray(raw) ? raw[i] : raw[input.name ?? String(i)];
-        args[input.name || String(i)] = toText(value);
+        args[input.name || String(i)] = toText(raw[i]);
       });
       return { event: spec.item.name, signature: spec.signature, args };
     } catch {

@@ -1,4 +1,4 @@
-import { isChainSpanLimit, nextSpan, readRangeRejection, type RangeAdvice } from './range-rejection.js';
+import { chainSpanLimit, nextSpan, readRangeRejection, type RangeAdvice } from './range-rejection.js';
 
 describe('readRangeRejection', () => {
   it.each<[string, string, RangeAdvice | undefined]>([
@@ -27,6 +27,16 @@ describe('readRangeRejection', () => {
     ['1rpc', 'response size should not greater than 10000000 bytes', { kind: 'halve', cause: 'results' }],
     ['chainstack', 'Block range limit exceeded.', { kind: 'halve', cause: 'blocks' }],
     ['zkEVM', 'query returned more than 10000 results', { kind: 'halve', cause: 'results' }],
+    [
+      'Alchemy free tier (a limit and a suggestion)',
+      'Under the Free tier plan, you can make eth_getLogs requests with up to a 5 block range. Based on your parameters, this block range should work: [0x6, 0xa]',
+      { kind: 'suggested', from: 6, to: 10, limit: 5 },
+    ],
+    [
+      'Alchemy free tier, 10 blocks',
+      'You can make eth_getLogs requests with up to a 10 block range. Based on your parameters, this block range should work: [0x1f, 0x28]',
+      { kind: 'suggested', from: 31, to: 40, limit: 10 },
+    ],
     ['pruned history (not a range problem)', 'pruned history unavailable', undefined],
     ['bad params (not a range problem)', 'invalid block range params', undefined],
   ])('when %s says so, then the advice is read', (_provider, message, advice) => {
@@ -38,6 +48,8 @@ describe('nextSpan', () => {
   it.each<[RangeAdvice, number, number]>([
     [{ kind: 'suggested', from: 100, to: 199 }, 1000, 100],
     [{ kind: 'suggested', from: 100, to: 2099 }, 1000, 500],
+    [{ kind: 'suggested', from: 6, to: 10, limit: 5 }, 40, 5],
+    [{ kind: 'suggested', from: 6, to: 20, limit: 5 }, 40, 5],
     [{ kind: 'limit', blocks: 16 }, 64, 16],
     [{ kind: 'limit', blocks: 64 }, 64, 32],
     [{ kind: 'halve', cause: 'blocks' }, 41, 20],
@@ -47,13 +59,15 @@ describe('nextSpan', () => {
   });
 });
 
-describe('isChainSpanLimit', () => {
-  it.each<[RangeAdvice, boolean]>([
-    [{ kind: 'limit', blocks: 1000 }, true],
-    [{ kind: 'halve', cause: 'blocks' }, true],
-    [{ kind: 'halve', cause: 'results' }, false],
-    [{ kind: 'suggested', from: 100, to: 199 }, false],
-  ])('when the advice is %j, then remembering it for the chain is %s', (advice, remembered) => {
-    expect(isChainSpanLimit(advice)).toBe(remembered);
+describe('chainSpanLimit', () => {
+  it.each<[RangeAdvice, number, number | undefined]>([
+    [{ kind: 'limit', blocks: 1000 }, 1000, 1000],
+    [{ kind: 'halve', cause: 'blocks' }, 20, 20],
+    [{ kind: 'halve', cause: 'results' }, 20, undefined],
+    [{ kind: 'suggested', from: 100, to: 199 }, 100, undefined],
+    [{ kind: 'suggested', from: 6, to: 10, limit: 5 }, 5, 5],
+    [{ kind: 'suggested', from: 6, to: 7, limit: 5 }, 2, 5],
+  ])('when the advice is %j leading to %i, then the chain remembers %s', (advice, next, remembered) => {
+    expect(chainSpanLimit(advice, next)).toBe(remembered);
   });
 });

@@ -3,7 +3,7 @@
  * says whether the span itself was too long (`blocks`) or this range held too many logs (`results`).
  */
 export type RangeAdvice =
-  | { kind: 'suggested'; from: number; to: number }
+  | { kind: 'suggested'; from: number; to: number; limit?: number }
   | { kind: 'limit'; blocks: number }
   | { kind: 'halve'; cause: 'blocks' | 'results' };
 
@@ -53,35 +53,48 @@ const TOO_MANY_RESULTS: readonly RegExp[] = [
  * limit, or just "too big" (halve). Undefined when the message is not about the range.
  */
 export function readRangeRejection(message: string): RangeAdvice | undefined {
+  const limit = statedLimit(message);
+  // Results first: "logs matched by query exceeds limit" is about logs, not blocks.
+  const results = TOO_MANY_RESULTS.some((p) => p.test(message));
   for (const pattern of SUGGESTED) {
     const m = pattern.exec(message);
-    if (m?.[1] && m[2]) return { kind: 'suggested', from: num(m[1]), to: num(m[2]) };
+    if (!m?.[1] || !m[2]) continue;
+    // Alchemy's free tier states its block limit beside the suggestion; its response-size message
+    // states one too, but there the limit is an alternative to a log cap, not the chain's bound.
+    return limit === undefined || results ? { kind: 'suggested', from: num(m[1]), to: num(m[2]) } : { kind: 'suggested', from: num(m[1]), to: num(m[2]), limit };
   }
+  if (limit !== undefined) return { kind: 'limit', blocks: limit };
+  if (results) return { kind: 'halve', cause: 'results' };
+  return TOO_MANY_BLOCKS.some((p) => p.test(message)) ? { kind: 'halve', cause: 'blocks' } : undefined;
+}
+
+function statedLimit(message: string): number | undefined {
   for (const pattern of LIMIT) {
     const m = pattern.exec(message);
     if (m?.[1]) {
       const blocks = num(m[1]) * (m[2] ? 1000 : 1);
-      if (blocks >= 1) return { kind: 'limit', blocks };
+      if (blocks >= 1) return blocks;
     }
   }
-  // Results first: "logs matched by query exceeds limit" is about logs, not blocks.
-  if (TOO_MANY_RESULTS.some((p) => p.test(message))) return { kind: 'halve', cause: 'results' };
-  return TOO_MANY_BLOCKS.some((p) => p.test(message)) ? { kind: 'halve', cause: 'blocks' } : undefined;
+  return undefined;
 }
 
 /**
- * Whether the span a rejection leads to is the chain's limit, to be remembered for later requests.
- * Suggested ranges (Alchemy, Infura, reth) and result caps are sized by this query's log density:
- * remembered, one dense query would shrink every later query on the chain, however sparse.
+ * The span to remember as the chain's limit after a rejection that led to `next`, or undefined.
+ * Suggested ranges without a stated limit (Infura, reth, Alchemy's size cap) and result caps are
+ * sized by this query's log density: remembered, one dense query would shrink every later query on
+ * the chain, however sparse.
  */
-export function isChainSpanLimit(advice: RangeAdvice): boolean {
-  return advice.kind === 'limit' || (advice.kind === 'halve' && advice.cause === 'blocks');
+export function chainSpanLimit(advice: RangeAdvice, next: number): number | undefined {
+  if (advice.kind === 'suggested') return advice.limit;
+  if (advice.kind === 'limit' || advice.cause === 'blocks') return next;
+  return undefined;
 }
 
 /** The span to retry with after a rejection of `span` blocks; never more than half when unsure. */
 export function nextSpan(advice: RangeAdvice, span: number): number {
   if (advice.kind === 'suggested') {
-    const suggested = advice.to - advice.from + 1;
+    const suggested = Math.min(advice.to - advice.from + 1, advice.limit ?? Number.POSITIVE_INFINITY);
     return suggested >= 1 && suggested < span ? suggested : Math.max(1, Math.floor(span / 2));
   }
   if (advice.kind === 'limit') return advice.blocks < span ? advice.blocks : Math.max(1, Math.floor(span / 2));

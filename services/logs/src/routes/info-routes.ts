@@ -1,4 +1,4 @@
-import { createOpenApiDocument, createQueryParser, sendOk } from '@tollgate/envelope';
+import { createOpenApiDocument, createQueryParser, sendOk, readOnlyRoute } from '@tollgate/envelope';
 import { Router } from 'express';
 import { CHAINS } from '../domain/chains.js';
 import { KNOWN_EVENTS, KNOWN_SPECS } from '../domain/events.js';
@@ -22,14 +22,14 @@ export function createInfoRoutes(limits: MetaLimits): Router {
     ROUTES,
   );
 
-  router.get(CHAINS_ROUTE.path, (req, res) => {
+  readOnlyRoute(router, CHAINS_ROUTE.path, (req, res) => {
     parseNothing(req.query);
     const plan = planOf(req);
     const chains = CHAINS.map((c) => ({ slug: c.slug, id: c.id, name: c.name, included: includesChain(plan, c), plan_required: planForChain(c) }));
     sendOk(res, { plan, chains }, CHAINS_ROUTE.message);
   });
 
-  router.get(META_ROUTE.path, (req, res) => {
+  readOnlyRoute(router, META_ROUTE.path, (req, res) => {
     parseNothing(req.query);
     const plans = PLANS.map((plan) => ({
       plan,
@@ -50,7 +50,7 @@ export function createInfoRoutes(limits: MetaLimits): Router {
     );
   });
 
-  router.get('/v1/openapi.json', (_req, res) => {
+  readOnlyRoute(router, '/v1/openapi.json', (_req, res) => {
     res.json(openApi);
   });
   return router;

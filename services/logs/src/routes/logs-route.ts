@@ -1,4 +1,4 @@
-import { createQueryParser, sendOk } from '@tollgate/envelope';
+import { createQueryParser, sendOk, readOnlyRoute } from '@tollgate/envelope';
 import { Router } from 'express';
 import type { Hex } from 'viem';
 import { indexBySelector, KNOWN_NAMES, KNOWN_SPECS, resolveEvent } from '../domain/events.js';
@@ -37,7 +37,7 @@ function eventSpecs(value: string) {
 /** `GET /v1/logs`: logs by address, topics or event, and block range, each decoded. */
 export function createLogsRoute(pager: LogPager): Router {
   const router = Router();
-  router.get(LOGS_ROUTE.path, async (req, res) => {
+  readOnlyRoute(router, LOGS_ROUTE.path, async (req, res) => {
     const q = parse(req.query);
     const plan = planOf(req);
     const chain = chainFor(q.chain, plan);

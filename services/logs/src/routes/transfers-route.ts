@@ -1,4 +1,4 @@
-import { createQueryParser, sendOk } from '@tollgate/envelope';
+import { createQueryParser, sendOk, readOnlyRoute } from '@tollgate/envelope';
 import { Router } from 'express';
 import type { Hex } from 'viem';
 import { isErc20Transfer, toTransferRecord, TRANSFER_TOPIC } from '../domain/log-record.js';
@@ -28,7 +28,7 @@ function party(name: 'from' | 'to', value: string | undefined): Hex[] | undefine
 /** `GET /v1/transfers`: ERC-20 Transfer events decoded into from, to and value. */
 export function createTransfersRoute(pager: LogPager): Router {
   const router = Router();
-  router.get(TRANSFERS_ROUTE.path, async (req, res) => {
+  readOnlyRoute(router, TRANSFERS_ROUTE.path, async (req, res) => {
     const q = parse(req.query);
     const plan = planOf(req);
     const chain = chainFor(q.chain, plan);

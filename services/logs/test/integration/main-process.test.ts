@@ -45,6 +45,28 @@ afterAll(async () => {
 });
 
 describe('the logs service process', () => {
+  it('when an RPC is unreachable, then a failed call logs one line with its cause beside its access line, no stack', async () => {
+    const port = await freePort();
+    const dead = await freePort();
+    const service = startService({ PORT: String(port), LOGS_RPC_ETHEREUM: anvil.url, LOGS_RPC_BASE: `http://127.0.0.1:${dead}` });
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}`, service.exited);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/logs?chain=base`, { headers: { 'x-request-id': 'rpc-down-1' } });
+      expect(res.status).toBe(502);
+    } finally {
+      service.child.kill('SIGTERM');
+    }
+    expect(await service.exited).toBe(0);
+    const entries = service.output().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    // At warn level: the start-up chain-id warning, then the call's cause line and its access line.
+    expect(entries.map((e) => e.msg).sort()).toEqual(['LOGS_RPC_BASE did not answer eth_chainId at start; requests will report it', 'request errored', 'the Base RPC is unreachable']);
+    expect(entries.find((e) => e.request_id === 'rpc-down-1')).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', cause: { host: `127.0.0.1:${dead}` } });
+    for (const line of service.output().trim().split('\n')) {
+      expect(line).not.toMatch(/"stack"|Request body|Version: viem/);
+      expect(line.length).toBeLessThan(800);
+    }
+  });
+
   it('when started against anvil, then it serves logs and stops on SIGTERM', async () => {
     const port = await freePort();
     const service = startService({ PORT: String(port), LOGS_RPC_ETHEREUM: anvil.url });

@@ -107,6 +107,27 @@ describe('adaptive range splitting behind a provider cap', () => {
     expect(proxy.counts.getLogs).toBe(minimum);
   });
 
+  it("when Alchemy's free tier states its limit and suggests a range, then the limit is kept: the minimum calls plus the one rejection, and none on the next request", async () => {
+    const limit = 5;
+    // Alchemy's free-tier answer, word for word, for the rejected span.
+    const alchemy = (from: number) =>
+      `Under the Free tier plan, you can make eth_getLogs requests with up to a ${limit} block range. Based on your parameters, this block range should work: [${hex(from).toLowerCase()}, ${hex(from + limit - 1).toLowerCase()}]`;
+    proxy = await startCappedProxy({ target: anvil.url, maxSpan: limit, message: alchemy, code: -32602 });
+    const { app, spans } = buildLogsApp({ rpcUrls: { ethereum: proxy.url } });
+    const minimum = Math.ceil((head + 1) / limit);
+
+    const seen = await allPages(app, { chain: 'ethereum', address: token, from_block: 0, to_block: head, limit: 1000 });
+    expect(seen).toEqual(await direct());
+    expect(spans.get('ethereum')).toBe(limit);
+    expect(proxy.counts.rejected).toBe(1);
+    expect(proxy.counts.getLogs).toBe(minimum + 1);
+
+    proxy.reset();
+    await allPages(app, { chain: 'ethereum', address: token, from_block: 0, to_block: head, limit: 1000 });
+    expect(proxy.counts.rejected).toBe(0);
+    expect(proxy.counts.getLogs).toBe(minimum);
+  });
+
   it('when a page fills up, then paging behind the cap still returns every log once', async () => {
     proxy = await startCappedProxy({ target: anvil.url, maxSpan: 5 });
     const { app } = buildLogsApp({ rpcUrls: { ethereum: proxy.url }, maxRpcCalls: 7 });

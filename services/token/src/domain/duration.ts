@@ -1,7 +1,7 @@
 const UNIT_SECONDS: Readonly<Record<string, number>> = { m: 60, h: 3600, d: 86_400, w: 604_800 };
 
-/** The pattern a period must match: an optional count and a unit, minutes to weeks. */
-export const PERIOD_PATTERN = '^[0-9]{0,4}[mhdwMHDW]$';
+/** The pattern a period must match: an optional count (not zero) and a unit, minutes to weeks. */
+export const PERIOD_PATTERN = '^(?![0]+[mhdwMHDW]$)[0-9]{0,4}[mhdwMHDW]$';
 
 /** A period as the caller gave it, normalised, with its length. */
 export interface Period {

@@ -1,3 +1,4 @@
+import { ownEntry } from '@tollgate/envelope';
 /** One token as the caller wrote it and as it is sent to the indexer. */
 export interface TokenId {
   /** The caller's exact spelling; answers are keyed by it. */
@@ -53,7 +54,7 @@ const RULES: Readonly<Record<string, AddressRule>> = {
 
 /** How addresses on a chain are checked; every chain without its own rule is taken as EVM. */
 export function addressRuleOf(chain: string): AddressRule {
-  return RULES[chain] ?? EVM;
+  return ownEntry(RULES, chain) ?? EVM;
 }
 
 // Common names the indexer spells differently; used only to say so in the error, never rewritten.
@@ -67,7 +68,7 @@ function parseOne(input: string, knownChains: ReadonlySet<string>): TokenId | In
   const chain = input.slice(0, colon).toLowerCase();
   const raw = input.slice(colon + 1);
   if (chain !== COINGECKO_PREFIX && !knownChains.has(chain)) {
-    const alias = CHAIN_ALIASES[chain];
+    const alias = ownEntry(CHAIN_ALIASES, chain);
     const hint = alias && knownChains.has(alias) ? ` (the indexer calls it ${alias})` : '';
     return { input, kind: 'unknown_chain', reason: `'${input}' names unknown chain '${input.slice(0, colon)}'${hint}` };
   }

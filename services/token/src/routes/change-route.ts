@@ -85,7 +85,8 @@ export function createChangeHandler(deps: RouteDeps): RequestHandler {
   const parse = createQueryParser<ChangeQuery>(changeRoute.query!);
   return async (req, res) => {
     const query = parse(req.query);
-    const period = parsePeriod(query.period)!;
+    const period = parsePeriod(query.period);
+    if (!period) throw new AppError('BAD_REQUEST', `period must be ${PERIOD_PARAM.description}`, { details: { parameter: 'period' } });
     const now = deps.clock();
     assertNotFuture('timestamp', query.timestamp, now);
     const endAt = query.timestamp ?? Math.floor(now / 1000);

@@ -97,7 +97,8 @@ export function createChartHandler(deps: RouteDeps): RequestHandler {
   const parse = createQueryParser<ChartQueryParams>(chartRoute.query!);
   return async (req, res) => {
     const query = parse(req.query);
-    const period = parsePeriod(query.period)!;
+    const period = parsePeriod(query.period);
+    if (!period) throw new AppError('BAD_REQUEST', `period must be ${PERIOD_PARAM.description}`, { details: { parameter: 'period' } });
     if (query.start !== undefined && query.end !== undefined) {
       throw new AppError('BAD_REQUEST', 'give either start or end, not both', { details: { parameter: 'start' } });
     }

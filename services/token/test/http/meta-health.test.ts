@@ -59,19 +59,19 @@ describe('meta, health and the OpenAPI document', () => {
 describe('with a proxy secret', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ proxySecret: 's3cret' });
+    h = await startHarness({ proxySecret: 'proxy-secret-0123456789abcdef' });
   });
   afterAll(() => h.close());
 
   it('when the secret is missing, then 403; when it is right, then 200; health needs none', async () => {
     expect((await request(h.app).get('/v1/price').query({ tokens: IDS.weth })).status).toBe(403);
-    const ok = await request(h.app).get('/v1/price').query({ tokens: IDS.weth }).set('x-tollgate-proxy-secret', 's3cret');
+    const ok = await request(h.app).get('/v1/price').query({ tokens: IDS.weth }).set('x-tollgate-proxy-secret', 'proxy-secret-0123456789abcdef');
     expect(ok.status).toBe(200);
     expect((await request(h.app).get('/healthz')).status).toBe(200);
   });
 
   it('when a request id comes in, then the answer carries it', async () => {
-    const res = await request(h.app).get('/v1/meta').set('x-tollgate-proxy-secret', 's3cret').set('x-request-id', 'req-42');
+    const res = await request(h.app).get('/v1/meta').set('x-tollgate-proxy-secret', 'proxy-secret-0123456789abcdef').set('x-request-id', 'req-42');
     expect(res.body.meta.request_id).toBe('req-42');
   });
 });

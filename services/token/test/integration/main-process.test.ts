@@ -29,10 +29,10 @@ describe('the token service as a process', () => {
 
   it('when started against the local indexer, then it serves prices and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const main = startMain({ PORT: String(port), TOKEN_UPSTREAM_URL: indexer.url, PROXY_SECRET: 'p' });
+    const main = startMain({ PORT: String(port), TOKEN_UPSTREAM_URL: indexer.url, PROXY_SECRET: 'proxy-secret-0123456789abcdef' });
     try {
       await waitForOk(`http://127.0.0.1:${port}/readyz`);
-      const res = await fetch(`http://127.0.0.1:${port}/v1/price?tokens=coingecko:bitcoin`, { headers: { 'x-tollgate-proxy-secret': 'p' } });
+      const res = await fetch(`http://127.0.0.1:${port}/v1/price?tokens=coingecko:bitcoin`, { headers: { 'x-tollgate-proxy-secret': 'proxy-secret-0123456789abcdef' } });
       const body = (await res.json()) as { data: { prices: Array<{ symbol: string }> } };
       expect(res.status).toBe(200);
       expect(body.data.prices[0]!.symbol).toBe('BTC');
@@ -40,6 +40,30 @@ describe('the token service as a process', () => {
       main.child.kill('SIGTERM');
     }
     expect(await main.exited).toBe(0);
+  });
+
+  it('when the price indexer is unreachable, then a failed call logs one line with its cause beside its access line, no stack', async () => {
+    const port = await freePort();
+    const main = startMain({ PORT: String(port), TOKEN_UPSTREAM_URL: 'http://127.0.0.1:9' });
+    try {
+      await waitForOk(`http://127.0.0.1:${port}/healthz`);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/price?tokens=coingecko:bitcoin`, { headers: { 'x-request-id': 'down-1' } });
+      expect(res.status).toBe(502);
+    } finally {
+      main.child.kill('SIGTERM');
+    }
+    expect(await main.exited).toBe(0);
+    const lines = main.output().trim().split('\n');
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    // At warn level: the start-up chain-list warning, then the call's cause line and its access line.
+    expect(entries.map((e) => e.msg).sort()).toEqual(['chain list not loaded yet; /readyz will retry', 'request errored', 'the price indexer could not be reached (ECONNREFUSED)']);
+    const forCall = entries.filter((e) => e.request_id === 'down-1');
+    expect(forCall).toHaveLength(1);
+    expect(forCall[0]).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', cause: { code: 'ECONNREFUSED', host: '127.0.0.1:9' } });
+    for (const line of lines) {
+      expect(line).not.toMatch(/"stack"|"config"|\\n\s+at /);
+      expect(line.length).toBeLessThan(800);
+    }
   });
 
   it('when a variable is bad, then it exits 1 with one line naming it', async () => {

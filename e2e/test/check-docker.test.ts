@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+// The compose file's secrets and scripts/check-docker.mjs, through the real docker-compose.
+jest.setTimeout(60_000);
+
+const ROOT = join(__dirname, '..', '..');
+const COMPOSE = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+const run = promisify(execFile);
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tollgate-check-docker-'));
+  // An empty env file, so a developer's .env cannot supply what the test leaves unset.
+  writeFileSync(join(dir, 'empty.env'), '');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** This environment without the two secrets, plus `extra`. */
+function envWithout(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  for (const name of ['ADMIN_TOKEN', 'PROXY_SECRET']) if (!(name in extra)) delete env[name];
+  return env;
+}
+
+async function outcome(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd: ROOT, env });
+    return { code: 0, output: stdout + stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+const composeConfig = (env: NodeJS.ProcessEnv) => outcome('docker-compose', ['--env-file', join(dir, 'empty.env'), 'config', '-q'], env);
+const checkDocker = (composeFile?: string) => outcome(process.execPath, [join(ROOT, 'scripts', 'check-docker.mjs'), ...(composeFile ? [composeFile] : [])], envWithout());
+
+describe('docker-compose.yml secrets', () => {
+  it('when ADMIN_TOKEN is unset, then compose refuses to start with how to make one, instead of a published default', async () => {
+    const { code, output } = await composeConfig(envWithout({ PROXY_SECRET: 'test-proxy-secret-4f1c9e27b8d0' }));
+    expect(code).not.toBe(0);
+    expect(output).toContain('set ADMIN_TOKEN to a secret of at least 16 characters, e.g. openssl rand -hex 24');
+  });
+
+  it('when PROXY_SECRET is unset, then compose refuses to start with how to make one', async () => {
+    const { code, output } = await composeConfig(envWithout({ ADMIN_TOKEN: 'test-admin-token-6a2d0f93c1e5' }));
+    expect(code).not.toBe(0);
+    expect(output).toContain('set PROXY_SECRET to a secret of at least 16 characters, e.g. openssl rand -hex 24');
+  });
+
+  it('when both are set, then compose passes them to the gateway and every service unchanged', async () => {
+    const secrets = { ADMIN_TOKEN: 'test-admin-token-6a2d0f93c1e5', PROXY_SECRET: 'test-proxy-secret-4f1c9e27b8d0' };
+    const { stdout } = await run('docker-compose', ['--env-file', join(dir, 'empty.env'), 'config'], { cwd: ROOT, env: envWithout(secrets) });
+    expect(stdout.split(`ADMIN_TOKEN: ${secrets.ADMIN_TOKEN}`)).toHaveLength(2);
+    expect(stdout.split(`PROXY_SECRET: ${secrets.PROXY_SECRET}`)).toHaveLength(5);
+    expect(stdout).not.toMatch(/change-?me/i);
+  });
+});
+
+describe('scripts/check-docker.mjs', () => {
+  it("when run on the repository's compose file without either secret in the environment, then it passes and says both are required", async () => {
+    const { code, output } = await checkDocker();
+    expect({ code, output }).toEqual({ code: 0, output: expect.stringContaining('ADMIN_TOKEN and PROXY_SECRET required') });
+  });
+
+  it.each([
+    ['ADMIN_TOKEN has a default', (text: string) => text.replace(/\$\{ADMIN_TOKEN:\?[^}]*\}/, '$${ADMIN_TOKEN:-change-me-admin-token}'), 'compose ADMIN_TOKEN: ${ADMIN_TOKEN:-change-me-admin-token} lets compose start without it'],
+    ['PROXY_SECRET has an unset-only default', (text: string) => text.replace(/\$\{PROXY_SECRET:\?[^}]*\}/, '$${PROXY_SECRET-proxy-secret-0123456789}'), 'compose PROXY_SECRET: ${PROXY_SECRET-proxy-secret-0123456789} lets compose start without it'],
+    ['a service has a literal PROXY_SECRET', (text: string) => text.replace(/(\n {2}logs:[\s\S]*?)PROXY_SECRET: \*proxy-secret/, '$1PROXY_SECRET: literal-proxy-secret-0123456789'), 'compose logs: does not take PROXY_SECRET from the environment'],
+  ])('when %s, then it names it and exits 1', async (_case, edit, finding) => {
+    const edited = edit(COMPOSE);
+    expect(edited).not.toBe(COMPOSE);
+    const file = join(dir, `docker-compose.${Math.random().toString(36).slice(2)}.yml`);
+    writeFileSync(file, edited);
+    const { code, output } = await checkDocker(file);
+    expect(code).toBe(1);
+    expect(output).toContain(finding);
+  });
+});

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../../../gateway/test/support/redis-server';
+
+/** `npm start`'s script (scripts/stack.ts) as a real process, with what it printed. */
+export interface StackProcess {
+  pid: number;
+  /** Everything written to stdout and stderr so far. */
+  output: () => string;
+  /** Resolves once the output contains `text`; rejects with the output if the process ends first or the time runs out. */
+  waitFor: (text: string, timeoutMs: number) => Promise<void>;
+  /** Settles with the exit code (or the signal) once the process has ended. */
+  exited: Promise<number | string>;
+  /** Ends the script's whole process group, for a test that failed half-way. */
+  killAll: () => void;
+}
+
+/** The variables that move the four ports of `npm start`. */
+export type StackPorts = Record<'GATEWAY_PORT' | 'BURGER_PORT' | 'TOKEN_PORT' | 'LOGS_PORT', string>;
+
+/** Four free ports, as the variables `npm start` reads them. */
+export async function freeStackPorts(): Promise<StackPorts> {
+  return { GATEWAY_PORT: String(await freePort()), BURGER_PORT: String(await freePort()), TOKEN_PORT: String(await freePort()), LOGS_PORT: String(await freePort()) };
+}
+
+/**
+ * Runs scripts/stack.ts as `npm start` does (node with tsx, development conditions) in its own
+ * process group, with `env` over a copy of this environment stripped of the variables it reads.
+ */
+export function startStackProcess(root: string, env: Record<string, string>, args: string[] = []): StackProcess {
+  const inherited = { ...process.env };
+  for (const name of ['ADMIN_TOKEN', 'REDIS_URL', 'TOLLGATE_DEMO', 'BURGER_DATA_URL', 'TOKEN_UPSTREAM_URL', 'PORT']) delete inherited[name];
+  for (const name of Object.keys(inherited)) if (name.startsWith('LOGS_RPC_')) delete inherited[name];
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', join(root, 'scripts', 'stack.ts'), ...args], {
+    cwd: root,
+    env: { ...inherited, ...env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let printed = '';
+  const listeners = new Set<() => void>();
+  const append = (chunk: Buffer) => {
+    printed += chunk.toString('utf8');
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
+  // 'close', not 'exit': the last lines may still be in the pipes when the process has exited.
+  const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  let ended = false;
+  void exited.then(() => {
+    ended = true;
+    for (const listener of listeners) listener();
+  });
+
+  const waitFor = (text: string, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        if (err) reject(err);
+        else resolve();
+      };
+      const check = () => {
+        if (printed.includes(text)) done();
+        else if (ended) done(new Error(`the stack script ended before printing ${JSON.stringify(text)}:\n${printed}`));
+      };
+      const timer = setTimeout(() => done(new Error(`no ${JSON.stringify(text)} after ${timeoutMs} ms:\n${printed}`)), timeoutMs);
+      listeners.add(check);
+      check();
+    });
+
+  return {
+    pid: child.pid!,
+    output: () => printed,
+    waitFor,
+    exited,
+    killAll: () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone, with every process of its group.
+      }
+    },
+  };
+}
+
+/** The child processes of `pid` whose command line mentions `needle` (Linux: /proc). */
+export function childrenRunning(pid: number, needle: string): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return children.filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(needle);
+    } catch {
+      return false;
+    }
+  });
+}

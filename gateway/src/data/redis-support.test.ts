@@ -1,0 +1,15 @@
+import { persistenceOf } from './redis-support';
+
+describe('persistenceOf', () => {
+  it.each<[string | undefined, string | undefined, string]>([
+    ['no', '', 'none'],
+    ['yes', '', 'aof'],
+    ['no', '3600 1 300 100 60 10000', 'rdb'],
+    ['yes', '3600 1', 'aof+rdb'],
+    ['no', '   ', 'none'],
+    [undefined, '', 'unknown'],
+    ['yes', undefined, 'unknown'],
+  ])('appendonly %p, save %p → %p', (appendonly, save, expected) => {
+    expect(persistenceOf(appendonly, save)).toBe(expected);
+  });
+});

@@ -1,0 +1,44 @@
+import { parseEnv } from '../../packages/envelope/src/parse-env';
+import type { QuerySchema } from '../../packages/envelope/src/validate-query';
+import { secretSchema } from '../../packages/envelope/src/secret-schema';
+import { DEPLOYABLES, DEPLOYABLE_NAMES } from './deployables';
+import type { DeployableName } from './deployables';
+
+/** What `npm start` takes from its environment and arguments. */
+export interface StackConfig {
+  ports: Record<DeployableName, number>;
+  /** The operator's own admin token; a fresh one is generated when absent. */
+  adminToken?: string;
+  redisUrl?: string;
+  demo: boolean;
+}
+
+const portSchema = (name: DeployableName) => ({
+  type: 'integer',
+  minimum: 1,
+  maximum: 65535,
+  default: DEPLOYABLES[name].port,
+  description: `the port ${name} listens on`,
+});
+
+const schema: QuerySchema = {
+  type: 'object',
+  properties: {
+    ...Object.fromEntries(DEPLOYABLE_NAMES.map((name) => [DEPLOYABLES[name].portVariable, portSchema(name)])),
+    // The gateway refuses a weak token too, but only after four processes have started; saying it
+    // here is one line and nothing to clean up.
+    ADMIN_TOKEN: secretSchema(),
+  },
+};
+
+/** Parses `npm start`'s environment the way the deployables parse theirs: one line naming the first bad variable. */
+export function loadStackConfig(env: Record<string, string | undefined>, argv: readonly string[]): StackConfig {
+  const e = parseEnv<Record<string, string | number | undefined>>(schema, env);
+  return {
+    ports: Object.fromEntries(DEPLOYABLE_NAMES.map((name) => [name, e[DEPLOYABLES[name].portVariable] as number])) as Record<DeployableName, number>,
+    adminToken: e.ADMIN_TOKEN as string | undefined,
+    // The gateway parses REDIS_URL itself; it is only passed on.
+    redisUrl: env.REDIS_URL || undefined,
+    demo: argv.includes('--demo') || env.TOLLGATE_DEMO === '1',
+  };
+}
