@@ -65,7 +65,9 @@ async function main(): Promise<void> {
     const target = url + BENCH_PATH;
     await closedLoop(target, nextKey, WARMUP);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
+    const started = performance.now();
     const ok = await closedLoop(target, nextKey, CALLS);
+    const seconds = (performance.now() - started) / 1000;
     execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
     await child.stop();
     const perThread = readdirSync(dir)
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
     const main = perThread.find((t) => t.thread === 1)?.count ?? Number.NaN;
     const all = perThread.reduce((sum, t) => sum + t.count, 0);
     const what = BUILD.includes('bare-proxy') ? 'the bare proxy' : `${env.REDIS_URL ? 'Redis' : 'memory'} store`;
-    console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200)`);
+    console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);
   } finally {
     await child.stop();
     await upstream.stop();

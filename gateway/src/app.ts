@@ -6,6 +6,7 @@ import type { createLogger } from '@tollgate/envelope';
 import type { GatewayConfig } from './config';
 import type { Stores } from './data/quota-store';
 import type { ServiceDocuments } from './data/service-documents';
+import type { UsageRecorder } from './data/usage-recorder';
 import { StoreError } from './data/quota-store';
 import type { GatewayMetrics } from './metrics';
 import { createAdminAuth } from './http/admin-auth';
@@ -27,6 +28,8 @@ export interface AppDeps {
   metrics: GatewayMetrics;
   /** Each service's OpenAPI document: the routes a call may take, and `/docs`. */
   documents: ServiceDocuments;
+  /** The usage history's recorder (the composition root stops it, writing what is left). */
+  recorder: UsageRecorder;
   /** More routers (e.g. `/docs`), mounted after health/metrics and before the proxied APIs. */
   routers?: Router[];
 }
@@ -61,6 +64,7 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
   if (config.quotaFailMode === 'open') deps.stores.quotaStore.onRevoked((keyId) => failOpenCache.forgetId(keyId), (heard) => failOpenCache.restart(heard));
   return {
     failOpenCache,
+    recorder: deps.recorder,
     plans: config.plans,
     upstreams: config.upstreams,
     keyHeader: config.keyHeader,
@@ -105,13 +109,14 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCa
     }),
   );
   app.get('/metrics', metricsGuard(config), sendMetrics(metrics));
-  app.use('/admin/v1', createAdminRoutes({ adminToken: config.adminToken, plans: config.plans, keyStore: stores.keyStore, quotaStore: stores.quotaStore, clock }));
+  app.use('/admin/v1', createAdminRoutes({ adminToken: config.adminToken, plans: config.plans, keyStore: stores.keyStore, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock }));
   app.use(
     '/dashboard/v1',
     createDashboardRoutes({
       plans: config.plans,
       keyHeader: config.keyHeader,
       keyStore: stores.keyStore,
+      accountStore: stores.accountStore,
       quotaStore: stores.quotaStore,
       clock,
       signupsPerHour: config.signupsPerHour,

@@ -19,8 +19,8 @@ async function main(): Promise<number> {
       setTimeout(() => reject(new Error(`Redis at ${config.redisUrl} is not reachable`)), 5_000).unref();
     });
     const clock = (): number => Date.now();
-    const { keyStore, quotaStore } = createRedisStores(redis, { clock, timeoutMs: 5_000, logger });
-    const result = await runCliCommand(process.argv.slice(2), { keyStore, quotaStore, plans: config.plans, clock });
+    const { accountStore, keyStore, quotaStore } = createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) });
+    const result = await runCliCommand(process.argv.slice(2), { accountStore, keyStore, quotaStore, plans: config.plans, clock });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

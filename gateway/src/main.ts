@@ -8,6 +8,7 @@ import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
 import { openStores } from './data/open-stores';
 import { createServiceDocuments } from './data/service-documents';
+import { createUsageRecorder } from './data/usage-recorder';
 import { createMetrics, createStoreLatencyRecorder } from './metrics';
 import { createDocsRoutes } from './routes/docs-routes';
 
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     clock,
     logger,
     onLatency: createStoreLatencyRecorder(metrics),
+    apis: Object.keys(config.plans),
   });
   logger.info(
     { store: stores.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: Boolean(config.adminToken), quota_fail_mode: config.quotaFailMode },
@@ -38,7 +40,8 @@ async function main(): Promise<void> {
   // Asked now so unknown routes are refused from the first call; a service still starting is asked again later.
   void documents.all();
   const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader });
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, routers: [docs] });
+  const recorder = createUsageRecorder({ store: stores.accountStore, clock, logger });
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs] });
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
     logger,
     onClose: async () => {
       metricsServer?.close();
+      await recorder.stop();
       await redis?.quit().catch(() => redis.disconnect());
       logger.flush();
     },

@@ -2,13 +2,18 @@
  * The admission script: one EVALSHA per call. It mirrors `decideAdmission` (domain/admission.ts)
  * step for step; the shared store contract suite runs both against the same cases.
  *
- * KEYS: 1 record (hash), 2 second log (sorted set), 3 month counter, 4 day counter, 5 playground
- * log (sorted set of the day's playground calls, for refunds) — all tagged with the key id, so one
- * Cluster slot.
+ * KEYS: 1 account (hash), 2 secrets (hash), 3 second log (sorted set), 4 month counter, 5 day
+ * counter, 6 playground log (sorted set of the day's playground calls, for refunds) — all tagged
+ * with the account id, so one Cluster slot.
  * ARGV: 1 presented key hash, 2 api, 3 now (ms), 4 unique log member, 5 month TTL (s),
  * 6 day TTL (s), 7 playground allowance per day, 8 second-log TTL (s), 9 deadline (Unix ms),
  * then one triple per plan: name, monthly quota, rate per second.
- * Returns {outcome, plan, used, calls in the rolling second, ms until its oldest call leaves, status}.
+ * Returns {outcome, plan, used, calls in the rolling second, ms until its oldest call leaves,
+ * status, key id}.
+ *
+ * The secret's entry (`keyId|expiresMs|revokedMs|graceUntilMs`) says which key it opens and
+ * whether that key still may be used; the account holds the status and subscriptions shared by
+ * all its keys, and the counters are the account's.
  *
  * The rate limit is a sliding log: the times of the calls admitted in the last second, trimmed on
  * every call, so no rolling one-second window ever holds more than the rate (a fixed window lets
@@ -17,24 +22,36 @@
  * own last second, so the log is trimmed at two seconds, not one, and the count is of the call's
  * last second. It holds at most twice the rate (≤ 160 entries with the built-in plans), so it
  * stays small, and it is exact, unlike a sliding-window counter.
- * Nothing is written unless the call is admitted: a 401, 402 or 429 charges nothing. A script
+ * Nothing is written unless the call is admitted: a 401, 402, 403 or 429 charges nothing. A script
  * that reaches Redis after its deadline (the gateway already answered 503: Redis was frozen, or
- * the network held the command) returns 'expired' and writes nothing either.
+ * the network held the command) returns 'late' and writes nothing either.
  */
 export const ADMIT_SCRIPT = `
 local time = redis.call('TIME')
 if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[9]) then
-  return {'expired', '', 0, 0, 0, ''}
+  return {'late', '', 0, 0, 0, '', ''}
 end
-local rec = redis.call('HMGET', KEYS[1], 'hash', 'revoked_at', 'sub:' .. ARGV[2])
-if rec[1] ~= ARGV[1] then return {'unknown_key', '', 0, 0, 0, ''} end
-if rec[2] then return {'revoked', '', 0, 0, 0, ''} end
+local entry = redis.call('HGET', KEYS[2], ARGV[1])
+if not entry then return {'unknown_key', '', 0, 0, 0, '', ''} end
+local f1 = string.find(entry, '|', 1, true)
+local f2 = string.find(entry, '|', f1 + 1, true)
+local f3 = string.find(entry, '|', f2 + 1, true)
+local keyId = string.sub(entry, 1, f1 - 1)
+local expires = tonumber(string.sub(entry, f1 + 1, f2 - 1))
+local revoked = tonumber(string.sub(entry, f2 + 1, f3 - 1))
+local grace = tonumber(string.sub(entry, f3 + 1))
 local now = tonumber(ARGV[3])
+if revoked > 0 then return {'revoked', '', 0, 0, 0, '', keyId} end
+if grace > 0 and now >= grace then return {'rolled', '', 0, 0, 0, '', keyId} end
+if expires > 0 and now >= expires then return {'expired', '', 0, 0, 0, '', keyId} end
+local rec = redis.call('HMGET', KEYS[1], 'status', 'sub:' .. ARGV[2])
+if not rec[1] then return {'unknown_key', '', 0, 0, 0, '', ''} end
+if rec[1] == 'suspended' then return {'suspended', '', 0, 0, 0, '', keyId} end
 local status, plan = '', ''
-if rec[3] then
-  local bar = string.find(rec[3], '|', 1, true)
-  status = string.sub(rec[3], 1, bar - 1)
-  plan = string.sub(rec[3], bar + 1)
+if rec[2] then
+  local bar = string.find(rec[2], '|', 1, true)
+  status = string.sub(rec[2], 1, bar - 1)
+  plan = string.sub(rec[2], bar + 1)
 end
 if status == 'active' then
   local quota, rate
@@ -45,31 +62,31 @@ if status == 'active' then
       break
     end
   end
-  if not quota then return {'unknown_plan', plan, 0, 0, 0, status} end
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 2000)
-  local count = redis.call('ZCOUNT', KEYS[2], '(' .. (now - 1000), '+inf')
-  local oldest = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. (now - 1000), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  if not quota then return {'unknown_plan', plan, 0, 0, 0, status, keyId} end
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 2000)
+  local count = redis.call('ZCOUNT', KEYS[3], '(' .. (now - 1000), '+inf')
+  local oldest = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. (now - 1000), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
   local reset = 0
   if oldest[2] then reset = math.max(0, tonumber(oldest[2]) + 1000 - now) end
-  local used = tonumber(redis.call('GET', KEYS[3]) or '0')
-  if used >= quota then return {'quota_exceeded', plan, used, count, reset, status} end
-  if count >= rate then return {'rate_limited', plan, used, count, reset, status} end
-  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-  redis.call('EXPIRE', KEYS[2], ARGV[8])
-  used = redis.call('INCR', KEYS[3])
-  redis.call('EXPIRE', KEYS[3], ARGV[5])
+  local used = tonumber(redis.call('GET', KEYS[4]) or '0')
+  if used >= quota then return {'quota_exceeded', plan, used, count, reset, status, keyId} end
+  if count >= rate then return {'rate_limited', plan, used, count, reset, status, keyId} end
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+  redis.call('EXPIRE', KEYS[3], ARGV[8])
+  used = redis.call('INCR', KEYS[4])
+  redis.call('EXPIRE', KEYS[4], ARGV[5])
   if not oldest[2] then reset = 1000 end
-  return {'admitted', plan, used, count + 1, reset, status}
+  return {'admitted', plan, used, count + 1, reset, status, keyId}
 end
 local allowance = tonumber(ARGV[7])
-if allowance <= 0 then return {'no_subscription', plan, 0, 0, 0, status} end
-local day = tonumber(redis.call('GET', KEYS[4]) or '0')
-if day >= allowance then return {'playground_exhausted', plan, day, 0, 0, status} end
-day = redis.call('INCR', KEYS[4])
-redis.call('EXPIRE', KEYS[4], ARGV[6])
-redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4])
+if allowance <= 0 then return {'no_subscription', plan, 0, 0, 0, status, keyId} end
+local day = tonumber(redis.call('GET', KEYS[5]) or '0')
+if day >= allowance then return {'playground_exhausted', plan, day, 0, 0, status, keyId} end
+day = redis.call('INCR', KEYS[5])
 redis.call('EXPIRE', KEYS[5], ARGV[6])
-return {'playground', plan, day, 0, 0, status}
+redis.call('ZADD', KEYS[6], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[6], ARGV[6])
+return {'playground', plan, day, 0, 0, status, keyId}
 `;
 
 /**
@@ -95,8 +112,8 @@ return 1
 `;
 
 /**
- * Creates a key's record unless the deadline (Redis time, Unix ms) has passed: a creation the
- * gateway already answered 503 for must not leave a record nobody got the secret of.
+ * Creates an account's record unless the deadline (Redis time, Unix ms) has passed: a creation the
+ * gateway already answered 503 for must not leave a record nobody was told of.
  * KEYS: 1 record. ARGV: 1 deadline, then field, value pairs. Returns 1, or 0 when expired.
  */
 export const CREATE_SCRIPT = `

@@ -1,9 +1,12 @@
-import { hashApiKey, keyIdFromHash } from '../domain/api-key';
 import type { Subscription } from '../domain/admission';
+import { normaliseEmail } from '../domain/email';
+import { EmailTakenError } from './account-store';
+import type { Account, AccountStore, ApiKey } from './account-store';
 
-/** A key as operators and dashboards see it; the secret itself is never stored. */
+/** A key as the routes made before accounts show it: the key, with its account's subscriptions. */
 export interface KeyRecord {
   id: string;
+  account_id: string;
   owner: string;
   created_at: string;
   revoked_at: string | null;
@@ -16,28 +19,77 @@ export interface NewKey {
   subscriptions?: Record<string, Subscription>;
 }
 
-/** Keys and their subscriptions. */
+/** Keys as one-key accounts: the admin routes, CLI commands and tests made before accounts. */
 export interface KeyStore {
-  /** Creates a key; the returned secret is shown once. */
+  /** Creates an account of one key; the returned secret is shown once. */
   create(input: NewKey): Promise<{ key: string; record: KeyRecord }>;
   get(id: string): Promise<KeyRecord | undefined>;
   /** The record of a presented secret (revoked ones included), or undefined when unknown. */
   findByKey(key: string): Promise<KeyRecord | undefined>;
   list(): Promise<KeyRecord[]>;
+  /** Sets the subscription of the key's account. */
   setSubscription(id: string, api: string, subscription: Subscription): Promise<KeyRecord | undefined>;
   /** Marks a key revoked (idempotent: the first revocation time is kept). */
   revoke(id: string): Promise<KeyRecord | undefined>;
 }
 
-/** A new key, its hash (what is stored) and its record, as both stores create them. */
-export function newKeyRecord(input: NewKey, key: string, nowMs: number): { key: string; hash: string; record: KeyRecord } {
-  const hash = hashApiKey(key);
-  const record: KeyRecord = {
-    id: keyIdFromHash(hash),
-    owner: input.owner,
-    created_at: new Date(nowMs).toISOString(),
-    revoked_at: null,
-    subscriptions: { ...input.subscriptions },
+function view(key: ApiKey, account: Account): KeyRecord {
+  return { id: key.id, account_id: account.id, owner: account.email ?? account.name, created_at: key.created_at, revoked_at: key.revoked_at, subscriptions: account.subscriptions };
+}
+
+/**
+ * {@link KeyStore} over any {@link AccountStore}. Creating a key makes an account holding it, with
+ * the owner as its email when it is an unused address, else as its name; the key's subscriptions
+ * are its account's (shared with any key added to it later).
+ */
+export function createLegacyKeyStore(accounts: AccountStore): KeyStore {
+  const withAccount = async (key: ApiKey | undefined): Promise<KeyRecord | undefined> => {
+    const account = key && (await accounts.getAccount(key.account_id));
+    return key && account && view(key, account);
   };
-  return { key, hash, record };
+  const create = async (input: NewKey): Promise<Account> => {
+    const email = normaliseEmail(input.owner);
+    try {
+      return await accounts.createAccount({ email, name: input.owner, subscriptions: input.subscriptions });
+    } catch (err) {
+      if (!(err instanceof EmailTakenError)) throw err;
+      return accounts.createAccount({ email: null, name: input.owner, subscriptions: input.subscriptions });
+    }
+  };
+  return {
+    async create(input) {
+      const account = await create(input);
+      const created = await accounts.createKey(account.id, { name: 'default' });
+      if (!created) throw new Error(`the account ${account.id} vanished while its key was made`);
+      return { key: created.key, record: view(created.record, account) };
+    },
+    get: async (id) => withAccount(await accounts.getKey(id)),
+    async findByKey(secret) {
+      const found = await accounts.findKey(secret);
+      return found && view(found.key, found.account);
+    },
+    async list() {
+      const records: KeyRecord[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await accounts.listAccounts({ cursor, limit: 100 });
+        for (const account of page.items) {
+          let keyCursor: string | undefined;
+          do {
+            const keys = await accounts.listKeys(account.id, { cursor: keyCursor, limit: 100 });
+            for (const key of keys?.items ?? []) records.push(view(key, account));
+            keyCursor = keys?.next_cursor ?? undefined;
+          } while (keyCursor);
+        }
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return records.sort((a, b) => a.created_at.localeCompare(b.created_at));
+    },
+    async setSubscription(id, api, subscription) {
+      const key = await accounts.getKey(id);
+      const account = key && (await accounts.setSubscription(key.account_id, api, subscription));
+      return key && account && view(key, account);
+    },
+    revoke: async (id) => withAccount(await accounts.revokeKey(id)),
+  };
 }

@@ -1,16 +1,9 @@
-import { generateApiKey, hashApiKey, keyIdFromHash } from '../domain/api-key';
 import { decideAdmission } from '../domain/admission';
-import type { Subscription } from '../domain/admission';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
-import { newKeyRecord } from './key-store';
-import type { KeyRecord, KeyStore, NewKey } from './key-store';
+import { createLegacyKeyStore } from './key-store';
+import { createMemoryAccountStore } from './memory-accounts';
 import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores, Usage } from './quota-store';
 import { REFUND_MARKER_TTL_SECONDS, redisKeys } from './redis-keys';
-
-interface StoredKey {
-  hash: string;
-  record: KeyRecord;
-}
 
 interface Counter {
   value: number;
@@ -44,7 +37,8 @@ function trimLog(log: SecondLog, cutoffMs: number): void {
 /** Options of {@link createMemoryStores}. */
 export interface MemoryStoresOptions {
   clock: () => number;
-  generateKey?: () => string;
+  generateKey?: (accountId: string) => string;
+  newAccountId?: () => string;
 }
 
 // Expired counters are dropped every this many writes, so a long-running process stays small.
@@ -56,20 +50,25 @@ const SWEEP_EVERY = 10_000;
  */
 export function createMemoryStores(options: MemoryStoresOptions): Stores {
   const { clock } = options;
-  const generateKey = options.generateKey ?? (() => generateApiKey());
-  const keys = new Map<string, StoredKey>();
   const counters = new Map<string, Counter>();
   const logs = new Map<string, SecondLog>();
   // Members of each day's playground calls (at most the allowance a day), for exact refunds; by
   // the name of the day's counter, and dropped with it.
   const playground = new Map<string, number[]>();
-  const revocationListeners: ((keyId: string) => void)[] = [];
+  const revocationListeners: ((id: string) => void)[] = [];
+  const accountStore = createMemoryAccountStore({
+    clock,
+    newAccountId: options.newAccountId,
+    generateKey: options.generateKey,
+    revoked: (id) => {
+      for (const listener of revocationListeners) listener(id);
+    },
+  });
   // Members already refunded, with when the marker lapses (as Redis's marker keys).
   const refunded = new Map<string, number>();
   let writes = 0;
   let sequence = 0;
 
-  const copy = (record: KeyRecord): KeyRecord => structuredClone(record);
   const read = (name: string, nowMs: number): number => {
     const counter = counters.get(name);
     return counter && counter.expiresAtMs > nowMs ? counter.value : 0;
@@ -90,75 +89,42 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     return value;
   };
 
-  const keyStore: KeyStore = {
-    async create(input: NewKey) {
-      const { key, hash, record } = newKeyRecord(input, generateKey(), clock());
-      keys.set(record.id, { hash, record });
-      return { key, record: copy(record) };
-    },
-    async get(id) {
-      const stored = keys.get(id);
-      return stored && copy(stored.record);
-    },
-    async findByKey(key) {
-      const hash = hashApiKey(key);
-      const stored = keys.get(keyIdFromHash(hash));
-      return stored && stored.hash === hash ? copy(stored.record) : undefined;
-    },
-    async list() {
-      return [...keys.values()].map((s) => copy(s.record)).sort((a, b) => a.created_at.localeCompare(b.created_at));
-    },
-    async setSubscription(id, api, subscription: Subscription) {
-      const stored = keys.get(id);
-      if (!stored) return undefined;
-      stored.record.subscriptions[api] = { ...subscription };
-      return copy(stored.record);
-    },
-    async revoke(id) {
-      const stored = keys.get(id);
-      if (!stored) return undefined;
-      stored.record.revoked_at ??= new Date(clock()).toISOString();
-      for (const listener of revocationListeners) listener(id);
-      return copy(stored.record);
-    },
-  };
-
   const quotaStore: QuotaStore = {
     async admit(request: AdmitRequest): Promise<Admission> {
-      const { keyId, api, nowMs } = request;
-      const stored = keys.get(keyId);
+      const { accountId, api, nowMs } = request;
+      const state = accountStore.admissionState(accountId, request.keyHash, api);
       const month = monthWindow(nowMs);
       const day = dayWindow(nowMs);
-      const logName = redisKeys.secondLog(keyId, api);
+      const logName = redisKeys.secondLog(accountId, api);
       const log = logs.get(logName) ?? { times: [], members: [] };
       trimLog(log, nowMs - 1000);
+      const keyId = state.secret?.keyId;
       const decision = decideAdmission({
-        keyHash: request.keyHash,
-        record: stored && { hash: stored.hash, revoked: stored.record.revoked_at !== null, subscription: stored.record.subscriptions[api] },
+        ...state,
         apiPlans: request.apiPlans,
         nowMs,
         secondLog: log.times,
-        monthUsed: read(redisKeys.month(keyId, api, month.id), nowMs),
-        dayUsed: read(redisKeys.day(keyId, api, day.id), nowMs),
+        monthUsed: read(redisKeys.month(accountId, api, month.id), nowMs),
+        dayUsed: read(redisKeys.day(accountId, api, day.id), nowMs),
       });
       if (decision.charge === 'month') {
         const member = ++sequence;
         log.times.push(nowMs);
         log.members.push(member);
         logs.set(logName, log);
-        add(redisKeys.month(keyId, api, month.id), 1, ttlSeconds(month, nowMs), nowMs);
-        return { ...decision, ticket: { keyId, api, monthId: month.id, dayId: day.id, member: String(member), charged: 'month' } };
+        add(redisKeys.month(accountId, api, month.id), 1, ttlSeconds(month, nowMs), nowMs);
+        return { ...decision, keyId, ticket: { accountId, api, monthId: month.id, dayId: day.id, member: String(member), charged: 'month' } };
       }
       if (log.times.length) logs.set(logName, log);
       else logs.delete(logName);
       if (decision.charge === 'day') {
         const member = ++sequence;
-        add(redisKeys.day(keyId, api, day.id), 1, ttlSeconds(day, nowMs), nowMs);
-        const pgName = redisKeys.day(keyId, api, day.id);
+        add(redisKeys.day(accountId, api, day.id), 1, ttlSeconds(day, nowMs), nowMs);
+        const pgName = redisKeys.day(accountId, api, day.id);
         playground.set(pgName, [...(playground.get(pgName) ?? []), member]);
-        return { ...decision, ticket: { keyId, api, monthId: month.id, dayId: day.id, member: String(member), charged: 'day' } };
+        return { ...decision, keyId, ticket: { accountId, api, monthId: month.id, dayId: day.id, member: String(member), charged: 'day' } };
       }
-      return decision;
+      return keyId ? { ...decision, keyId } : decision;
     },
     // As the Redis script: once per call, from the counter it was charged to.
     async refund(ticket: RefundTicket) {
@@ -166,26 +132,26 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       const member = Number(ticket.member);
       if (refunded.has(ticket.member)) return;
       refunded.set(ticket.member, nowMs + REFUND_MARKER_TTL_SECONDS * 1000);
-      const log = logs.get(redisKeys.secondLog(ticket.keyId, ticket.api));
+      const log = logs.get(redisKeys.secondLog(ticket.accountId, ticket.api));
       const at = log ? log.members.indexOf(member) : -1;
       if (log && at >= 0) {
         log.times.splice(at, 1);
         log.members.splice(at, 1);
       }
-      const dayName = redisKeys.day(ticket.keyId, ticket.api, ticket.dayId);
+      const dayName = redisKeys.day(ticket.accountId, ticket.api, ticket.dayId);
       const played = playground.get(dayName) ?? [];
       if (played.includes(member)) playground.set(dayName, played.filter((m) => m !== member));
       const charged = ticket.charged ?? (at >= 0 ? 'month' : played.includes(member) ? 'day' : undefined);
       if (!charged) return;
-      const name = charged === 'month' ? redisKeys.month(ticket.keyId, ticket.api, ticket.monthId) : dayName;
+      const name = charged === 'month' ? redisKeys.month(ticket.accountId, ticket.api, ticket.monthId) : dayName;
       const counter = counters.get(name);
       if (counter && counter.value > 0) counter.value -= 1;
       if (counter && counter.expiresAtMs <= nowMs) counters.delete(name);
     },
-    async usage(keyId, api, nowMs): Promise<Usage> {
+    async usage(accountId, api, nowMs): Promise<Usage> {
       return {
-        month: read(redisKeys.month(keyId, api, monthWindow(nowMs).id), nowMs),
-        day: read(redisKeys.day(keyId, api, dayWindow(nowMs).id), nowMs),
+        month: read(redisKeys.month(accountId, api, monthWindow(nowMs).id), nowMs),
+        day: read(redisKeys.day(accountId, api, dayWindow(nowMs).id), nowMs),
       };
     },
     async countSignup(ip, nowMs) {
@@ -199,5 +165,5 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     },
   };
 
-  return { keyStore, quotaStore, kind: 'memory' };
+  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, kind: 'memory' };
 }

@@ -3,6 +3,7 @@ import type { Logger } from '@tollgate/envelope';
 import { createMemoryStores } from './memory-stores';
 import type { Stores } from './quota-store';
 import { createRedisClient } from './redis-client';
+import { migrateLegacyKeys } from './redis-migration';
 import { createRedisStores } from './redis-stores';
 
 /** Options of {@link openStores}. */
@@ -12,6 +13,8 @@ export interface OpenStoresOptions {
   clock: () => number;
   logger: Logger;
   onLatency?: (operation: string, seconds: number) => void;
+  /** Every API name (for moving keys made before accounts). */
+  apis?: readonly string[];
 }
 
 /**
@@ -36,5 +39,16 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
     });
   });
   if (!ready) logger.warn({ store: 'redis' }, `Redis is not reachable yet; answering 503 until it is`);
-  return { stores: createRedisStores(redis, { clock, onLatency: options.onLatency, timeoutMs: options.redisTimeoutMs, logger }), redis };
+  else await migrateAtStart(redis, clock(), options.apis ?? [], logger);
+  return { stores: createRedisStores(redis, { clock, onLatency: options.onLatency, timeoutMs: options.redisTimeoutMs, logger, apis: options.apis }), redis };
+}
+
+/** Keys made before accounts become accounts of one key now; any left (Redis was down) are moved when first used. */
+async function migrateAtStart(redis: Redis, nowMs: number, apis: readonly string[], logger: Logger): Promise<void> {
+  try {
+    const found = await migrateLegacyKeys(redis, nowMs, apis);
+    if (found) logger.info({ keys: found }, 'keys made before accounts are accounts of one key now');
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'keys made before accounts not moved at start; each is moved when first used');
+  }
 }

@@ -1,11 +1,14 @@
 import type { AdmissionDecision } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
+import type { AccountStore } from './account-store';
 import type { KeyStore } from './key-store';
 
-/** One call to admit: which key (by id and presented hash), which API and its plans, when. */
+/** One call to admit: which account (read from the presented key) and secret, which API and its plans, when. */
 export interface AdmitRequest {
-  keyId: string;
+  accountId: string;
   keyHash: string;
+  /** A key made before accounts: if its account is unknown, it may still be in the old layout. */
+  legacy?: boolean;
   api: string;
   apiPlans: ApiPlans;
   nowMs: number;
@@ -13,7 +16,7 @@ export interface AdmitRequest {
 
 /** What refunding an admitted call needs: its unique member and the windows it may be counted in. */
 export interface RefundTicket {
-  keyId: string;
+  accountId: string;
   api: string;
   monthId: string;
   dayId: string;
@@ -23,35 +26,37 @@ export interface RefundTicket {
   charged?: 'month' | 'day';
 }
 
-/** A decision plus, when it charged, how to undo that charge. */
+/** A decision plus the key the secret opened (when known) and, when it charged, how to undo that charge. */
 export interface Admission extends AdmissionDecision {
+  keyId?: string;
   ticket?: RefundTicket;
 }
 
-/** Calls counted for one key and API in the current month and day. */
+/** Calls counted for one account and API in the current month and day. */
 export interface Usage {
   month: number;
   day: number;
 }
 
 /**
- * Quota state. `admit` checks the key (hash and revocation), its subscription, the monthly quota,
- * the rolling-second rate and the playground allowance, and charges, as one atomic step.
+ * Quota state, per account and API. `admit` checks the secret (known, not revoked, expired or past
+ * a roll's grace), the account (not suspended) and its subscription, the monthly quota, the
+ * rolling-second rate and the playground allowance, and charges, as one atomic step.
  */
 export interface QuotaStore {
   admit(request: AdmitRequest): Promise<Admission>;
   refund(ticket: RefundTicket): Promise<void>;
-  usage(keyId: string, api: string, nowMs: number): Promise<Usage>;
+  usage(accountId: string, api: string, nowMs: number): Promise<Usage>;
   /** Counts one sign-up from an address in the current UTC hour; returns the count including it. */
   countSignup(ip: string, nowMs: number): Promise<number>;
   /** Resolves when the store answers; rejects with a {@link StoreError} when it does not. */
   ping(): Promise<void>;
   /**
-   * Calls `revoked` with the id of every key revoked by any gateway sharing the store, and
+   * Calls `revoked` with the id of every key revoked, or account suspended, by any gateway sharing the store, and
    * `listening(true)` each time that channel is (re)opened (revocations sent before were missed:
    * a cache of keys must drop all), `listening(false)` when it cannot be opened.
    */
-  onRevoked(revoked: (keyId: string) => void, listening: (heard: boolean) => void): void;
+  onRevoked(revoked: (id: string) => void, listening: (heard: boolean) => void): void;
 }
 
 /** The store could not be reached or did not answer in time. */
@@ -64,6 +69,8 @@ export class StoreError extends Error {
 
 /** Both stores over one backing store, as the gateway, CLI and tests build them. */
 export interface Stores {
+  accountStore: AccountStore;
+  /** Keys as one-key accounts, for the routes and CLI commands made before accounts. */
   keyStore: KeyStore;
   quotaStore: QuotaStore;
   /** Which backing store this is, for logs and `/readyz`. */

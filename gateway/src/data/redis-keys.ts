@@ -1,30 +1,57 @@
 /**
- * Every Redis key name the gateway uses, built only here. Per-key data carries the key id as a
- * hash tag (`{key_…}`) so one admission script touches a single Cluster slot.
+ * Every Redis key name the gateway uses, built only here. An account's data carries the account id
+ * as a hash tag (`{acc_…}`): its record, its keys, their secrets and its counters share one Cluster
+ * slot, so one admission script reads and charges them together. Keys are found from a secret
+ * without a lookup because the secret carries its account id.
  */
 export const redisKeys = {
-  /** Hash: the key's record (hash, owner, created_at, revoked_at, sub:<api>). Durable: no TTL. */
-  record: (keyId: string): string => `gw:{${keyId}}:key`,
-  /** Sorted set: times of the calls admitted in the last second (sliding log). */
-  secondLog: (keyId: string, api: string): string => `gw:{${keyId}}:sec:${api}`,
+  /** Hash: the account (email, name, status, created_at, sub:<api> = status|plan). Durable. */
+  account: (accountId: string): string => `gw:{${accountId}}:acct`,
+  /** Hash: SHA-256 of each secret → `keyId|expiresMs|revokedMs|graceUntilMs` (what admission reads). Durable. */
+  secrets: (accountId: string): string => `gw:{${accountId}}:secrets`,
+  /** Hash: one key's record (name, created_at, prefix, last4, hash, prev_hash, …). Durable. */
+  key: (accountId: string, keyId: string): string => `gw:{${accountId}}:key:${keyId}`,
+  /** Sorted set (all scores 0): `<created ms, 13 digits>:<keyId>`, the account's keys in creation order. */
+  keys: (accountId: string): string => `gw:{${accountId}}:keys`,
+  /** Sorted set: times of the calls admitted in the last two seconds (sliding log). */
+  secondLog: (accountId: string, api: string): string => `gw:{${accountId}}:sec:${api}`,
   /** Counter: calls charged to a plan in one UTC month (`2026-03`). */
-  month: (keyId: string, api: string, monthId: string): string => `gw:{${keyId}}:month:${api}:${monthId}`,
+  month: (accountId: string, api: string, monthId: string): string => `gw:{${accountId}}:month:${api}:${monthId}`,
   /** Sorted set: members of one UTC day's playground calls, so a refund undoes exactly one. */
-  playgroundLog: (keyId: string, api: string, dayId: string): string => `gw:{${keyId}}:pg:${api}:${dayId}`,
+  playgroundLog: (accountId: string, api: string, dayId: string): string => `gw:{${accountId}}:pg:${api}:${dayId}`,
   /** Marker: this call was refunded (so a second refund does nothing). */
-  refunded: (keyId: string, member: string): string => `gw:{${keyId}}:rf:${member}`,
+  refunded: (accountId: string, member: string): string => `gw:{${accountId}}:rf:${member}`,
   /** Counter: playground calls in one UTC day (`2026-03-31`). */
-  day: (keyId: string, api: string, dayId: string): string => `gw:{${keyId}}:day:${api}:${dayId}`,
-  /** Set of every key id, for listing; durable. */
-  keyIndex: (): string => 'gw:keys',
-  /** Pub/sub channel: ids of revoked keys, so every gateway drops them from its fail-open cache. */
+  day: (accountId: string, api: string, dayId: string): string => `gw:{${accountId}}:day:${api}:${dayId}`,
+  /** Hash: one UTC day's calls by `<api>:<outcome>`, kept 90 days. */
+  history: (accountId: string, dayId: string): string => `gw:{${accountId}}:hist:${dayId}`,
+  /** Sorted set (all scores 0): `<created ms, 13 digits>:<accountId>`, every account; durable. */
+  accountIndex: (): string => 'gw:accounts',
+  /** String: the account id holding an email; durable. */
+  email: (email: string): string => `gw:email:${email}`,
+  /** Pub/sub channel: ids of revoked keys and suspended accounts, so every gateway drops them from its fail-open cache. */
   revocations: (): string => 'gw:revocations',
   /** Counter: self-service sign-ups from one client address in one UTC hour. */
   signups: (ip: string, hourId: string): string => `gw:{signup:${ip}}:${hourId}`,
+  /** What keys made before accounts left, read once by the migration. */
+  legacy: {
+    record: (keyId: string): string => `gw:{${keyId}}:key`,
+    month: (keyId: string, api: string, monthId: string): string => `gw:{${keyId}}:month:${api}:${monthId}`,
+    day: (keyId: string, api: string, dayId: string): string => `gw:{${keyId}}:day:${api}:${dayId}`,
+    keyIndex: (): string => 'gw:keys',
+  },
 };
 
-/** Seconds an idle second-log lives; entries older than a second are trimmed on every call anyway. */
+/** Seconds an idle second-log lives; entries older than two seconds are trimmed on every call anyway. */
 export const SECOND_LOG_TTL_SECONDS = 60;
 
 /** Seconds a refund marker lives: longer than any call can wait for its refund. */
 export const REFUND_MARKER_TTL_SECONDS = 86_400;
+
+/** Seconds a day of history lives: 90 days and the day itself. */
+export const HISTORY_TTL_SECONDS = 91 * 86_400;
+
+/** A listing member: creation time first, so members sort in creation order. */
+export function indexMember(createdMs: number, id: string): string {
+  return `${String(createdMs).padStart(13, '0')}:${id}`;
+}

@@ -13,16 +13,29 @@ export type AdmitOutcome =
   | 'playground'
   | 'unknown_key'
   | 'revoked'
+  | 'expired'
+  | 'rolled'
+  | 'suspended'
   | 'no_subscription'
   | 'unknown_plan'
   | 'playground_exhausted'
   | 'rate_limited'
   | 'quota_exceeded';
 
+/** What the store holds for one secret (times in ms, 0 for none): the key it opens and when it stops. */
+export interface SecretEntry {
+  keyId: string;
+  expiresAtMs: number;
+  revokedAtMs: number;
+  /** Set on a rolled key's previous secret: it works until then. */
+  graceUntilMs: number;
+}
+
 /** The stored state one admission reads. */
 export interface AdmissionInput {
-  keyHash: string;
-  record: { hash: string; revoked: boolean; subscription?: Subscription } | undefined;
+  /** The presented secret's entry; undefined for an unknown secret. */
+  secret: SecretEntry | undefined;
+  account: { suspended: boolean; subscription?: Subscription } | undefined;
   apiPlans: ApiPlans;
   nowMs: number;
   /** Times (ms) of the calls admitted on this key and API, oldest first; may hold expired ones. */
@@ -48,17 +61,20 @@ export interface AdmissionDecision {
 }
 
 /**
- * The admission rule, in the order the Redis script applies it: the key must exist with this hash
- * and not be revoked; an active subscription to a plan that exists is checked against its monthly
+ * The admission rule, in the order the Redis script applies it: the secret must be known, its key
+ * not revoked, not past a roll's grace period and not expired, its account not suspended; an active subscription to a plan that exists is checked against its monthly
  * quota and then its rate over the rolling second (a sliding log); without one, the API's daily
  * playground allowance is used, and past it the answer is 402. Nothing is charged unless admitted.
  */
 export function decideAdmission(input: AdmissionInput): AdmissionDecision {
-  const { record, apiPlans, nowMs } = input;
+  const { secret, account, apiPlans, nowMs } = input;
   const empty = { used: 0, secondCount: 0, secondResetMs: 0 };
-  if (!record || record.hash !== input.keyHash) return { outcome: 'unknown_key', ...empty };
-  if (record.revoked) return { outcome: 'revoked', ...empty };
-  const subscription = record.subscription;
+  if (!secret || !account) return { outcome: 'unknown_key', ...empty };
+  if (secret.revokedAtMs > 0) return { outcome: 'revoked', ...empty };
+  if (secret.graceUntilMs > 0 && nowMs >= secret.graceUntilMs) return { outcome: 'rolled', ...empty };
+  if (secret.expiresAtMs > 0 && nowMs >= secret.expiresAtMs) return { outcome: 'expired', ...empty };
+  if (account.suspended) return { outcome: 'suspended', ...empty };
+  const subscription = account.subscription;
   if (subscription?.status === 'active') {
     const plan = ownEntry(apiPlans.plans, subscription.plan);
     if (!plan) return { outcome: 'unknown_plan', subscription, ...empty };

@@ -1,3 +1,5 @@
+import { ownEntry } from '@tollgate/envelope';
+
 /** Limits and price of one plan; prices are in the smallest currency unit (cents). */
 export interface Plan {
   monthly_quota: number;
@@ -41,4 +43,21 @@ export const BUILT_IN_PLANS: PlanTable = {
 export function playgroundPlanName(api: ApiPlans): string {
   const entries = Object.entries(api.plans);
   return entries.reduce((best, entry) => (entry[1].price < best[1].price ? entry : best), entries[0] as [string, Plan])[0];
+}
+
+/** Why a plan name cannot be subscribed to: the API is unknown, or the plan is not one of its plans. */
+export interface PlanProblem {
+  unknown: 'api' | 'plan';
+  message: string;
+}
+
+/**
+ * Checks that `plan` is a plan of `api`; the problem, naming what there is, or undefined when it is.
+ * Pure, so the admin routes (as 400 or 404) and the CLI (as a usage error) say the same thing.
+ */
+export function planProblem(plans: PlanTable, api: string, plan: string, field = 'plan'): PlanProblem | undefined {
+  const apiPlans = ownEntry(plans, api);
+  if (!apiPlans) return { unknown: 'api', message: `unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}` };
+  if (!ownEntry(apiPlans.plans, plan)) return { unknown: 'plan', message: `${field} must be one of ${Object.keys(apiPlans.plans).join(', ')} for ${api}` };
+  return undefined;
 }

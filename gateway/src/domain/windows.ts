@@ -49,3 +49,10 @@ export function secondsUntil(endMs: number, nowMs: number): number {
 export function ttlSeconds(window: Window, nowMs: number): number {
   return secondsUntil(window.endMs, nowMs) + 86_400;
 }
+
+/** Every UTC day id from `fromDayId` to `toDayId` inclusive (both `YYYY-MM-DD`), oldest first. */
+export function dayIds(fromDayId: string, toDayId: string): string[] {
+  const ids: string[] = [];
+  for (let t = Date.parse(`${fromDayId}T00:00:00Z`), end = Date.parse(`${toDayId}T00:00:00Z`); t <= end; t += 86_400_000) ids.push(dayWindow(t).id);
+  return ids;
+}

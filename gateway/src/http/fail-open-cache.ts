@@ -1,6 +1,7 @@
 /** What a recent admission proved about a key, enough to let it through while the store is down. */
 interface Verified {
   keyId: string;
+  accountId: string;
   plans: Map<string, string>;
   atMs: number;
 }
@@ -20,9 +21,9 @@ export class FailOpenCache {
     private readonly maxAgeMs = 15 * 60_000,
   ) {}
 
-  remember(hash: string, keyId: string, api: string, plan: string, nowMs: number): void {
+  remember(hash: string, keyId: string, accountId: string, api: string, plan: string, nowMs: number): void {
     if (!this.heard) return;
-    const entry = this.entries.get(hash) ?? { keyId, plans: new Map<string, string>(), atMs: nowMs };
+    const entry = this.entries.get(hash) ?? { keyId, accountId, plans: new Map<string, string>(), atMs: nowMs };
     entry.plans.set(api, plan);
     entry.atMs = nowMs;
     this.entries.delete(hash);
@@ -34,9 +35,9 @@ export class FailOpenCache {
     this.entries.delete(hash);
   }
 
-  /** Drops a key by id: it was revoked, here or by another gateway. */
-  forgetId(keyId: string): void {
-    for (const [hash, entry] of this.entries) if (entry.keyId === keyId) this.entries.delete(hash);
+  /** Drops a key by its id, or every key of an account by the account's: revoked or suspended, here or by another gateway. */
+  forgetId(id: string): void {
+    for (const [hash, entry] of this.entries) if (entry.keyId === id || entry.accountId === id) this.entries.delete(hash);
   }
 
   /** Whether revocations are heard, so what is remembered can be trusted. */

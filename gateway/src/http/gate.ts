@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { AppError, PROXY_SECRET_HEADER, REQUEST_ID_HEADER, ownEntry, requestIdOf } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
-import { MAX_KEY_LENGTH, hashApiKey, keyIdFromHash } from '../domain/api-key';
+import { KEY_LENGTH, MAX_KEY_LENGTH, parseApiKey } from '../domain/api-key';
 import type { AdmissionDecision } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
 import { playgroundPlanName } from '../domain/plans';
@@ -42,6 +42,12 @@ function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): Ap
       return new AppError('UNAUTHORIZED', 'unknown API key');
     case 'revoked':
       return new AppError('UNAUTHORIZED', 'this API key has been revoked');
+    case 'expired':
+      return new AppError('UNAUTHORIZED', 'this API key has expired; create a new one');
+    case 'rolled':
+      return new AppError('UNAUTHORIZED', 'this secret was replaced when its key was rolled, and its grace period is over; use the new secret');
+    case 'suspended':
+      return new AppError('FORBIDDEN', 'the account of this API key is suspended; contact the operator');
     case 'no_subscription':
       return new AppError('SUBSCRIPTION_REQUIRED', `this key has no active subscription to ${api}; ${subscribe}`, { details: { api, plans: Object.keys(apiPlans.plans) } });
     case 'unknown_plan':
@@ -65,7 +71,7 @@ function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): Ap
 /**
  * Authenticates the key, admits and charges the call in one store step, sets the limit headers,
  * then cleans the request for the service: the key header and every client-sent `x-tollgate-*`
- * header go, with every hop-by-hop header; the proxy secret, key id, plan, request id,
+ * header go, with every hop-by-hop header; the proxy secret, account id, plan, request id,
  * `X-Forwarded-For` and `-Host` come in. The screen before it has checked method, path and body.
  */
 export function createGate(deps: GateDeps): RequestHandler {
@@ -77,14 +83,23 @@ export function createGate(deps: GateDeps): RequestHandler {
       res.locals.decision = 'missing_key';
       throw new AppError('UNAUTHORIZED', `missing API key: send it in the ${keyHeader} header`);
     }
-    const keyHash = hashApiKey(presented.slice(0, MAX_KEY_LENGTH + 1));
-    const keyId = keyIdFromHash(keyHash);
+    // The shape and checksum refuse a mistyped, truncated or made-up key without asking the store.
+    const parsed = presented.length > MAX_KEY_LENGTH ? undefined : parseApiKey(presented);
+    if (!parsed?.ok) {
+      res.locals.decision = 'unknown_key';
+      const why =
+        parsed?.reason === 'checksum'
+          ? 'its checksum does not match: it was mistyped'
+          : parsed?.reason === 'length'
+            ? `it is ${presented.length} characters long where Tollgate keys are ${KEY_LENGTH}: it was cut short or run on`
+            : 'it is not in the format of Tollgate keys (tg_…)';
+      throw new AppError('UNAUTHORIZED', `invalid API key: ${why}`);
+    }
+    const keyHash = parsed.hash;
     const nowMs = clock();
     let admission: Admission;
     try {
-      admission = presented.length > MAX_KEY_LENGTH
-        ? { outcome: 'unknown_key', used: 0, secondCount: 0, secondResetMs: 0 }
-        : await quotaStore.admit({ keyId, keyHash, api, apiPlans, nowMs });
+      admission = await quotaStore.admit({ accountId: parsed.accountId, keyHash, legacy: parsed.legacy, api, apiPlans, nowMs });
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
       const known = deps.failMode === 'open' ? deps.failOpenCache.lookup(keyHash, api, nowMs) : undefined;
@@ -95,26 +110,31 @@ export function createGate(deps: GateDeps): RequestHandler {
       }
       deps.logger.warn({ err: err.message, key_id: known.keyId, api }, 'quota store unavailable: failing open for a recently verified key');
       res.locals.decision = 'fail_open';
-      return forward(req, res, next, known.keyId, known.plan);
+      return forward(req, res, next, parsed.accountId, known.plan);
     }
     res.locals.decision = admission.outcome;
+    if (admission.keyId) {
+      // For the usage history, counted when the answer is finished.
+      res.locals.accountId = parsed.accountId;
+      res.locals.keyId = admission.keyId;
+    }
     const headers = rateLimitHeaders(admission, apiPlans, nowMs);
     if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    if (admission.outcome === 'unknown_key' || admission.outcome === 'revoked') deps.failOpenCache.forget(keyHash);
+    if (admission.outcome !== 'admitted' && admission.outcome !== 'playground' && admission.outcome !== 'rate_limited' && admission.outcome !== 'quota_exceeded') deps.failOpenCache.forget(keyHash);
     if (admission.outcome !== 'admitted' && admission.outcome !== 'playground') throw refusal(admission, deps, nowMs);
     const plan = admission.outcome === 'admitted' && admission.plan ? admission.plan : playgroundPlan;
     // Only failing open reads the cache; failing closed need not pay for keeping it.
-    if (admission.outcome === 'admitted' && deps.failMode === 'open') deps.failOpenCache.remember(keyHash, keyId, api, plan, nowMs);
+    if (admission.outcome === 'admitted' && deps.failMode === 'open') deps.failOpenCache.remember(keyHash, admission.keyId ?? '', parsed.accountId, api, plan, nowMs);
     res.locals.ticket = admission.ticket;
     // For the proxy: the limit headers of a call it gives back show the count without it.
     res.locals.admission = admission;
     res.locals.admittedAt = nowMs;
-    return forward(req, res, next, keyId, plan);
+    return forward(req, res, next, parsed.accountId, plan);
   };
 
   // A new object rather than deleting from the client's: `delete` turns an object into a
   // dictionary, and http-proxy then copies and extends that slow object on every call.
-  function forward(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: () => void, keyId: string, plan: string): void {
+  function forward(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], next: () => void, accountId: string, plan: string): void {
     const incoming = req.headers;
     const headers: IncomingHttpHeaders = {};
     // Hop-by-hop headers describe the client's connection, not the call (a `Trailer` on a GET
@@ -137,7 +157,7 @@ export function createGate(deps: GateDeps): RequestHandler {
     const host = (trusted && headers['x-forwarded-host']) || headers.host;
     if (host) headers['x-forwarded-host'] = host;
     if (deps.proxySecret) headers[PROXY_SECRET_HEADER] = deps.proxySecret;
-    headers[USER_HEADER] = keyId;
+    headers[USER_HEADER] = accountId;
     headers[SUBSCRIPTION_HEADER] = plan;
     headers[REQUEST_ID_HEADER] = requestIdOf(res);
     req.headers = headers;

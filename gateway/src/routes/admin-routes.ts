@@ -1,12 +1,16 @@
 import express, { Router } from 'express';
-import type { Response } from 'express';
-import { AppError, okEnvelope, ownEntry, requestIdOf, sendOk } from '@tollgate/envelope';
+import { AppError, ownEntry, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { Subscription } from '../domain/admission';
 import type { PlanTable } from '../domain/plans';
+import type { AccountStore } from '../data/account-store';
 import type { KeyRecord, KeyStore } from '../data/key-store';
 import type { QuotaStore } from '../data/quota-store';
 import { createAdminAuth } from '../http/admin-auth';
+import { createAdminAccountActions } from './admin-account-actions';
+import { SUBSCRIBE_BODY } from './admin-account-docs';
+import { createAdminAccountRoutes } from './admin-account-routes';
+import { sendCreated } from './admin-send-created';
 import { apiPlansOf, checkPlan, createBodyParser } from './body';
 import { KEY_RECORD_SCHEMA, NEW_KEY_SCHEMA, USAGE_SCHEMA } from './schemas';
 import { readUsage } from './usage';
@@ -21,19 +25,9 @@ const CREATE_BODY: QuerySchema = {
   },
 };
 
-const SUBSCRIBE_BODY: QuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['plan'],
-  properties: {
-    plan: { type: 'string', minLength: 1, description: 'a plan name' },
-    status: { type: 'string', enum: ['active', 'inactive'], default: 'active' },
-  },
-};
-
 const admin = ['UNAUTHORIZED', 'NOT_FOUND', 'STORE_UNAVAILABLE'] as const;
 
-/** The admin API's routes, described once (OpenAPI, contract tests). */
+/** The admin API's key routes from before accounts, described once (OpenAPI, contract tests); the account routes are ADMIN_ACCOUNT_ROUTES. */
 export const ADMIN_ROUTES = {
   create: { method: 'post', path: '/admin/v1/keys', summary: 'Create an API key', body: CREATE_BODY, data: NEW_KEY_SCHEMA, message: 'API key created', successStatus: 201, errors: ['BAD_REQUEST', ...admin] },
   get: { method: 'get', path: '/admin/v1/keys/{id}', summary: 'Read a key and its subscriptions', data: KEY_RECORD_SCHEMA, message: 'API key retrieved', errors: [...admin] },
@@ -46,15 +40,15 @@ export const ADMIN_ROUTES = {
 export interface AdminDeps {
   adminToken?: string;
   plans: PlanTable;
+  accountStore: AccountStore;
+  /** Keys as one-key accounts, for the routes made before accounts. */
   keyStore: KeyStore;
   quotaStore: QuotaStore;
   clock: () => number;
 }
 
-/** Answers 201 with the success envelope (sendOk is 200 only). */
-export function sendCreated<T>(res: Response, data: T, message: string): void {
-  res.status(201).json(okEnvelope(data, message, requestIdOf(res)));
-}
+// The self-service routes answer 201 the same way.
+export { sendCreated };
 
 function found(record: KeyRecord | undefined, id: string): KeyRecord {
   if (!record) throw new AppError('NOT_FOUND', `no API key with id ${id}`);
@@ -68,6 +62,7 @@ export function createAdminRoutes(deps: AdminDeps): Router {
   const parseSubscribe = createBodyParser<Subscription>(SUBSCRIBE_BODY);
   const router = Router();
   router.use(createAdminAuth(deps.adminToken), express.json({ limit: '16kb' }));
+  router.use(createAdminAccountRoutes(createAdminAccountActions(deps)));
 
   router.post('/keys', async (req, res) => {
     const body = parseCreate(req.body);

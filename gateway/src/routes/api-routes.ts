@@ -6,6 +6,8 @@ import type { QuotaStore } from '../data/quota-store';
 import type { GatewayMetrics } from '../metrics';
 import { createCallCounter } from '../metrics';
 import type { FailOpenCache } from '../http/fail-open-cache';
+import { historyOutcome } from '../data/usage-recorder';
+import type { UsageRecorder } from '../data/usage-recorder';
 import type { CorsPolicy } from '../http/cors-policy';
 import { createGate } from '../http/gate';
 import { createScreen } from '../http/screen';
@@ -19,6 +21,8 @@ export interface ApiRoutesDeps {
   keyHeader: string;
   proxySecret?: string;
   quotaFailMode: 'closed' | 'open';
+  /** The usage history, counted per finished call of a known key. */
+  recorder: UsageRecorder;
   /** Keys verified recently, for `quotaFailMode: 'open'`. */
   failOpenCache: FailOpenCache;
   upstreamTimeoutMs: number;
@@ -44,7 +48,11 @@ export function createApiPipelines(deps: ApiRoutesDeps): Map<string, ApiPipeline
     if (!target) continue;
     const countCall = createCallCounter(deps.metrics, api);
     const count: RequestHandler = (_req, res, next) => {
-      res.once('finish', () => countCall(res.statusCode, String(res.locals.decision ?? 'unknown')));
+      res.once('finish', () => {
+        const { decision, accountId, keyId } = res.locals as { decision?: string; accountId?: string; keyId?: string };
+        countCall(res.statusCode, String(decision ?? 'unknown'));
+        if (accountId && keyId) deps.recorder.count(accountId, keyId, api, historyOutcome(res.statusCode, decision === 'refunded'), deps.clock());
+      });
       next();
     };
     pipelines.set(api, [

@@ -1,14 +1,18 @@
 import express, { Router } from 'express';
-import type { Request } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { Plan, PlanTable } from '../domain/plans';
 import { hourWindow, secondsUntil } from '../domain/windows';
+import type { AccountStore } from '../data/account-store';
 import type { KeyRecord, KeyStore } from '../data/key-store';
 import type { QuotaStore } from '../data/quota-store';
+import { ACCOUNT_SCHEMA } from './account-schemas';
 import { sendCreated } from './admin-routes';
 import { apiPlansOf, checkPlan, createBodyParser } from './body';
-import { NEW_KEY_SCHEMA, USAGE_SCHEMA } from './schemas';
+import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
+import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
+import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-routes';
+import { NEW_KEY_SCHEMA } from './schemas';
 
 const SIGNUP_BODY: QuerySchema = {
   type: 'object',
@@ -39,18 +43,22 @@ const SUBSCRIPTION_DATA = {
   },
 };
 
-/** The self-service routes, described once. */
+/** The self-service routes, described once (OpenAPI, `/docs`, contract tests). */
 export const DASHBOARD_ROUTES = {
-  signup: { method: 'post', path: '/dashboard/v1/signup', summary: 'Sign up: a new key with no subscription', body: SIGNUP_BODY, data: NEW_KEY_SCHEMA, message: 'Signed up; keep this key, it is shown once', successStatus: 201, errors: ['BAD_REQUEST', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] },
-  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your key to a plan (free plans at once; paid plans need a payment method)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'SUBSCRIPTION_REQUIRED', 'NOT_FOUND', 'STORE_UNAVAILABLE'] },
-  usage: { method: 'get', path: '/dashboard/v1/usage', summary: 'Your usage per API: plan, used, remaining, reset time', data: USAGE_SCHEMA, message: 'Usage retrieved', errors: ['UNAUTHORIZED', 'STORE_UNAVAILABLE'] },
+  signup: { method: 'post', path: '/dashboard/v1/signup', summary: 'Sign up: a new account with one key and no subscription', body: SIGNUP_BODY, data: NEW_KEY_SCHEMA, message: 'Signed up; keep this key, it is shown once', successStatus: 201, errors: ['BAD_REQUEST', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] },
+  ...DASHBOARD_ACCOUNT_ROUTES,
+  ...DASHBOARD_KEY_ROUTES,
+  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a plan (free plans at once; paid plans need a payment method)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', 'NOT_FOUND', ...CALLER_ERRORS] },
+  unsubscribe: { method: 'delete', path: '/dashboard/v1/subscriptions/{api}', summary: 'Cancel your account’s subscription to an API (its playground allowance applies again)', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
 /** What the dashboard routes need. */
 export interface DashboardDeps {
   plans: PlanTable;
   keyHeader: string;
+  /** Sign-up only: it makes an account of one key as before accounts. */
   keyStore: KeyStore;
+  accountStore: AccountStore;
   quotaStore: QuotaStore;
   clock: () => number;
   signupsPerHour: number;
@@ -63,22 +71,14 @@ export function formatPrice(price: number, currency: string): string {
   return `${(price / 10 ** digits).toFixed(digits)} ${currency}`;
 }
 
-/** `/dashboard/v1/*`: the back end of the developer dashboard, authenticated by the API key itself. */
+/** `/dashboard/v1/*`: the back end of the developer dashboard, authenticated by any key of the account. */
 export function createDashboardRoutes(deps: DashboardDeps): Router {
-  const { plans, keyStore } = deps;
+  const { plans, keyStore, accountStore } = deps;
   const parseSignup = createBodyParser<{ email: string }>(SIGNUP_BODY);
   const parseSubscribe = createBodyParser<{ plan: string }>(SUBSCRIBE_BODY);
+  const authenticate = createDashboardAuth(deps);
   const router = Router();
   router.use(express.json({ limit: '4kb' }));
-
-  async function keyOf(req: Request): Promise<KeyRecord> {
-    const presented = req.headers[deps.keyHeader];
-    if (typeof presented !== 'string' || presented === '') throw new AppError('UNAUTHORIZED', `missing API key: send it in the ${deps.keyHeader} header`);
-    const record = await keyStore.findByKey(presented);
-    if (!record) throw new AppError('UNAUTHORIZED', 'unknown API key');
-    if (record.revoked_at) throw new AppError('UNAUTHORIZED', 'this API key has been revoked');
-    return record;
-  }
 
   router.post('/signup', async (req, res) => {
     const { email } = parseSignup(req.body);
@@ -93,8 +93,11 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
     sendCreated(res, { ...record, key }, DASHBOARD_ROUTES.signup.message);
   });
 
+  addDashboardAccountRoutes(router, { ...deps, authenticate });
+  addDashboardKeyRoutes(router, { ...deps, authenticate });
+
   router.put('/subscriptions/:api', async (req, res) => {
-    const record = await keyOf(req);
+    const { account } = await authenticate(req);
     const { api } = req.params;
     const apiPlans = apiPlansOf(plans, api);
     const { plan } = parseSubscribe(req.body);
@@ -105,14 +108,24 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
         details: { api, plan, price: limits.price, currency: limits.currency, payment_method_required: true },
       });
     }
-    await keyStore.setSubscription(record.id, api, { plan, status: 'active' });
+    if (!(await accountStore.setSubscription(account.id, api, { plan, status: 'active' }))) throw gone();
     sendOk(res, { api, plan, status: 'active', ...limits }, DASHBOARD_ROUTES.subscribe.message);
   });
 
-  router.get('/usage', async (req, res) => {
-    const record = await keyOf(req);
-    sendOk(res, await deps.readUsage(record, deps.clock()), DASHBOARD_ROUTES.usage.message);
+  // Idempotent: cancelling what is not subscribed leaves the account as it is, and says so by showing it.
+  router.delete('/subscriptions/:api', async (req, res) => {
+    const { account } = await authenticate(req);
+    const { api } = req.params;
+    apiPlansOf(plans, api);
+    const updated = await accountStore.setSubscription(account.id, api, null);
+    if (!updated) throw gone();
+    sendOk(res, updated, DASHBOARD_ROUTES.unsubscribe.message);
   });
 
   return router;
+}
+
+// The account was deleted between authenticating and writing: its key no longer opens anything.
+function gone(): AppError {
+  return new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
 }

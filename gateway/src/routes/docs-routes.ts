@@ -4,6 +4,7 @@ import { createOpenApiDocument } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { ServiceDocuments } from '../data/service-documents';
 import { mergeOpenApi } from '../domain/merge-openapi';
+import { ADMIN_ACCOUNT_ROUTES } from './admin-account-docs';
 import { ADMIN_ROUTES } from './admin-routes';
 import { DOCS_PAGE } from './docs-page';
 import { DASHBOARD_ROUTES } from './dashboard-routes';
@@ -18,14 +19,18 @@ const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
 
 // The gateway's own routes: self-service with the key, administration with the bearer token.
 function gatewayPaths(): Record<string, Record<string, unknown>> {
-  const section = (routes: Record<string, RouteDoc>, tag: string, security: Record<string, string[]>) => {
-    const doc = createOpenApiDocument({ title: tag, version: '1' }, Object.values(routes));
+  // One document per section, so routes of one path listed in two tables end up under that path together.
+  const section = (routes: RouteDoc[], tag: string, security: Record<string, string[]>) => {
+    const doc = createOpenApiDocument({ title: tag, version: '1' }, routes);
     for (const item of Object.values(doc.paths)) {
       for (const op of Object.values(item)) Object.assign(op as object, { tags: [tag], security: [security] });
     }
     return doc.paths;
   };
-  return { ...section(DASHBOARD_ROUTES, 'dashboard', { apiKey: [] }), ...section(ADMIN_ROUTES, 'admin', { adminToken: [] }) };
+  return {
+    ...section(Object.values(DASHBOARD_ROUTES), 'dashboard', { apiKey: [] }),
+    ...section([...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES)], 'admin', { adminToken: [] }),
+  };
 }
 
 /**

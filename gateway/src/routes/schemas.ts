@@ -1,5 +1,5 @@
 import type { SchemaObject } from 'ajv';
-import { KEY_ID_PATTERN } from '../domain/api-key';
+import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from '../domain/api-key';
 import { USAGE_ITEM_SCHEMA } from '../domain/usage-report';
 
 /** JSON Schema of a stored subscription. */
@@ -12,6 +12,7 @@ export const SUBSCRIPTION_SCHEMA: SchemaObject = {
 
 const recordProperties = {
   id: { type: 'string', pattern: KEY_ID_PATTERN },
+  account_id: { type: 'string', pattern: ACCOUNT_ID_PATTERN, description: 'The account holding this key and its subscriptions' },
   owner: { type: 'string' },
   created_at: { type: 'string', format: 'date-time' },
   revoked_at: { type: ['string', 'null'], format: 'date-time' },

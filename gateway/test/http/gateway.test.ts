@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { validateResponse } from '@tollgate/envelope';
 import { ADMIN_ROUTES } from '../../src/routes/admin-routes';
+import { generateApiKey } from '../../src/domain/api-key';
 import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream, SeenRequest } from '../support/echo-upstream';
 import { ADMIN_TOKEN, PROXY_SECRET, buildGateway } from '../support/gateway-fixture';
@@ -31,7 +32,7 @@ describe.each([
   });
   afterEach(() => gw.close());
 
-  async function newKey(subscriptions?: Record<string, string>): Promise<{ id: string; key: string }> {
+  async function newKey(subscriptions?: Record<string, string>): Promise<{ id: string; key: string; account_id: string }> {
     const res = await request(gw.app).post('/admin/v1/keys').set(auth).send({ owner: 'ada@example.com', subscriptions });
     expect(validateResponse(ADMIN_ROUTES.create, res.status, res.body)).toEqual([]);
     expect(res.status).toBe(201);
@@ -51,8 +52,9 @@ describe.each([
   describe('keys', () => {
     it.each([
       ['missing', undefined, 'missing API key: send it in the x-tollgate-key header'],
-      ['unknown', 'tg_not-a-key', 'unknown API key'],
-      ['absurdly long', 'x'.repeat(500), 'unknown API key'],
+      ['unknown', generateApiKey('acc_000000000000000000000000'), 'unknown API key'],
+      ['not in the key format', 'tg_not-a-key', 'invalid API key: it is not in the format of Tollgate keys (tg_…)'],
+      ['absurdly long', 'x'.repeat(500), 'invalid API key: it is not in the format of Tollgate keys (tg_…)'],
     ])('when the key is %s, then 401 in the envelope and nothing reaches the service', async (_case, key, message) => {
       const res = await call(key);
       expect(res.status).toBe(401);
@@ -147,7 +149,7 @@ describe.each([
 
   describe('proxying', () => {
     it('when a call is admitted, then the service gets path, query, secret, user, plan and request id, and the client the headers', async () => {
-      const { id, key } = await newKey({ token: 'pro' });
+      const { account_id: id, key } = await newKey({ token: 'pro' });
       const res = await call(key, '/token/v1/prices?coins=eth,btc').set('x-request-id', 'req-123');
       expect(res.status).toBe(200);
       expect(res.body.url).toBe('/v1/prices?coins=eth,btc');
@@ -181,7 +183,7 @@ describe.each([
     });
 
     it('when a client sends its own x-tollgate-* headers, then the service sees only the gateway’s', async () => {
-      const { id, key } = await newKey({ token: 'free' });
+      const { account_id: id, key } = await newKey({ token: 'free' });
       const res = await call(key).set({ 'x-tollgate-subscription': 'scale', 'x-tollgate-proxy-secret': 'guess', 'x-tollgate-user': 'key_someoneelse', 'x-tollgate-admin': 'yes' });
       expect(res.status).toBe(200);
       const seen = lastSeen().headers;
@@ -236,11 +238,11 @@ describe.each([
     });
 
     it('when a key is created, read, subscribed and its usage read, then each answer is as documented', async () => {
-      const { id, key } = await newKey({ token: 'free' });
+      const { id, key, account_id } = await newKey({ token: 'free' });
       expect(key).toMatch(/^tg_/);
       const read = await request(gw.app).get(`/admin/v1/keys/${id}`).set(auth);
       expect(validateResponse(ADMIN_ROUTES.get, read.status, read.body)).toEqual([]);
-      expect(read.body.data).toEqual({ id, owner: 'ada@example.com', created_at: '2026-03-31T23:59:50.000Z', revoked_at: null, subscriptions: { token: { plan: 'free', status: 'active' } } });
+      expect(read.body.data).toEqual({ id, account_id, owner: 'ada@example.com', created_at: '2026-03-31T23:59:50.000Z', revoked_at: null, subscriptions: { token: { plan: 'free', status: 'active' } } });
       const sub = await request(gw.app).put(`/admin/v1/keys/${id}/subscriptions/burger`).set(auth).send({ plan: 'free' });
       expect(validateResponse(ADMIN_ROUTES.subscribe, sub.status, sub.body)).toEqual([]);
       expect(sub.body.data.subscriptions.burger).toEqual({ plan: 'free', status: 'active' });
@@ -397,7 +399,7 @@ describe('service failures', () => {
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ success: false, error: { code: 'UPSTREAM_UNAVAILABLE', details: { reason: 'ECONNREFUSED' } }, message: 'the token service is unreachable; the call was not charged' });
     expect(res.body.meta.request_id).toBe(res.headers['x-request-id']);
-    expect(await gw.stores.quotaStore.usage(record.id, 'token', gw.clock.now())).toEqual({ month: 0, day: 0 });
+    expect(await gw.stores.quotaStore.usage(record.account_id, 'token', gw.clock.now())).toEqual({ month: 0, day: 0 });
     const metrics = await request(gw.app).get('/metrics').set(auth);
     expect(metrics.text).toContain('tollgate_gateway_calls_total{api="token",status="502",decision="refunded"} 1');
   });
@@ -408,7 +410,7 @@ describe('service failures', () => {
     const res = await request(gw.app).get('/token/v1/silent').set('x-tollgate-key', key);
     expect(res.status).toBe(504);
     expect(res.body).toMatchObject({ error: { code: 'UPSTREAM_TIMEOUT' }, message: 'the token service did not answer in time; the call was not charged' });
-    expect(await gw.stores.quotaStore.usage(record.id, 'token', gw.clock.now())).toEqual({ month: 0, day: 0 });
+    expect(await gw.stores.quotaStore.usage(record.account_id, 'token', gw.clock.now())).toEqual({ month: 0, day: 0 });
   });
 
   it('when ADMIN_TOKEN is unset, then the admin API does not exist', async () => {

@@ -56,7 +56,7 @@ describe('the gateway under hostile and unusual HTTP (property-based)', () => {
   it('when any method, path, header, query or body arrives with a valid key, then no 5xx, errors in the envelope, a charge only for a 2xx, no hop-by-hop header crosses', async () => {
     const { key, record } = await gw.stores.keyStore.create({ owner: 'fuzz', subscriptions: { token: { plan: 'pro', status: 'active' } } });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const usage = async () => (await gw.stores.quotaStore.usage(record.id, 'token', gw.clock.now())).month;
+    const usage = async () => (await gw.stores.quotaStore.usage(record.account_id, 'token', gw.clock.now())).month;
     try {
       await fc.assert(
         fc.asyncProperty(hostileRequestArbitrary({ routes: ROUTES, values: ['eth', '1d', '5'] }), async (req) => {

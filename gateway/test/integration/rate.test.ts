@@ -6,6 +6,8 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createServiceDocuments } from '../../src/data/service-documents';
 import { createRedisStores } from '../../src/data/redis-stores';
+import { createUsageRecorder } from '../../src/data/usage-recorder';
+import type { UsageRecorder } from '../../src/data/usage-recorder';
 import type { QuotaStore, Stores } from '../../src/data/quota-store';
 import { createMetrics } from '../../src/metrics';
 import { startEchoUpstream } from '../support/echo-upstream';
@@ -56,11 +58,14 @@ describe('per-second rate', () => {
       () => JSON.stringify({ token: { playground_per_day: 0, plans: { r: { monthly_quota: 1_000_000, rate_per_second: RATE, price: 0, currency: 'EUR' } } } }),
     );
     const admittedAt: number[] = [];
+    const recorders: UsageRecorder[] = [];
     const clients = [new Redis(redisServer.url), new Redis(redisServer.url)];
     const apps = clients.map((redis) => {
       const stores: Stores = createRedisStores(redis, { clock: Date.now });
       const logger = createLogger({ service: 'rate-test', level: 'silent' });
-      return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ upstreams: config.upstreams, clock: Date.now }) });
+      const recorder = createUsageRecorder({ store: stores.accountStore, clock: Date.now });
+      recorders.push(recorder);
+      return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ upstreams: config.upstreams, clock: Date.now }), recorder });
     });
     const servers = await Promise.all(apps.map((app) => new Promise<http.Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -85,6 +90,7 @@ describe('per-second rate', () => {
     await Promise.all(Array.from({ length: 16 }, (_, n) => worker(n)));
     agent.destroy();
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    await Promise.all(recorders.map((r) => r.stop()));
     await Promise.all(clients.map((c) => c.quit()));
 
     expect(Object.keys(statuses).sort()).toEqual(['200', '429']);

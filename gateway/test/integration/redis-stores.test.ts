@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { createRedisStores } from '../../src/data/redis-stores';
 import { redisKeys } from '../../src/data/redis-keys';
-import { hashApiKey } from '../../src/domain/api-key';
+import { parseApiKey } from '../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../src/domain/plans';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
@@ -20,29 +20,37 @@ describeStoreContract('redis', async (clock) => {
 });
 
 describe('redis layout', () => {
-  it('when a call is admitted, then every counter it wrote has a TTL and shares the key id hash tag', async () => {
+  it("when accounts, keys and calls are made, then every name of an account's data carries its hash tag, and only counters expire", async () => {
     const redis = new Redis(server.url);
     await redis.flushall();
     const now = Date.parse('2026-03-15T12:00:00Z');
-    const { keyStore, quotaStore } = createRedisStores(redis, { clock: () => now });
-    const paid = await keyStore.create({ owner: 'a', subscriptions: { token: { plan: 'free', status: 'active' } } });
+    const { keyStore, accountStore, quotaStore } = createRedisStores(redis, { clock: () => now });
+    const paid = await keyStore.create({ owner: 'a@example.com', subscriptions: { token: { plan: 'free', status: 'active' } } });
     const play = await keyStore.create({ owner: 'b' });
-    for (const k of [paid, play]) {
-      const outcome = await quotaStore.admit({ keyId: k.record.id, keyHash: hashApiKey(k.key), api: 'token', apiPlans: BUILT_IN_PLANS.token!, nowMs: now });
-      expect(['admitted', 'playground']).toContain(outcome.outcome);
+    const second = (await accountStore.createKey(paid.record.account_id, { name: 'second' }))!;
+    for (const secret of [paid.key, play.key, second.key]) {
+      const parsed = parseApiKey(secret);
+      if (!parsed.ok) throw new Error('a generated key did not parse');
+      const admission = await quotaStore.admit({ accountId: parsed.accountId, keyHash: parsed.hash, api: 'token', apiPlans: BUILT_IN_PLANS.token!, nowMs: now });
+      expect(['admitted', 'playground']).toContain(admission.outcome);
     }
-    const counters = (await redis.keys('gw:*')).filter((name) => name !== redisKeys.keyIndex() && !name.endsWith(':key'));
-    expect(counters.sort()).toEqual(
-      [
-        redisKeys.secondLog(paid.record.id, 'token'),
-        redisKeys.month(paid.record.id, 'token', '2026-03'),
-        redisKeys.day(play.record.id, 'token', '2026-03-15'),
-        redisKeys.playgroundLog(play.record.id, 'token', '2026-03-15'),
-      ].sort(),
-    );
-    for (const name of counters) {
-      expect(await redis.ttl(name)).toBeGreaterThan(0);
-      expect(name).toMatch(/^gw:\{key_[0-9a-f]{24}\}:/);
+    const [a, b] = [paid.record.account_id, play.record.account_id];
+    const durable = [
+      redisKeys.accountIndex(),
+      redisKeys.email('a@example.com'),
+      ...[a, b].flatMap((id) => [redisKeys.account(id), redisKeys.secrets(id), redisKeys.keys(id)]),
+      redisKeys.key(a, paid.record.id),
+      redisKeys.key(a, second.record.id),
+      redisKeys.key(b, play.record.id),
+    ];
+    const counters = [redisKeys.secondLog(a, 'token'), redisKeys.month(a, 'token', '2026-03'), redisKeys.day(b, 'token', '2026-03-15'), redisKeys.playgroundLog(b, 'token', '2026-03-15')];
+    expect((await redis.keys('gw:*')).sort()).toEqual([...durable, ...counters].sort());
+    for (const name of durable) expect(await redis.ttl(name)).toBe(-1);
+    for (const name of counters) expect(await redis.ttl(name)).toBeGreaterThan(0);
+    expect(await redis.get(redisKeys.month(a, 'token', '2026-03'))).toBe('2');
+    for (const name of [...durable, ...counters].filter((n) => n !== redisKeys.accountIndex() && !n.startsWith('gw:email:'))) {
+      expect(name).toMatch(/^gw:\{acc_[0-9a-f]{24}\}:/);
+      expect([a, b]).toContain(/\{(acc_[0-9a-f]{24})\}/.exec(name)![1]);
     }
     await redis.quit();
   });

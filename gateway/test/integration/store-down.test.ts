@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import request from 'supertest';
 import { createLogger } from '@tollgate/envelope';
+import { generateApiKey } from '../../src/domain/api-key';
 import { createRedisClient } from '../../src/data/redis-client';
 import { createRedisStores } from '../../src/data/redis-stores';
 import { startEchoUpstream } from '../support/echo-upstream';
@@ -34,7 +35,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function subscribedKey(): Promise<{ key: string; id: string }> {
   const { key, record } = await gw.stores.keyStore.create({ owner: 'a', subscriptions: { token: { plan: 'pro', status: 'active' } } });
-  return { key, id: record.id };
+  return { key, id: record.account_id };
 }
 const call = (key: string) => request(gw.app).get('/token/v1/prices').set('x-tollgate-key', key);
 
@@ -107,7 +108,7 @@ describe('quota store failures with QUOTA_FAIL_MODE=open', () => {
     const open = await call(key);
     expect(open.status).toBe(200);
     expect(upstream.seen[0]?.headers).toMatchObject({ 'x-tollgate-user': id, 'x-tollgate-subscription': 'pro' });
-    const stranger = await call('tg_never-seen');
+    const stranger = await call(generateApiKey('acc_0123456789abcdef01234567'));
     expect(stranger.status).toBe(503);
     expect(stranger.body.message).toBe('the quota store is unavailable and this key was not verified recently; retry shortly');
     const ready = await request(gw.app).get('/readyz');

@@ -8,6 +8,8 @@ import type { GatewayConfig } from '../../src/config';
 import { createMemoryStores } from '../../src/data/memory-stores';
 import { createRedisStores } from '../../src/data/redis-stores';
 import { createRedisClient } from '../../src/data/redis-client';
+import { createUsageRecorder } from '../../src/data/usage-recorder';
+import type { UsageRecorder } from '../../src/data/usage-recorder';
 import { createServiceDocuments } from '../../src/data/service-documents';
 import type { Stores } from '../../src/data/quota-store';
 import type { PlanTable } from '../../src/domain/plans';
@@ -40,6 +42,8 @@ export interface GatewayFixture {
   stores: Stores;
   config: GatewayConfig;
   metrics: GatewayMetrics;
+  /** The usage history's recorder: tests flush it rather than wait for its timer. */
+  recorder: UsageRecorder;
   close(): Promise<void>;
 }
 
@@ -63,8 +67,14 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
     stores = createMemoryStores({ clock: clock.now });
   }
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock: clock.now });
-  const deps = { config, stores, clock: clock.now, logger, metrics, documents };
+  // A long interval: the tests flush when they read the history.
+  const recorder = createUsageRecorder({ store: stores.accountStore, clock: clock.now, intervalMs: 3_600_000 });
+  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder };
   const app = options.fastPath ? createGatewayListener(deps).listener : createApp(deps);
-  // quit() refuses while disconnected (no offline queue): then the socket is just dropped.
-  return { app, clock, stores, config, metrics, close: async () => void (await redis?.quit().catch(() => redis?.disconnect())) };
+  const close = async (): Promise<void> => {
+    await recorder.stop().catch(() => undefined);
+    // quit() refuses while disconnected (no offline queue): then the socket is just dropped.
+    await redis?.quit().catch(() => redis?.disconnect());
+  };
+  return { app, clock, stores, config, metrics, recorder, close };
 }

@@ -9,6 +9,7 @@ describe('AppError', () => {
     ['FORBIDDEN', 403],
     ['NOT_FOUND', 404],
     ['METHOD_NOT_ALLOWED', 405],
+    ['CONFLICT', 409],
     ['RATE_LIMITED', 429],
     ['QUOTA_EXCEEDED', 429],
     ['INTERNAL', 500],

@@ -1,0 +1,146 @@
+import type { Subscription } from '../domain/admission';
+
+/** An account: who holds the subscriptions, shared by all its keys. */
+export interface Account {
+  id: string;
+  /** Lower-cased and unique; null for an account made from a key whose owner was not an address. */
+  email: string | null;
+  name: string;
+  status: 'active' | 'suspended';
+  created_at: string;
+  subscriptions: Record<string, Subscription>;
+}
+
+/** A key as operators and dashboards see it; the secret itself is never stored. */
+export interface ApiKey {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: string;
+  /** The secret's first characters and last four, to tell keys apart. */
+  prefix: string;
+  last4: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  /** Updated at most once a minute per key. */
+  last_used_at: string | null;
+  /** When the secret was last rolled, and until when the one before it still works. */
+  rolled_at: string | null;
+  grace_until: string | null;
+}
+
+/** A page of a listing; `next_cursor` is null on the last page. */
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/** What creating an account takes. */
+export interface NewAccount {
+  email?: string | null;
+  name?: string;
+  subscriptions?: Record<string, Subscription>;
+}
+
+/** What creating a key takes. */
+export interface NewApiKey {
+  name: string;
+  expiresAtMs?: number;
+}
+
+/** Counted calls of one account, API, UTC day and outcome. */
+export type HistoryOutcome = '2xx' | '4xx' | '429' | '5xx' | 'refunded';
+export const HISTORY_OUTCOMES: readonly HistoryOutcome[] = ['2xx', '4xx', '429', '5xx', 'refunded'];
+
+/** One aggregated count, as the gateway flushes it. */
+export interface HistoryCount {
+  accountId: string;
+  api: string;
+  dayId: string;
+  outcome: HistoryOutcome;
+  count: number;
+}
+
+/** One day of one API's history, every outcome present. */
+export interface HistoryDay {
+  day: string;
+  api: string;
+  counts: Record<HistoryOutcome, number>;
+}
+
+/** The email is held by another account. */
+export class EmailTakenError extends Error {
+  constructor(readonly accountId: string) {
+    super('an account with this email already exists');
+    this.name = 'EmailTakenError';
+  }
+}
+
+/** A revoked key cannot be rolled. */
+export class KeyRevokedError extends Error {
+  constructor(readonly keyId: string) {
+    super(`the key ${keyId} is revoked and cannot be rolled`);
+    this.name = 'KeyRevokedError';
+  }
+}
+
+/** Days of history kept. */
+export const HISTORY_DAYS = 90;
+
+/**
+ * Accounts, their keys and their history. Every method returns undefined for an unknown id;
+ * lists are cursor-paginated in creation order.
+ */
+export interface AccountStore {
+  /** Creates an account; throws {@link EmailTakenError} when the email is taken. */
+  createAccount(input: NewAccount): Promise<Account>;
+  getAccount(id: string): Promise<Account | undefined>;
+  findAccountByEmail(email: string): Promise<Account | undefined>;
+  listAccounts(options: { cursor?: string; limit: number; email?: string }): Promise<Page<Account>>;
+  /** Sets (or, with null, cancels) the account's subscription to an API. */
+  setSubscription(accountId: string, api: string, subscription: Subscription | null): Promise<Account | undefined>;
+  /** Suspends (every key refused with 403) or reactivates an account. */
+  setStatus(accountId: string, status: Account['status']): Promise<Account | undefined>;
+  /** Creates a key; the returned secret is shown once. */
+  createKey(accountId: string, input: NewApiKey): Promise<{ key: string; record: ApiKey } | undefined>;
+  getKey(keyId: string): Promise<ApiKey | undefined>;
+  listKeys(accountId: string, options: { cursor?: string; limit: number }): Promise<Page<ApiKey> | undefined>;
+  /** A new secret for the same key; the previous one works `graceMs` longer (0: not at all). */
+  rollKey(keyId: string, graceMs: number): Promise<{ key: string; record: ApiKey } | undefined>;
+  /** Revokes a key, every secret of it (idempotent: the first revocation time is kept). */
+  revokeKey(keyId: string): Promise<ApiKey | undefined>;
+  /** The key and account a secret belongs to, whatever their state (callers check it). */
+  findKey(secret: string): Promise<{ key: ApiKey; account: Account; secret: 'current' | 'previous' } | undefined>;
+  /** Adds counts to the history (kept {@link HISTORY_DAYS} days) and sets keys' last use. */
+  record(counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>): Promise<void>;
+  /** The account's history from `fromDayId` to `toDayId` (inclusive), every day and API listed. */
+  history(accountId: string, apis: readonly string[], fromDayId: string, toDayId: string): Promise<HistoryDay[] | undefined>;
+}
+
+/** A new account record, as every store makes it. */
+export function newAccountRecord(id: string, input: NewAccount, nowMs: number): Account {
+  return {
+    id,
+    email: input.email ?? null,
+    name: input.name ?? input.email ?? '',
+    status: 'active',
+    created_at: new Date(nowMs).toISOString(),
+    subscriptions: structuredClone(input.subscriptions ?? {}),
+  };
+}
+
+/** A new key record, as every store makes it, from its secret's hints. */
+export function newKeyRecord(id: string, accountId: string, input: NewApiKey, hints: { prefix: string; last4: string }, nowMs: number): ApiKey {
+  return {
+    id,
+    account_id: accountId,
+    name: input.name,
+    created_at: new Date(nowMs).toISOString(),
+    ...hints,
+    expires_at: input.expiresAtMs === undefined ? null : new Date(input.expiresAtMs).toISOString(),
+    revoked_at: null,
+    last_used_at: null,
+    rolled_at: null,
+    grace_until: null,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Scripts that change keys: each touches one account's slot and is atomic, so an admission never
+ * sees a key half made, half rolled or half revoked. A secret's entry in the account's secrets
+ * hash is `keyId|expiresMs|revokedMs|graceUntilMs` (0 for none), as the admission script reads it.
+ */
+
+const DEADLINE_PASSED = `
+local time = redis.call('TIME')
+if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[1]) then return 0 end
+`;
+
+/**
+ * Creates a key in an existing account unless the deadline has passed (the gateway answered 503:
+ * nobody got the secret). KEYS: 1 account, 2 key record, 3 secrets, 4 the account's key index.
+ * ARGV: 1 deadline (Redis time, Unix ms), 2 secret hash, 3 its entry, 4 index member, then field,
+ * value pairs of the record. Returns 1, 0 when late, -1 when the account does not exist.
+ */
+export const CREATE_KEY_SCRIPT = `${DEADLINE_PASSED}
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[4], 0, ARGV[4])
+return 1
+`;
+
+/**
+ * Gives a key a new secret unless the deadline has passed. The previous secret keeps working until
+ * the grace time (with no grace, that is now: it is refused at once, as a rolled secret rather than
+ * an unknown one); an older one still in its grace is forgotten.
+ * KEYS: 1 key record, 2 secrets. ARGV: 1 deadline, 2 new hash, 3 grace until (ms), 4 rolled_at,
+ * 5 grace_until ('' for none), 6 prefix, 7 last4, 8 key id.
+ * Returns 1, 0 when late, -1 for an unknown key, -2 for a revoked one.
+ */
+export const ROLL_SCRIPT = `${DEADLINE_PASSED}
+local rec = redis.call('HMGET', KEYS[1], 'hash', 'prev_hash', 'revoked_at', 'expires_ms')
+if not rec[1] then return -1 end
+if rec[3] then return -2 end
+local expires = rec[4] or '0'
+if rec[2] and rec[2] ~= '' then redis.call('HDEL', KEYS[2], rec[2]) end
+redis.call('HSET', KEYS[2], rec[1], ARGV[8] .. '|' .. expires .. '|0|' .. ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[8] .. '|' .. expires .. '|0|0')
+redis.call('HSET', KEYS[1], 'hash', ARGV[2], 'prev_hash', rec[1], 'rolled_at', ARGV[4], 'grace_until', ARGV[5], 'prefix', ARGV[6], 'last4', ARGV[7])
+return 1
+`;
+
+/**
+ * Revokes a key and every secret of it; a second revocation keeps the first time.
+ * KEYS: 1 key record, 2 secrets. ARGV: 1 now (ms), 2 revoked_at, 3 key id.
+ * Returns 1, or 0 for an unknown key.
+ */
+export const REVOKE_SCRIPT = `
+local rec = redis.call('HMGET', KEYS[1], 'hash', 'prev_hash', 'revoked_at', 'expires_ms')
+if not rec[1] then return 0 end
+if rec[3] then return 1 end
+local entry = ARGV[3] .. '|' .. (rec[4] or '0') .. '|' .. ARGV[1] .. '|0'
+redis.call('HSET', KEYS[1], 'revoked_at', ARGV[2])
+redis.call('HSET', KEYS[2], rec[1], entry)
+if rec[2] and rec[2] ~= '' then redis.call('HSET', KEYS[2], rec[2], entry) end
+return 1
+`;
+
+/**
+ * Sets (or, with an empty value, deletes) one field of a hash that exists; never creates one.
+ * KEYS: 1 hash. ARGV: 1 field, 2 value. Returns 1, or 0 when the hash does not exist.
+ */
+export const SET_IF_EXISTS_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+return 1
+`;
+
+/**
+ * Writes a key made before accounts as an account of one key, once: if the account exists the
+ * migration already ran (here or on another gateway) and nothing is written. Counters are set only
+ * where absent, with their TTL.
+ * KEYS: 1 account, 2 secrets, 3 key record, 4 key index, then one counter per ARGV triple.
+ * ARGV: 1 account field count n, 2 key field count m, 3 secret hash, 4 its entry, 5 index member,
+ * then n account field/value pairs, m key field/value pairs, then per counter: value, TTL (s).
+ * Returns 1 when it migrated, 0 when already done.
+ */
+export const MIGRATE_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local n, m = tonumber(ARGV[1]), tonumber(ARGV[2])
+local i = 6
+for _ = 1, n do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]); i = i + 2 end
+for _ = 1, m do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]); i = i + 2 end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+redis.call('ZADD', KEYS[4], 0, ARGV[5])
+for k = 5, #KEYS do
+  if tonumber(ARGV[i]) > 0 then redis.call('SET', KEYS[k], ARGV[i], 'NX', 'EX', ARGV[i + 1]) end
+  i = i + 2
+end
+return 1
+`;

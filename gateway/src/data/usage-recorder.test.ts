@@ -1,0 +1,91 @@
+import type { HistoryCount } from './account-store';
+import { createUsageRecorder, historyOutcome } from './usage-recorder';
+
+const DAY = Date.parse('2026-03-31T12:00:00Z');
+
+function recordingStore(fail = () => false) {
+  const calls: { counts: HistoryCount[]; lastUsed: Map<string, number> }[] = [];
+  return {
+    calls,
+    record: async (counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>) => {
+      if (fail()) throw new Error('store down');
+      calls.push({ counts: structuredClone([...counts]), lastUsed: new Map(lastUsed) });
+    },
+  };
+}
+
+describe('historyOutcome', () => {
+  it.each<[number, boolean, string]>([
+    [200, false, '2xx'],
+    [204, false, '2xx'],
+    [304, false, '2xx'],
+    [401, false, '4xx'],
+    [402, false, '4xx'],
+    [404, false, '4xx'],
+    [429, false, '429'],
+    [500, false, '5xx'],
+    [502, true, 'refunded'],
+    [504, true, 'refunded'],
+  ])('when a call ends %i (refunded: %s), then it counts as %s', (status, refunded, outcome) => {
+    expect(historyOutcome(status, refunded)).toBe(outcome);
+  });
+});
+
+describe('usage recorder', () => {
+  it('when calls are counted, then one flush writes them summed per account, API, day and outcome', async () => {
+    const store = recordingStore();
+    const recorder = createUsageRecorder({ store, clock: () => DAY, intervalMs: 3_600_000 });
+    for (let i = 0; i < 3; i++) recorder.count('acc_a', 'key_a1', 'token', '2xx', DAY);
+    recorder.count('acc_a', 'key_a2', 'token', '429', DAY);
+    recorder.count('acc_a', 'key_a1', 'token', '2xx', DAY + 86_400_000);
+    recorder.count('acc_b', 'key_b1', 'logs', '2xx', DAY);
+    await recorder.flush();
+    expect(store.calls).toHaveLength(1);
+    expect(store.calls[0]!.counts).toEqual([
+      { accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome: '2xx', count: 3 },
+      { accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome: '429', count: 1 },
+      { accountId: 'acc_a', api: 'token', dayId: '2026-04-01', outcome: '2xx', count: 1 },
+      { accountId: 'acc_b', api: 'logs', dayId: '2026-03-31', outcome: '2xx', count: 1 },
+    ]);
+    await recorder.flush();
+    expect(store.calls).toHaveLength(1);
+    await recorder.stop();
+  });
+
+  it('when the store fails, then the counts are kept and written, added to newer ones, by the next flush', async () => {
+    let down = true;
+    const store = recordingStore(() => down);
+    const recorder = createUsageRecorder({ store, clock: () => DAY, intervalMs: 3_600_000 });
+    recorder.count('acc_a', 'key_a1', 'token', '2xx', DAY);
+    await recorder.flush();
+    recorder.count('acc_a', 'key_a1', 'token', '2xx', DAY);
+    down = false;
+    await recorder.flush();
+    expect(store.calls.map((c) => c.counts)).toEqual([[{ accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome: '2xx', count: 2 }]]);
+    await recorder.stop();
+  });
+
+  it('when a key is used often, then its last use is written at most once a minute', async () => {
+    const store = recordingStore();
+    let now = DAY;
+    const recorder = createUsageRecorder({ store, clock: () => now, intervalMs: 3_600_000 });
+    recorder.count('acc_a', 'key_a1', 'token', '2xx', now);
+    await recorder.flush();
+    now += 30_000;
+    recorder.count('acc_a', 'key_a1', 'token', '2xx', now);
+    await recorder.flush();
+    now += 30_000;
+    recorder.count('acc_a', 'key_a1', 'token', '2xx', now);
+    await recorder.flush();
+    expect(store.calls.map((c) => [...c.lastUsed])).toEqual([[['key_a1', DAY]], [], [['key_a1', DAY + 60_000]]]);
+    await recorder.stop();
+  });
+
+  it('when stopped, then what is left is written', async () => {
+    const store = recordingStore();
+    const recorder = createUsageRecorder({ store, clock: () => DAY, intervalMs: 3_600_000 });
+    recorder.count('acc_a', 'key_a1', 'burger', '5xx', DAY);
+    await recorder.stop();
+    expect(store.calls.map((c) => c.counts)).toEqual([[{ accountId: 'acc_a', api: 'burger', dayId: '2026-03-31', outcome: '5xx', count: 1 }]]);
+  });
+});

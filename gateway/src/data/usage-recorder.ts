@@ -1,0 +1,95 @@
+import type { Logger } from '@tollgate/envelope';
+import { dayWindow } from '../domain/windows';
+import type { AccountStore, HistoryCount, HistoryOutcome } from './account-store';
+
+/** Counts calls in memory and writes them to the store in one batch at a time. */
+export interface UsageRecorder {
+  /** One answered call of a known key. Synchronous and allocation-light: it is on every call. */
+  count(accountId: string, keyId: string, api: string, outcome: HistoryOutcome, nowMs: number): void;
+  /** Writes what was counted (one pipelined batch); on failure the counts are kept for the next. */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link createUsageRecorder}. */
+export interface UsageRecorderOptions {
+  store: Pick<AccountStore, 'record'>;
+  clock: () => number;
+  logger?: Logger;
+  /** How often the counts are written; a crash loses at most this much. */
+  intervalMs?: number;
+  /** A key's last use is written at most this often. */
+  lastUsedEveryMs?: number;
+}
+
+/** The outcome a finished call is counted as in the history. */
+export function historyOutcome(status: number, refunded: boolean): HistoryOutcome {
+  if (refunded) return 'refunded';
+  if (status === 429) return '429';
+  if (status >= 500) return '5xx';
+  if (status >= 400) return '4xx';
+  return '2xx';
+}
+
+/**
+ * The usage history without a round trip per call: counts are summed per account, API, day and
+ * outcome in the gateway and flushed at most once per `intervalMs` as one pipeline, with the
+ * keys' last use (at most once a minute per key). A crash loses at most the last interval's counts.
+ */
+export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
+  const { store, clock } = options;
+  const lastUsedEveryMs = options.lastUsedEveryMs ?? 60_000;
+  let counts = new Map<string, HistoryCount>();
+  let lastUsed = new Map<string, number>();
+  const written = new Map<string, number>();
+  let flushing: Promise<void> | undefined;
+
+  const write = async (): Promise<void> => {
+    if (!counts.size && !lastUsed.size) return;
+    const batch = counts;
+    const used = lastUsed;
+    counts = new Map();
+    lastUsed = new Map();
+    try {
+      await store.record([...batch.values()], used);
+      for (const [keyId, atMs] of used) written.set(keyId, atMs);
+    } catch (err) {
+      // Kept for the next flush: the history must not lose what the store could not take now.
+      for (const [name, c] of batch) {
+        const now = counts.get(name);
+        if (now) now.count += c.count;
+        else counts.set(name, c);
+      }
+      for (const [keyId, atMs] of used) if (!lastUsed.has(keyId)) lastUsed.set(keyId, atMs);
+      options.logger?.warn({ err: (err as Error).message, pending: counts.size }, 'usage history not written now; kept for the next flush');
+    }
+    if (written.size > 100_000) for (const [keyId, atMs] of written) if (clock() - atMs >= lastUsedEveryMs) written.delete(keyId);
+  };
+  const flush = (): Promise<void> => {
+    // One batch at a time, so a slow store never has two of the same counts in flight.
+    flushing ??= write().finally(() => {
+      flushing = undefined;
+    });
+    return flushing;
+  };
+  const timer = setInterval(() => void flush(), options.intervalMs ?? 1_000);
+  timer.unref();
+
+  return {
+    count(accountId, keyId, api, outcome, nowMs) {
+      const dayId = dayWindow(nowMs).id;
+      const name = `${accountId}|${api}|${dayId}|${outcome}`;
+      const entry = counts.get(name);
+      if (entry) entry.count++;
+      else counts.set(name, { accountId, api, dayId, outcome, count: 1 });
+      if (nowMs - (written.get(keyId) ?? -Infinity) >= lastUsedEveryMs) lastUsed.set(keyId, nowMs);
+    },
+    flush,
+    async stop() {
+      clearInterval(timer);
+      await flushing;
+      await flush();
+    },
+  };
+}

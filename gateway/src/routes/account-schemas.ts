@@ -1,0 +1,63 @@
+import type { SchemaObject } from 'ajv';
+import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from '../domain/api-key';
+import { USAGE_ITEM_SCHEMA } from '../domain/usage-report';
+import { HISTORY_OUTCOMES } from '../data/account-store';
+import { SUBSCRIPTION_SCHEMA } from './schemas';
+
+const time = { type: 'string', format: 'date-time' };
+const maybeTime = { type: ['string', 'null'], format: 'date-time' };
+
+const closed = (properties: Record<string, unknown>, extra: string[] = []): SchemaObject => ({ type: 'object', additionalProperties: false, required: [...Object.keys(properties), ...extra], properties });
+
+/** JSON Schema of an account. */
+export const ACCOUNT_SCHEMA = closed({
+  id: { type: 'string', pattern: ACCOUNT_ID_PATTERN },
+  email: { type: ['string', 'null'], description: 'Lower-cased; unique' },
+  name: { type: 'string' },
+  status: { type: 'string', enum: ['active', 'suspended'] },
+  created_at: time,
+  subscriptions: { type: 'object', additionalProperties: SUBSCRIPTION_SCHEMA, description: 'Subscriptions by API name, shared by all the account’s keys' },
+});
+
+const apiKeyProperties = {
+  id: { type: 'string', pattern: KEY_ID_PATTERN },
+  account_id: { type: 'string', pattern: ACCOUNT_ID_PATTERN },
+  name: { type: 'string' },
+  created_at: time,
+  prefix: { type: 'string', description: 'The secret’s first characters' },
+  last4: { type: 'string', description: 'The secret’s last four characters' },
+  expires_at: maybeTime,
+  revoked_at: maybeTime,
+  last_used_at: { ...maybeTime, description: 'Updated at most once a minute' },
+  rolled_at: maybeTime,
+  grace_until: { ...maybeTime, description: 'Until when the secret before the last roll still works' },
+};
+
+/** JSON Schema of a key (never its secret). */
+export const API_KEY_SCHEMA = closed(apiKeyProperties);
+
+/** JSON Schema of a key just created or rolled: the record and its secret, shown this once. */
+export const API_KEY_WITH_SECRET_SCHEMA = closed({ ...apiKeyProperties, key: { type: 'string', description: 'The secret API key; shown only in this answer' } });
+
+/** JSON Schema of one page of a listing. */
+export function pageSchema(items: SchemaObject): SchemaObject {
+  return closed({ items: { type: 'array', items }, next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last' } });
+}
+
+/** JSON Schema of an account's month-to-date usage. */
+export const ACCOUNT_USAGE_SCHEMA = closed({ account_id: { type: 'string', pattern: ACCOUNT_ID_PATTERN }, apis: { type: 'array', items: USAGE_ITEM_SCHEMA } });
+
+/** JSON Schema of an account's daily history. */
+export const HISTORY_SCHEMA = closed({
+  account_id: { type: 'string', pattern: ACCOUNT_ID_PATTERN },
+  from: { type: 'string', format: 'date' },
+  to: { type: 'string', format: 'date' },
+  days: {
+    type: 'array',
+    items: closed({
+      day: { type: 'string', format: 'date' },
+      api: { type: 'string' },
+      counts: closed(Object.fromEntries(HISTORY_OUTCOMES.map((o) => [o, { type: 'integer', minimum: 0 }]))),
+    }),
+  },
+});

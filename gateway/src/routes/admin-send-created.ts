@@ -1,0 +1,7 @@
+import type { Response } from 'express';
+import { okEnvelope, requestIdOf } from '@tollgate/envelope';
+
+/** Answers 201 with the success envelope (sendOk is 200 only). */
+export function sendCreated<T>(res: Response, data: T, message: string): void {
+  res.status(201).json(okEnvelope(data, message, requestIdOf(res)));
+}

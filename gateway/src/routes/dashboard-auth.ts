@@ -1,0 +1,51 @@
+import type { Request } from 'express';
+import { AppError } from '@tollgate/envelope';
+import type { Account, AccountStore, ApiKey } from '../data/account-store';
+
+/** Who is calling the dashboard: the key whose secret came in the key header, and its account. */
+export interface DashboardCaller {
+  key: ApiKey;
+  account: Account;
+}
+
+/**
+ * What every route called with a key may answer besides its own errors. BAD_REQUEST too: the router
+ * parses a JSON body on every route, so a broken one is refused on any.
+ */
+export const CALLER_ERRORS = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] as const;
+
+/** What authenticating a dashboard call needs. */
+export interface DashboardAuthDeps {
+  accountStore: AccountStore;
+  keyHeader: string;
+  clock: () => number;
+}
+
+const expired = (iso: string | null, nowMs: number): boolean => iso !== null && nowMs >= Date.parse(iso);
+
+function unauthorized(reason: string, message: string): AppError {
+  return new AppError('UNAUTHORIZED', message, { details: { reason } });
+}
+
+/**
+ * Reads the caller from the key header, refusing it for the same reasons and in the same order as
+ * admission does (gate.ts), so a secret the dashboard accepts is one the APIs accept too.
+ */
+export function createDashboardAuth(deps: DashboardAuthDeps): (req: Request) => Promise<DashboardCaller> {
+  return async (req) => {
+    const presented = req.headers[deps.keyHeader];
+    if (typeof presented !== 'string' || presented === '') throw unauthorized('missing', `missing API key: send it in the ${deps.keyHeader} header`);
+    const found = await deps.accountStore.findKey(presented);
+    if (!found) throw unauthorized('unknown', 'unknown API key');
+    const { key, account, secret } = found;
+    const nowMs = deps.clock();
+    if (key.revoked_at) throw unauthorized('revoked', 'this API key has been revoked');
+    // A previous secret works only until the grace of the roll that replaced it; with none, not at all.
+    if (secret === 'previous' && (key.grace_until === null || expired(key.grace_until, nowMs))) {
+      throw unauthorized('rolled', 'this secret was replaced when its key was rolled, and its grace period is over; use the new secret');
+    }
+    if (expired(key.expires_at, nowMs)) throw unauthorized('expired', 'this API key has expired; create a new one');
+    if (account.status === 'suspended') throw new AppError('FORBIDDEN', 'the account of this API key is suspended; contact the operator');
+    return { key, account };
+  };
+}
