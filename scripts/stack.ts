@@ -3,7 +3,7 @@
 // are and how to get a key, and stops everything on Ctrl-C. `--demo` also runs local stand-ins for
 // every upstream and makes a demo key. Any failure before the banner, and any deployable ending
 // after it, stops the stack with a non-zero exit code and a line naming the deployable.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { printBanner } from './stack/banner';
 import { checkPorts } from './stack/check-ports';
 import { createDemoKey } from './stack/demo-key';
@@ -64,7 +64,11 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const store = config.redisUrl ? `Redis at ${config.redisUrl}` : 'embedded in-memory store (one process only; set REDIS_URL for Redis)';
+  const store = config.redisUrl
+    ? `Redis at ${config.redisUrl}`
+    : config.storePath === ':memory:'
+      ? 'in-memory store (lost on restart; one process only)'
+      : `embedded SQLite file ${resolve(root, config.storePath)} (kept across restarts; one gateway process; set REDIS_URL for Redis)`;
   printBanner({ stack: running, store, demoKey, upstreams, problems });
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig } from './config';
 import { BUILT_IN_PLANS } from './domain/plans';
 
@@ -17,6 +18,14 @@ describe('loadConfig', () => {
     });
     expect(config.redisUrl).toBeUndefined();
     expect(config.adminToken).toBeUndefined();
+  });
+
+  it('when STORE_PATH is unset, then the embedded store is data/tollgate.db under the working directory; when set, that file (resolved once), or :memory:', () => {
+    expect(loadConfig({}).storePath).toBe(path.join(process.cwd(), 'data', 'tollgate.db'));
+    expect(loadConfig({ STORE_PATH: 'var/gw.db' }).storePath).toBe(path.join(process.cwd(), 'var', 'gw.db'));
+    expect(loadConfig({ STORE_PATH: '/srv/tollgate/store.db' }).storePath).toBe('/srv/tollgate/store.db');
+    expect(loadConfig({ STORE_PATH: ':memory:' }).storePath).toBe(':memory:');
+    expect(loadConfig({ STORE_PATH: '' }).storePath).toBe(path.join(process.cwd(), 'data', 'tollgate.db'));
   });
 
   it('when PLANS_FILE is valid, then it replaces the table and only its APIs are routed', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { parseEnv, secretSchema } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
@@ -22,8 +23,13 @@ function compileTrust(value: string | undefined): (address: string, hop: number)
 /** The gateway's configuration, parsed once at start. */
 export interface GatewayConfig {
   port: number;
-  /** Unset: the embedded in-memory store (one process only). */
+  /** Unset: the embedded SQLite store at {@link storePath} (one process only). */
   redisUrl?: string;
+  /**
+   * The embedded store's file, absolute (`STORE_PATH`, default `data/tollgate.db` under the working
+   * directory); `:memory:` for the plain in-memory store, which keeps nothing (tests and benches).
+   */
+  storePath: string;
   /** Unset: the admin API is disabled. */
   adminToken?: string;
   /** Lower-case name of the header carrying the API key. */
@@ -51,6 +57,7 @@ export interface GatewayConfig {
 interface Env {
   PORT: number;
   REDIS_URL?: string;
+  STORE_PATH: string;
   ADMIN_TOKEN?: string;
   KEY_HEADER: string;
   BURGER_URL: string;
@@ -69,6 +76,11 @@ interface Env {
   TRUSTED_PROXIES?: string;
 }
 
+/** Where the embedded store lives when `STORE_PATH` is unset, relative to the working directory. */
+export const DEFAULT_STORE_PATH = 'data/tollgate.db';
+/** `STORE_PATH` value for the plain in-memory store. */
+export const MEMORY_STORE_PATH = ':memory:';
+
 const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });
 
 /** Every variable the gateway reads, with its default; documented in the README's table. */
@@ -78,6 +90,7 @@ export const ENV_SCHEMA: QuerySchema = {
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
+    STORE_PATH: { type: 'string', minLength: 1, default: DEFAULT_STORE_PATH, description: 'a file path (or :memory:)' },
     ADMIN_TOKEN: secretSchema(),
     KEY_HEADER: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$', default: 'x-tollgate-key', description: 'an HTTP header name' },
     BURGER_URL: url('http://127.0.0.1:8081', 'an http(s) URL'),
@@ -120,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
   }
   const config: GatewayConfig = {
     port: e.PORT,
+    storePath: e.STORE_PATH === MEMORY_STORE_PATH ? MEMORY_STORE_PATH : path.resolve(e.STORE_PATH),
     keyHeader: e.KEY_HEADER.toLowerCase(),
     upstreams: Object.fromEntries(Object.keys(plans).map((api) => [api, upstreams[api] as string])),
     plans,

@@ -23,8 +23,9 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
   const clock = (): number => Date.now();
   const metrics = createMetrics({ processMetrics: true });
-  const { stores, redis } = await openStores({
+  const { stores, redis, close: closeStore } = await openStores({
     redisUrl: config.redisUrl,
+    storePath: config.storePath,
     redisTimeoutMs: config.redisTimeoutMs,
     clock,
     logger,
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
     onClose: async () => {
       metricsServer?.close();
       await recorder.stop();
+      // After the recorder's last write: every count and history day reaches the file.
+      closeStore?.();
       await redis?.quit().catch(() => redis.disconnect());
       logger.flush();
     },

@@ -10,6 +10,8 @@ export interface StackConfig {
   /** The operator's own admin token; a fresh one is generated when absent. */
   adminToken?: string;
   redisUrl?: string;
+  /** Where the gateway keeps its embedded store without Redis, relative to the repository root. */
+  storePath: string;
   demo: boolean;
 }
 
@@ -39,6 +41,8 @@ export function loadStackConfig(env: Record<string, string | undefined>, argv: r
     adminToken: e.ADMIN_TOKEN as string | undefined,
     // The gateway parses REDIS_URL itself; it is only passed on.
     redisUrl: env.REDIS_URL || undefined,
+    // Likewise STORE_PATH; the default is the gateway's own (it runs in the repository root).
+    storePath: env.STORE_PATH || 'data/tollgate.db',
     demo: argv.includes('--demo') || env.TOLLGATE_DEMO === '1',
   };
 }

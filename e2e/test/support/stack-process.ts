@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../gateway/test/support/redis-server';
 
@@ -30,11 +31,13 @@ export async function freeStackPorts(): Promise<StackPorts> {
  */
 export function startStackProcess(root: string, env: Record<string, string>, args: string[] = []): StackProcess {
   const inherited = { ...process.env };
-  for (const name of ['ADMIN_TOKEN', 'REDIS_URL', 'TOLLGATE_DEMO', 'BURGER_DATA_URL', 'TOKEN_UPSTREAM_URL', 'PORT']) delete inherited[name];
+  for (const name of ['ADMIN_TOKEN', 'REDIS_URL', 'STORE_PATH', 'TOLLGATE_DEMO', 'BURGER_DATA_URL', 'TOKEN_UPSTREAM_URL', 'PORT']) delete inherited[name];
+  // Each stack its own embedded store: one gateway process may hold a store file at a time.
+  const storePath = join(mkdtempSync(join(tmpdir(), 'tollgate-stack-')), 'tollgate.db');
   for (const name of Object.keys(inherited)) if (name.startsWith('LOGS_RPC_')) delete inherited[name];
   const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', join(root, 'scripts', 'stack.ts'), ...args], {
     cwd: root,
-    env: { ...inherited, ...env, FORCE_COLOR: '0' },
+    env: { ...inherited, STORE_PATH: storePath, ...env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

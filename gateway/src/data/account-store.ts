@@ -111,8 +111,11 @@ export interface AccountStore {
   revokeKey(keyId: string): Promise<ApiKey | undefined>;
   /** The key and account a secret belongs to, whatever their state (callers check it). */
   findKey(secret: string): Promise<{ key: ApiKey; account: Account; secret: 'current' | 'previous' } | undefined>;
-  /** Adds counts to the history (kept {@link HISTORY_DAYS} days) and sets keys' last use. */
-  record(counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>): Promise<void>;
+  /**
+   * Adds counts to the history (kept {@link HISTORY_DAYS} days) and sets keys' last use. The same
+   * `batchId` sent again adds nothing (a batch that timed out may have been applied).
+   */
+  record(counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>, batchId?: string): Promise<void>;
   /** The account's history from `fromDayId` to `toDayId` (inclusive), every day and API listed. */
   history(accountId: string, apis: readonly string[], fromDayId: string, toDayId: string): Promise<HistoryDay[] | undefined>;
 }

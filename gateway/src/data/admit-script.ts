@@ -9,7 +9,7 @@
  * 6 day TTL (s), 7 playground allowance per day, 8 second-log TTL (s), 9 deadline (Unix ms),
  * then one triple per plan: name, monthly quota, rate per second.
  * Returns {outcome, plan, used, calls in the rolling second, ms until its oldest call leaves,
- * status, key id}.
+ * status, key id, and (admitted only) when the secret stops working (ms, 0 for never)}.
  *
  * The secret's entry (`keyId|expiresMs|revokedMs|graceUntilMs`) says which key it opens and
  * whether that key still may be used; the account holds the status and subscriptions shared by
@@ -76,7 +76,9 @@ if status == 'active' then
   used = redis.call('INCR', KEYS[4])
   redis.call('EXPIRE', KEYS[4], ARGV[5])
   if not oldest[2] then reset = 1000 end
-  return {'admitted', plan, used, count + 1, reset, status, keyId}
+  local limit = grace
+  if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
+  return {'admitted', plan, used, count + 1, reset, status, keyId, limit}
 end
 local allowance = tonumber(ARGV[7])
 if allowance <= 0 then return {'no_subscription', plan, 0, 0, 0, status, keyId} end

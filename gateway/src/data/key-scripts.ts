@@ -28,18 +28,37 @@ return 1
  * the grace time (with no grace, that is now: it is refused at once, as a rolled secret rather than
  * an unknown one); an older one still in its grace is forgotten.
  * KEYS: 1 key record, 2 secrets. ARGV: 1 deadline, 2 new hash, 3 grace until (ms), 4 rolled_at,
- * 5 grace_until ('' for none), 6 prefix, 7 last4, 8 key id.
- * Returns 1, 0 when late, -1 for an unknown key, -2 for a revoked one.
+ * 5 grace_until ('' for none), 6 prefix, 7 last4, 8 key id, 9 the hash the roll replaces (read
+ * before, so a roll that was undone, or raced, never replaces a secret nobody meant to).
+ * Returns 1, 0 when late, -1 for an unknown key, -2 for a revoked one, -3 when the hash changed.
  */
 export const ROLL_SCRIPT = `${DEADLINE_PASSED}
 local rec = redis.call('HMGET', KEYS[1], 'hash', 'prev_hash', 'revoked_at', 'expires_ms')
 if not rec[1] then return -1 end
 if rec[3] then return -2 end
+if rec[1] ~= ARGV[9] then return -3 end
 local expires = rec[4] or '0'
 if rec[2] and rec[2] ~= '' then redis.call('HDEL', KEYS[2], rec[2]) end
 redis.call('HSET', KEYS[2], rec[1], ARGV[8] .. '|' .. expires .. '|0|' .. ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[8] .. '|' .. expires .. '|0|0')
 redis.call('HSET', KEYS[1], 'hash', ARGV[2], 'prev_hash', rec[1], 'rolled_at', ARGV[4], 'grace_until', ARGV[5], 'prefix', ARGV[6], 'last4', ARGV[7])
+return 1
+`;
+
+/**
+ * Undoes a roll the client was told failed (it reached Redis late): puts back the secrets and
+ * fields read before it, unless the key was rolled again or revoked since.
+ * KEYS: 1 key record, 2 secrets. ARGV: 1 the roll's new hash, 2 the old hash, 3 its entry,
+ * 4 the previous hash before ('' for none), 5 its entry, 6 rolled_at, 7 grace_until, 8 prefix,
+ * 9 last4 as they were. Returns 1 when undone, else 0.
+ */
+export const UNROLL_SCRIPT = `
+local rec = redis.call('HMGET', KEYS[1], 'hash', 'revoked_at')
+if rec[1] ~= ARGV[1] or rec[2] then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
+if ARGV[4] ~= '' and ARGV[5] ~= '' then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
+redis.call('HSET', KEYS[1], 'hash', ARGV[2], 'prev_hash', ARGV[4], 'rolled_at', ARGV[6], 'grace_until', ARGV[7], 'prefix', ARGV[8], 'last4', ARGV[9])
 return 1
 `;
 
@@ -89,6 +108,23 @@ redis.call('ZADD', KEYS[4], 0, ARGV[5])
 for k = 5, #KEYS do
   if tonumber(ARGV[i]) > 0 then redis.call('SET', KEYS[k], ARGV[i], 'NX', 'EX', ARGV[i + 1]) end
   i = i + 2
+end
+return 1
+`;
+
+/**
+ * Adds one batch of an account's history counts, once: a marker per batch id makes the same batch
+ * sent again (after a timeout, when it may have run) a no-op.
+ * KEYS: 1 the batch marker, then the days' history hashes. ARGV: 1 history TTL (s), 2 marker TTL
+ * (s), then per count: the index of its day's hash in KEYS, the field, the count.
+ * Returns 1, or 0 when the batch was already added.
+ */
+export const HISTORY_SCRIPT = `
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[2]) then return 0 end
+for i = 3, #ARGV, 3 do
+  local name = KEYS[tonumber(ARGV[i])]
+  redis.call('HINCRBY', name, ARGV[i + 1], ARGV[i + 2])
+  redis.call('EXPIRE', name, ARGV[1])
 end
 return 1
 `;

@@ -5,10 +5,41 @@ import { EmailTakenError, HISTORY_OUTCOMES, KeyRevokedError, newAccountRecord, n
 import type { Account, AccountStore, ApiKey, HistoryDay, Page } from './account-store';
 import { HISTORY_TTL_SECONDS } from './redis-keys';
 
-interface StoredKey {
+/** A key as this store holds it: its record and the hashes of its current and previous secrets. */
+export interface StoredKey {
   record: ApiKey;
   hash: string;
   previousHash?: string;
+}
+
+/** One account's history for one day: `<api>:<outcome>` → count, with when the day lapses. */
+export interface HistoryEntry {
+  counts: Map<string, number>;
+  expiresAtMs: number;
+}
+
+/** Everything the account store holds; given to it pre-filled by a store that keeps it on disk. */
+export interface MemoryAccountState {
+  accounts: Map<string, Account>;
+  /** Email → account id. */
+  emails: Map<string, string>;
+  keys: Map<string, StoredKey>;
+  /** Secret hash → its entry. */
+  secrets: Map<string, SecretEntry>;
+  /** `<accountId>|<day>` → that day's counts. */
+  history: Map<string, HistoryEntry>;
+}
+
+/** Told of every change, for a store that writes the state through to disk. */
+export interface MemoryAccountsPersistence {
+  /** An account was created or changed: called before the operation resolves. */
+  account(id: string): void;
+  /** A key was created, rolled or revoked (its record and secrets): called before the operation resolves. */
+  key(keyId: string): void;
+  /** A key's last use was set (may be written later). */
+  keyUsed(keyId: string): void;
+  /** A history day was changed or dropped (may be written later). */
+  history(name: string): void;
 }
 
 /** Options of {@link createMemoryAccountStore}. */
@@ -18,6 +49,14 @@ export interface MemoryAccountsOptions {
   generateKey?: (accountId: string) => string;
   /** Told the id of every key revoked and account suspended. */
   revoked: (id: string) => void;
+  /** The state to start from (and keep changing); unset: empty. */
+  state?: MemoryAccountState;
+  persistence?: MemoryAccountsPersistence;
+}
+
+/** An empty {@link MemoryAccountState}. */
+export function emptyAccountState(): MemoryAccountState {
+  return { accounts: new Map(), emails: new Map(), keys: new Map(), secrets: new Map(), history: new Map() };
 }
 
 /** The account store in this process, plus what the quota store beside it reads in the same step. */
@@ -34,17 +73,16 @@ function pageOf<T extends { id: string; created_at: string }>(all: Iterable<T>, 
   return { items: structuredClone(items), next_cursor: after.length > limit ? member(items.at(-1)!) : null };
 }
 
-/** Accounts, keys and history in this process: the same rules as the Redis store. Lost on restart. */
+/**
+ * Accounts, keys and history in this process: the same rules as the Redis store. Lost on restart,
+ * unless a `persistence` writes `state` through to disk (the SQLite store).
+ */
 export function createMemoryAccountStore(options: MemoryAccountsOptions): MemoryAccountStore {
   const { clock } = options;
   const makeAccountId = options.newAccountId ?? (() => newAccountId());
   const makeKey = options.generateKey ?? ((accountId: string) => generateApiKey(accountId));
-  const accounts = new Map<string, Account>();
-  const emails = new Map<string, string>();
-  const keys = new Map<string, StoredKey>();
-  const secrets = new Map<string, SecretEntry>();
-  // `<accountId>|<day>` → `<api>:<outcome>` → count, with when the day lapses.
-  const history = new Map<string, { counts: Map<string, number>; expiresAtMs: number }>();
+  const { accounts, emails, keys, secrets, history } = options.state ?? emptyAccountState();
+  const persist = options.persistence;
   const copy = <T>(value: T | undefined): T | undefined => (value === undefined ? undefined : structuredClone(value));
   const secretOf = (hash: string, accountId: string): SecretEntry | undefined => {
     const entry = secrets.get(hash);
@@ -65,6 +103,7 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
       const account = newAccountRecord(makeAccountId(), input, clock());
       accounts.set(account.id, account);
       if (email !== null) emails.set(email, account.id);
+      persist?.account(account.id);
       return copy(account)!;
     },
     getAccount: async (id) => copy(accounts.get(id)),
@@ -81,12 +120,14 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
       if (!account) return undefined;
       if (subscription) account.subscriptions[api] = { ...subscription };
       else delete account.subscriptions[api];
+      persist?.account(accountId);
       return copy(account);
     },
     async setStatus(accountId, status) {
       const account = accounts.get(accountId);
       if (!account) return undefined;
       account.status = status;
+      persist?.account(accountId);
       if (status === 'suspended') options.revoked(accountId);
       return copy(account);
     },
@@ -97,6 +138,7 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
       const record = newKeyRecord(newKeyId(accountId), accountId, input, keyHints(key), clock());
       keys.set(record.id, { record, hash });
       secrets.set(hash, { keyId: record.id, expiresAtMs: input.expiresAtMs ?? 0, revokedAtMs: 0, graceUntilMs: 0 });
+      persist?.key(record.id);
       return { key, record: copy(record)! };
     },
     getKey: async (keyId) => copy(keys.get(keyId)?.record),
@@ -118,6 +160,9 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
       stored.hash = hashApiKey(key);
       secrets.set(stored.hash, { ...current, graceUntilMs: 0 });
       Object.assign(stored.record, keyHints(key), { rolled_at: new Date(nowMs).toISOString(), grace_until: graceMs > 0 ? new Date(nowMs + graceMs).toISOString() : null });
+      persist?.key(keyId);
+      // As with Redis: every gateway drops what it remembered of the old secret for failing open.
+      options.revoked(keyId);
       return { key, record: copy(stored.record)! };
     },
     async revokeKey(keyId) {
@@ -127,6 +172,7 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
         const nowMs = clock();
         stored.record.revoked_at = new Date(nowMs).toISOString();
         setEntries(stored, (entry) => ({ ...entry, revokedAtMs: nowMs, graceUntilMs: 0 }));
+        persist?.key(keyId);
         options.revoked(keyId);
       }
       return copy(stored.record);
@@ -147,12 +193,18 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
         day.counts.set(`${c.api}:${c.outcome}`, (day.counts.get(`${c.api}:${c.outcome}`) ?? 0) + c.count);
         day.expiresAtMs = nowMs + HISTORY_TTL_SECONDS * 1000;
         history.set(name, day);
+        persist?.history(name);
       }
       for (const [keyId, atMs] of lastUsed) {
         const stored = keys.get(keyId);
         if (stored) stored.record.last_used_at = new Date(atMs).toISOString();
+        if (stored) persist?.keyUsed(keyId);
       }
-      for (const [name, day] of history) if (day.expiresAtMs <= nowMs) history.delete(name);
+      for (const [name, day] of history) {
+        if (day.expiresAtMs > nowMs) continue;
+        history.delete(name);
+        persist?.history(name);
+      }
     },
     async history(accountId, apis, fromDayId, toDayId): Promise<HistoryDay[] | undefined> {
       if (!accounts.has(accountId)) return undefined;

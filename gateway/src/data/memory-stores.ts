@@ -1,11 +1,14 @@
 import { decideAdmission } from '../domain/admission';
+import type { SecretEntry } from '../domain/admission';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
 import { createLegacyKeyStore } from './key-store';
 import { createMemoryAccountStore } from './memory-accounts';
+import type { MemoryAccountState, MemoryAccountsPersistence } from './memory-accounts';
 import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores, Usage } from './quota-store';
 import { REFUND_MARKER_TTL_SECONDS, redisKeys } from './redis-keys';
 
-interface Counter {
+/** A counter (month, day, playground day, sign-ups of an hour) and when it lapses. */
+export interface Counter {
   value: number;
   expiresAtMs: number;
 }
@@ -34,11 +37,32 @@ function trimLog(log: SecondLog, cutoffMs: number): void {
   log.members.length = kept;
 }
 
+/** When a secret stops working: its expiry or its roll's grace end, whichever is first (0: never). */
+function validUntil(secret: SecretEntry | undefined): number {
+  const expires = secret?.expiresAtMs ?? 0;
+  const grace = secret?.graceUntilMs ?? 0;
+  return expires > 0 && (grace === 0 || expires < grace) ? expires : grace;
+}
+
 /** Options of {@link createMemoryStores}. */
 export interface MemoryStoresOptions {
   clock: () => number;
   generateKey?: (accountId: string) => string;
   newAccountId?: () => string;
+  /** Counters to start from (and keep changing), by name; unset: empty. */
+  counters?: Map<string, Counter>;
+  /** The account store's state to start from; unset: empty. */
+  accountState?: MemoryAccountState;
+  /** Told of every change, for a store that writes the state through to disk (the SQLite store). */
+  persistence?: MemoryStoresPersistence;
+  /** What {@link Stores.kind} says; 'memory' unless set. */
+  kind?: Stores['kind'];
+}
+
+/** The account store's hooks, plus one for counters. */
+export interface MemoryStoresPersistence extends MemoryAccountsPersistence {
+  /** A counter changed or was dropped (may be written later). */
+  counter(name: string): void;
 }
 
 // Expired counters are dropped every this many writes, so a long-running process stays small.
@@ -46,11 +70,13 @@ const SWEEP_EVERY = 10_000;
 
 /**
  * Key and quota stores held in this process: the same rules as Redis (one synchronous step per
- * admission is atomic in Node), for one gateway process without Redis. Lost on restart.
+ * admission is atomic in Node), for one gateway process without Redis. Lost on restart, unless a
+ * `persistence` writes the counters and account state through to disk (the SQLite store).
  */
 export function createMemoryStores(options: MemoryStoresOptions): Stores {
   const { clock } = options;
-  const counters = new Map<string, Counter>();
+  const counters = options.counters ?? new Map<string, Counter>();
+  const persist = options.persistence;
   const logs = new Map<string, SecondLog>();
   // Members of each day's playground calls (at most the allowance a day), for exact refunds; by
   // the name of the day's counter, and dropped with it.
@@ -60,6 +86,8 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     clock,
     newAccountId: options.newAccountId,
     generateKey: options.generateKey,
+    state: options.accountState,
+    persistence: persist,
     revoked: (id) => {
       for (const listener of revocationListeners) listener(id);
     },
@@ -75,7 +103,11 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
   };
   const add = (name: string, delta: number, ttlS: number, nowMs: number): number => {
     if (++writes % SWEEP_EVERY === 0) {
-      for (const [k, c] of counters) if (c.expiresAtMs <= nowMs) counters.delete(k);
+      for (const [k, c] of counters) {
+        if (c.expiresAtMs > nowMs) continue;
+        counters.delete(k);
+        persist?.counter(k);
+      }
       for (const k of playground.keys()) if (!counters.has(k)) playground.delete(k);
       for (const [m, until] of refunded) if (until <= nowMs) refunded.delete(m);
     }
@@ -86,6 +118,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       counter.value = value;
       counter.expiresAtMs = nowMs + ttlS * 1000;
     } else counters.set(name, { value, expiresAtMs: nowMs + ttlS * 1000 });
+    persist?.counter(name);
     return value;
   };
 
@@ -113,7 +146,8 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
         log.members.push(member);
         logs.set(logName, log);
         add(redisKeys.month(accountId, api, month.id), 1, ttlSeconds(month, nowMs), nowMs);
-        return { ...decision, keyId, ticket: { accountId, api, monthId: month.id, dayId: day.id, member: String(member), charged: 'month' } };
+        const validUntilMs = validUntil(state.secret);
+        return { ...decision, keyId, ...(validUntilMs ? { validUntilMs } : {}), ticket: { accountId, api, monthId: month.id, dayId: day.id, member: String(member), charged: 'month' } };
       }
       if (log.times.length) logs.set(logName, log);
       else logs.delete(logName);
@@ -147,6 +181,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       const counter = counters.get(name);
       if (counter && counter.value > 0) counter.value -= 1;
       if (counter && counter.expiresAtMs <= nowMs) counters.delete(name);
+      if (counter) persist?.counter(name);
     },
     async usage(accountId, api, nowMs): Promise<Usage> {
       return {
@@ -165,5 +200,5 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     },
   };
 
-  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, kind: 'memory' };
+  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, kind: options.kind ?? 'memory' };
 }

@@ -1,14 +1,18 @@
 import type Redis from 'ioredis';
 import type { Logger } from '@tollgate/envelope';
+import { MEMORY_STORE_PATH } from '../config';
 import { createMemoryStores } from './memory-stores';
 import type { Stores } from './quota-store';
 import { createRedisClient } from './redis-client';
 import { migrateLegacyKeys } from './redis-migration';
 import { createRedisStores } from './redis-stores';
+import { openSqliteStores } from './sqlite-stores';
 
 /** Options of {@link openStores}. */
 export interface OpenStoresOptions {
   redisUrl?: string;
+  /** The embedded store's file when there is no Redis; `:memory:` for the plain in-memory store. */
+  storePath: string;
   redisTimeoutMs: number;
   clock: () => number;
   logger: Logger;
@@ -17,18 +21,39 @@ export interface OpenStoresOptions {
   apis?: readonly string[];
 }
 
+/** The stores, the Redis client under them (if any), and what a graceful stop must call. */
+export interface OpenedStores {
+  stores: Stores;
+  redis?: Redis;
+  /** Writes what is pending and closes the embedded store's file. */
+  close?: () => void;
+}
+
 /**
  * Redis stores when a URL is given (waiting up to `waitMs` for the first connection; the gateway
- * answers 503 until Redis is there), else the in-memory ones, said loudly.
+ * answers 503 until Redis is there), else the embedded SQLite store at `storePath` (throwing
+ * {@link StoreInUseError} when another process holds it), or the plain in-memory one, said loudly.
  */
-export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Promise<{ stores: Stores; redis?: Redis }> {
+export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Promise<OpenedStores> {
   const { redisUrl, clock, logger } = options;
-  if (!redisUrl) {
+  if (!redisUrl && options.storePath === MEMORY_STORE_PATH) {
     logger.warn(
       { store: 'memory' },
-      'REDIS_URL is not set: using the EMBEDDED IN-MEMORY store. Keys and quotas live in this process only, are lost on restart, and are NOT shared: run exactly one gateway process like this.',
+      'STORE_PATH=:memory: and no REDIS_URL: using the IN-MEMORY store. Keys and quotas live in this process only, are lost on restart, and are NOT shared: run exactly one gateway process like this.',
     );
     return { stores: createMemoryStores({ clock }) };
+  }
+  if (!redisUrl) {
+    const opened = openSqliteStores({
+      path: options.storePath,
+      clock,
+      onFlushError: (err) => logger.error({ err: err.message, store_path: options.storePath }, 'call counts and history not written to the store file now; written with the next attempt'),
+    });
+    logger.info(
+      { store: 'sqlite', store_path: options.storePath },
+      `REDIS_URL is not set: keeping accounts, keys and quotas in the embedded SQLite file ${options.storePath} (STORE_PATH moves it). One gateway process per file; a crash (kill -9) can lose the last second of call counts, never an account or key answered as created.`,
+    );
+    return { stores: opened.stores, close: opened.close };
   }
   const redis = createRedisClient(redisUrl, { logger });
   const ready = await new Promise<boolean>((resolve) => {

@@ -29,6 +29,8 @@ export interface RefundTicket {
 /** A decision plus the key the secret opened (when known) and, when it charged, how to undo that charge. */
 export interface Admission extends AdmissionDecision {
   keyId?: string;
+  /** When an admitted secret stops working (its expiry, or its roll's grace end); absent for never. */
+  validUntilMs?: number;
   ticket?: RefundTicket;
 }
 
@@ -74,7 +76,7 @@ export interface Stores {
   keyStore: KeyStore;
   quotaStore: QuotaStore;
   /** Which backing store this is, for logs and `/readyz`. */
-  kind: 'redis' | 'memory';
+  kind: 'redis' | 'sqlite' | 'memory';
   /** How the backing store survives its own restart (Redis only), for `/readyz`. */
   persistence?: () => string;
 }

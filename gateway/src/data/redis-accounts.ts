@@ -1,19 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { generateApiKey, hashApiKey, keyHints, newAccountId, newKeyId, parseApiKey, accountOfKeyId } from '../domain/api-key';
 import { dayIds } from '../domain/windows';
 import { EmailTakenError, HISTORY_OUTCOMES, KeyRevokedError, newAccountRecord, newKeyRecord } from './account-store';
-import type { Account, AccountStore, ApiKey, HistoryDay, Page } from './account-store';
+import type { Account, AccountStore, ApiKey, HistoryCount, HistoryDay, Page } from './account-store';
 import { CREATE_SCRIPT } from './admit-script';
-import { migrateLegacyKeyById } from './redis-migration';
-import { CREATE_KEY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT } from './key-scripts';
+import { migrateLegacyKey, migrateLegacyKeyById } from './redis-migration';
+import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, UNROLL_SCRIPT } from './key-scripts';
 import { decodeAccount, decodeKey, decodeSecret, encodeAccount, encodeKey, encodeSecret, encodeSubscription, subscriptionField } from './record-codec';
-import { HISTORY_TTL_SECONDS, indexMember, redisKeys } from './redis-keys';
+import { HISTORY_TTL_SECONDS, REFUND_MARKER_TTL_SECONDS, indexMember, redisKeys } from './redis-keys';
 import type { StoreGuard } from './store-guard';
 
 interface AccountScripts {
   tollgateCreate(...args: (string | number)[]): Promise<number>;
   tollgateCreateKey(...args: (string | number)[]): Promise<number>;
   tollgateRoll(...args: (string | number)[]): Promise<number>;
+  tollgateUnroll(...args: (string | number)[]): Promise<number>;
   tollgateRevoke(...args: (string | number)[]): Promise<number>;
   tollgateSetIfExists(...args: (string | number)[]): Promise<number>;
 }
@@ -61,6 +63,9 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
   redis.defineCommand('tollgateCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
   redis.defineCommand('tollgateCreateKey', { numberOfKeys: 4, lua: CREATE_KEY_SCRIPT });
   redis.defineCommand('tollgateRoll', { numberOfKeys: 2, lua: ROLL_SCRIPT });
+  // The number of keys varies with the days in a batch: given first, as EVAL takes it.
+  redis.defineCommand('tollgateHistory', { lua: HISTORY_SCRIPT });
+  redis.defineCommand('tollgateUnroll', { numberOfKeys: 2, lua: UNROLL_SCRIPT });
   redis.defineCommand('tollgateRevoke', { numberOfKeys: 2, lua: REVOKE_SCRIPT });
   redis.defineCommand('tollgateSetIfExists', { numberOfKeys: 1, lua: SET_IF_EXISTS_SCRIPT });
   const scripts = redis as unknown as AccountScripts;
@@ -83,11 +88,16 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
     createAccount: (input) => {
       const id = makeAccountId();
       const account = newAccountRecord(id, input, clock());
-      const forget = (): void => ctx.undo(async () => {
-        await redis.del(redisKeys.account(id));
-        await redis.zrem(redisKeys.accountIndex(), indexMember(Date.parse(account.created_at), id));
-        if (account.email) await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, redisKeys.email(account.email), id);
-      });
+      // Once the client is told 503, the steps not yet sent must not be sent: the undo may run first.
+      let abandoned = false;
+      const forget = (): void => {
+        abandoned = true;
+        ctx.undo(async () => {
+          await redis.del(redisKeys.account(id));
+          await redis.zrem(redisKeys.accountIndex(), indexMember(Date.parse(account.created_at), id));
+          if (account.email) await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, redisKeys.email(account.email), id);
+        });
+      };
       return refusedAfter(guard.run(
         'create_account',
         async (): Promise<Account | EmailTakenError> => {
@@ -96,6 +106,7 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
             return new EmailTakenError((await redis.get(redisKeys.email(account.email))) ?? '');
           }
           try {
+            if (abandoned) throw new Error(LATE);
             if (!(await scripts.tollgateCreate(redisKeys.account(id), ctx.deadline(ctx.maxWaitMs), ...Object.entries(encodeAccount(account)).flat()))) throw new Error(LATE);
             await redis.zadd(redisKeys.accountIndex(), 0, indexMember(Date.parse(account.created_at), id));
           } catch (err) {
@@ -164,33 +175,59 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
         const { ids, next } = await pageOfIndex(redis, redisKeys.keys(accountId), cursor, limit);
         return { items: (await Promise.all(ids.map(readKey))).filter(present), next_cursor: next };
       }),
-    rollKey: (keyId, graceMs) =>
-      refusedAfter(guard.run('roll_key', async (): Promise<{ key: string; record: ApiKey } | KeyRevokedError | undefined> => {
-        await migrated(keyId);
-        const accountId = accountOfKeyId(keyId);
-        if (!accountId) return undefined;
-        const key = makeKey(accountId);
-        const nowMs = clock();
-        const graceUntil = nowMs + graceMs;
-        const hints = keyHints(key);
-        const rolled = await scripts.tollgateRoll(
-          redisKeys.key(accountId, keyId),
-          redisKeys.secrets(accountId),
-          ctx.deadline(ctx.maxWaitMs),
-          hashApiKey(key),
-          graceUntil,
-          new Date(nowMs).toISOString(),
-          graceMs > 0 ? new Date(graceUntil).toISOString() : '',
-          hints.prefix,
-          hints.last4,
-          keyId,
-        );
-        if (rolled === 0) throw new Error(LATE);
-        if (rolled === -1) return undefined;
-        if (rolled === -2) return new KeyRevokedError(keyId);
-        const record = await readKey(keyId);
-        return record && { key, record };
-      })),
+    rollKey: (keyId, graceMs) => {
+      const accountId = accountOfKeyId(keyId);
+      if (!accountId) return Promise.resolve(undefined);
+      const names = [redisKeys.key(accountId, keyId), redisKeys.secrets(accountId)] as const;
+      // What a roll the client was told failed must be undone to: read before the roll is sent.
+      let undoArgs: string[] | undefined;
+      let abandoned = false;
+      const forget = (): void => {
+        abandoned = true;
+        const args = undoArgs;
+        if (args) ctx.undo(() => scripts.tollgateUnroll(...names, ...args));
+      };
+      return refusedAfter(
+        guard.run(
+          'roll_key',
+          async (): Promise<{ key: string; record: ApiKey } | KeyRevokedError | undefined> => {
+            await migrated(keyId);
+            const before = await redis.hmget(names[0], 'hash', 'prev_hash', 'rolled_at', 'grace_until', 'prefix', 'last4');
+            const [oldHash, oldPrev] = before;
+            if (!oldHash) return undefined;
+            const [oldEntry, oldPrevEntry] = await redis.hmget(names[1], oldHash, oldPrev || '-');
+            const key = makeKey(accountId);
+            const newHash = hashApiKey(key);
+            const nowMs = clock();
+            const graceUntil = nowMs + graceMs;
+            const hints = keyHints(key);
+            if (abandoned) throw new Error(LATE);
+            undoArgs = [newHash, oldHash, oldEntry ?? '', oldPrev ?? '', oldPrevEntry ?? '', ...before.slice(2).map((v) => v ?? '')];
+            const rolled = await scripts.tollgateRoll(
+              ...names,
+              ctx.deadline(ctx.maxWaitMs),
+              newHash,
+              graceUntil,
+              new Date(nowMs).toISOString(),
+              graceMs > 0 ? new Date(graceUntil).toISOString() : '',
+              hints.prefix,
+              hints.last4,
+              keyId,
+              oldHash,
+            );
+            if (rolled === 0) throw new Error(LATE);
+            if (rolled === -1) return undefined;
+            if (rolled === -2) return new KeyRevokedError(keyId);
+            if (rolled === -3) throw new Error('the key was rolled by another request at the same time');
+            // Other gateways drop what they remembered of the old secret for failing open.
+            await redis.publish(redisKeys.revocations(), keyId);
+            const record = await readKey(keyId);
+            return record && { key, record };
+          },
+          forget,
+        ),
+      );
+    },
     revokeKey: (keyId) =>
       guard.run('revoke_key', async () => {
         await migrated(keyId);
@@ -205,30 +242,37 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
       guard.run('find_key', async () => {
         const parsed = parseApiKey(secret);
         if (!parsed.ok) return undefined;
-        const entry = await redis.hget(redisKeys.secrets(parsed.accountId), parsed.hash);
+        const read = () => redis.hget(redisKeys.secrets(parsed.accountId), parsed.hash);
+        let entry = await read();
+        // An old key not moved into its account yet (see migrated above) is moved now.
+        if (!entry && parsed.legacy && (await migrateLegacyKey(redis, parsed.hash, clock(), ctx.apis))) entry = await read();
         if (!entry) return undefined;
         const { keyId } = decodeSecret(entry);
         const [fields, account] = await Promise.all([redis.hgetall(redisKeys.key(parsed.accountId, keyId)), readAccount(parsed.accountId)]);
         const key = decodeKey(keyId, parsed.accountId, fields);
         return key && account && { key, account, secret: fields.hash === parsed.hash ? ('current' as const) : ('previous' as const) };
       }),
-    record: (counts, lastUsed) =>
+    record: (counts, lastUsed, batchId) =>
       guard.run('record', async () => {
         if (!counts.length && !lastUsed.size) return;
         // One pipelined batch: the history costs a gateway one write a second, not one per call.
-        const pipeline = redis.pipeline() as ReturnType<Redis['pipeline']> & { tollgateSetIfExists(...args: string[]): unknown };
-        const touched = new Set<string>();
-        for (const c of counts) {
-          const name = redisKeys.history(c.accountId, c.dayId);
-          pipeline.hincrby(name, `${c.api}:${c.outcome}`, c.count);
-          touched.add(name);
+        // Per account, one script adds its counts at most once per batch id, so a batch sent
+        // again after a timeout (it may have been applied) is not counted twice.
+        const pipeline = redis.pipeline() as ReturnType<Redis['pipeline']> & { tollgateSetIfExists(...args: string[]): unknown; tollgateHistory(...args: (string | number)[]): unknown };
+        const byAccount = new Map<string, HistoryCount[]>();
+        for (const c of counts) byAccount.set(c.accountId, [...(byAccount.get(c.accountId) ?? []), c]);
+        const batch = batchId ?? randomUUID();
+        for (const [accountId, mine] of byAccount) {
+          const days = [...new Set(mine.map((c) => c.dayId))];
+          const names = days.map((day) => redisKeys.history(accountId, day));
+          const triples = mine.flatMap((c) => [days.indexOf(c.dayId) + 2, `${c.api}:${c.outcome}`, c.count]);
+          pipeline.tollgateHistory(1 + names.length, redisKeys.historyBatch(accountId, batch), ...names, HISTORY_TTL_SECONDS, REFUND_MARKER_TTL_SECONDS, ...triples);
         }
-        for (const name of touched) pipeline.expire(name, HISTORY_TTL_SECONDS);
         for (const [keyId, atMs] of lastUsed) {
           const accountId = accountOfKeyId(keyId);
           if (accountId) pipeline.tollgateSetIfExists(redisKeys.key(accountId, keyId), 'last_used_at', new Date(atMs).toISOString());
         }
-        await pipeline.exec();
+        for (const [err] of (await pipeline.exec()) ?? []) if (err) throw err;
       }),
     history: (accountId, apis, fromDayId, toDayId) =>
       guard.run('history', async (): Promise<HistoryDay[] | undefined> => {

@@ -25,6 +25,8 @@ export const redisKeys = {
   day: (accountId: string, api: string, dayId: string): string => `gw:{${accountId}}:day:${api}:${dayId}`,
   /** Hash: one UTC day's calls by `<api>:<outcome>`, kept 90 days. */
   history: (accountId: string, dayId: string): string => `gw:{${accountId}}:hist:${dayId}`,
+  /** Marker: this history batch was added (so a batch sent again is not counted twice). */
+  historyBatch: (accountId: string, batchId: string): string => `gw:{${accountId}}:hb:${batchId}`,
   /** Sorted set (all scores 0): `<created ms, 13 digits>:<accountId>`, every account; durable. */
   accountIndex: (): string => 'gw:accounts',
   /** String: the account id holding an email; durable. */

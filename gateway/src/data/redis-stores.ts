@@ -31,7 +31,7 @@ export interface RedisStoresOptions {
   logger?: Logger;
 }
 
-type ScriptReply = [AdmitOutcome | 'late', string, number, number, number, string, string];
+type ScriptReply = [AdmitOutcome | 'late', string, number, number, number, string, string, number?];
 
 interface ScriptCommands {
   tollgateAdmit(...args: (string | number)[]): Promise<ScriptReply>;
@@ -115,10 +115,11 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
             redisTime.deadline(maxWaitMs),
             ...planArgsOf(apiPlans),
           );
-          return reply.then(([outcome, plan, used, secondCount, secondResetMs, status, keyId]) => {
+          return reply.then(([outcome, plan, used, secondCount, secondResetMs, status, keyId, validUntilMs]) => {
             if (outcome === 'late') throw new Error('the admission reached Redis after its deadline and was not charged');
             const admission: Admission = { outcome, used, secondCount, secondResetMs };
             if (keyId) admission.keyId = keyId;
+            if (validUntilMs) admission.validUntilMs = validUntilMs;
             if (status) admission.subscription = { plan, status: status === 'active' ? 'active' : 'inactive' };
             if (status === 'active' && outcome !== 'unknown_plan') admission.plan = plan;
             if (outcome === 'admitted' || outcome === 'playground') {

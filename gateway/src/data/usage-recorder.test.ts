@@ -4,12 +4,15 @@ import { createUsageRecorder, historyOutcome } from './usage-recorder';
 const DAY = Date.parse('2026-03-31T12:00:00Z');
 
 function recordingStore(fail = () => false) {
-  const calls: { counts: HistoryCount[]; lastUsed: Map<string, number> }[] = [];
+  const calls: { counts: HistoryCount[]; lastUsed: Map<string, number>; batchId?: string }[] = [];
+  const tried: string[] = [];
   return {
     calls,
-    record: async (counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>) => {
+    tried,
+    record: async (counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>, batchId?: string) => {
+      tried.push(batchId ?? '');
       if (fail()) throw new Error('store down');
-      calls.push({ counts: structuredClone([...counts]), lastUsed: new Map(lastUsed) });
+      calls.push({ counts: structuredClone([...counts]), lastUsed: new Map(lastUsed), batchId });
     },
   };
 }
@@ -52,16 +55,19 @@ describe('usage recorder', () => {
     await recorder.stop();
   });
 
-  it('when the store fails, then the counts are kept and written, added to newer ones, by the next flush', async () => {
+  it('when the store fails, then the batch is sent again as it was, under the same id (the store adds a batch once), before newer counts', async () => {
     let down = true;
     const store = recordingStore(() => down);
     const recorder = createUsageRecorder({ store, clock: () => DAY, intervalMs: 3_600_000 });
     recorder.count('acc_a', 'key_a1', 'token', '2xx', DAY);
     await recorder.flush();
-    recorder.count('acc_a', 'key_a1', 'token', '2xx', DAY);
+    recorder.count('acc_a', 'key_a1', 'token', '429', DAY);
     down = false;
     await recorder.flush();
-    expect(store.calls.map((c) => c.counts)).toEqual([[{ accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome: '2xx', count: 2 }]]);
+    const one = (outcome: string) => [{ accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome, count: 1 }];
+    expect(store.calls.map((c) => c.counts)).toEqual([one('2xx'), one('429')]);
+    expect(store.tried[0]).toBe(store.calls[0]!.batchId);
+    expect(new Set(store.tried).size).toBe(2);
     await recorder.stop();
   });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '@tollgate/envelope';
 import { dayWindow } from '../domain/windows';
 import type { AccountStore, HistoryCount, HistoryOutcome } from './account-store';
@@ -6,7 +7,7 @@ import type { AccountStore, HistoryCount, HistoryOutcome } from './account-store
 export interface UsageRecorder {
   /** One answered call of a known key. Synchronous and allocation-light: it is on every call. */
   count(accountId: string, keyId: string, api: string, outcome: HistoryOutcome, nowMs: number): void;
-  /** Writes what was counted (one pipelined batch); on failure the counts are kept for the next. */
+  /** Writes what was counted (one pipelined batch); on failure the batch is kept and sent again, as it was, by the next. */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left. */
   stop(): Promise<void>;
@@ -22,6 +23,9 @@ export interface UsageRecorderOptions {
   /** A key's last use is written at most this often. */
   lastUsedEveryMs?: number;
 }
+
+// An hour of batches at one a second; beyond that the store has been down long enough to say so.
+const MAX_PENDING_BATCHES = 3_600;
 
 /** The outcome a finished call is counted as in the history. */
 export function historyOutcome(status: number, refunded: boolean): HistoryOutcome {
@@ -43,26 +47,31 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   let counts = new Map<string, HistoryCount>();
   let lastUsed = new Map<string, number>();
   const written = new Map<string, number>();
+  // Batches not yet written, oldest first, each with its id: one that timed out may have been
+  // applied, so it is sent again as it was, under the same id, and the store adds it once.
+  const pending: { id: string; counts: HistoryCount[]; lastUsed: Map<string, number> }[] = [];
+  const batchPrefix = randomBytes(6).toString('base64url');
+  let sequence = 0;
   let flushing: Promise<void> | undefined;
 
   const write = async (): Promise<void> => {
-    if (!counts.size && !lastUsed.size) return;
-    const batch = counts;
-    const used = lastUsed;
-    counts = new Map();
-    lastUsed = new Map();
-    try {
-      await store.record([...batch.values()], used);
-      for (const [keyId, atMs] of used) written.set(keyId, atMs);
-    } catch (err) {
-      // Kept for the next flush: the history must not lose what the store could not take now.
-      for (const [name, c] of batch) {
-        const now = counts.get(name);
-        if (now) now.count += c.count;
-        else counts.set(name, c);
+    if (counts.size || lastUsed.size) {
+      pending.push({ id: `${batchPrefix}:${++sequence}`, counts: [...counts.values()], lastUsed });
+      counts = new Map();
+      lastUsed = new Map();
+    }
+    while (pending.length) {
+      const batch = pending[0]!;
+      try {
+        await store.record(batch.counts, batch.lastUsed, batch.id);
+      } catch (err) {
+        options.logger?.warn({ err: (err as Error).message, batches: pending.length }, 'usage history not written now; sent again at the next flush');
+        // A store down for long must not grow the gateway without bound: the oldest go first.
+        if (pending.length > MAX_PENDING_BATCHES) pending.splice(0, pending.length - MAX_PENDING_BATCHES);
+        return;
       }
-      for (const [keyId, atMs] of used) if (!lastUsed.has(keyId)) lastUsed.set(keyId, atMs);
-      options.logger?.warn({ err: (err as Error).message, pending: counts.size }, 'usage history not written now; kept for the next flush');
+      pending.shift();
+      for (const [keyId, atMs] of batch.lastUsed) written.set(keyId, atMs);
     }
     if (written.size > 100_000) for (const [keyId, atMs] of written) if (clock() - atMs >= lastUsedEveryMs) written.delete(keyId);
   };

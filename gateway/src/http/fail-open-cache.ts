@@ -2,6 +2,8 @@
 interface Verified {
   keyId: string;
   accountId: string;
+  /** When the secret stops working whatever the store says (expiry, roll grace); 0 for never. */
+  validUntilMs: number;
   plans: Map<string, string>;
   atMs: number;
 }
@@ -21,9 +23,10 @@ export class FailOpenCache {
     private readonly maxAgeMs = 15 * 60_000,
   ) {}
 
-  remember(hash: string, keyId: string, accountId: string, api: string, plan: string, nowMs: number): void {
+  remember(hash: string, keyId: string, accountId: string, api: string, plan: string, nowMs: number, validUntilMs = 0): void {
     if (!this.heard) return;
-    const entry = this.entries.get(hash) ?? { keyId, accountId, plans: new Map<string, string>(), atMs: nowMs };
+    const entry = this.entries.get(hash) ?? { keyId, accountId, validUntilMs, plans: new Map<string, string>(), atMs: nowMs };
+    entry.validUntilMs = validUntilMs;
     entry.plans.set(api, plan);
     entry.atMs = nowMs;
     this.entries.delete(hash);
@@ -35,7 +38,7 @@ export class FailOpenCache {
     this.entries.delete(hash);
   }
 
-  /** Drops a key by its id, or every key of an account by the account's: revoked or suspended, here or by another gateway. */
+  /** Drops a key by its id (revoked or rolled), or every key of an account by the account's (suspended), here or by another gateway. */
   forgetId(id: string): void {
     for (const [hash, entry] of this.entries) if (entry.keyId === id || entry.accountId === id) this.entries.delete(hash);
   }
@@ -56,6 +59,7 @@ export class FailOpenCache {
     const entry = this.entries.get(hash);
     const plan = entry?.plans.get(api);
     if (!entry || plan === undefined || nowMs - entry.atMs > this.maxAgeMs) return undefined;
+    if (entry.validUntilMs > 0 && nowMs >= entry.validUntilMs) return undefined;
     return { keyId: entry.keyId, plan };
   }
 }

@@ -124,7 +124,7 @@ export function createGate(deps: GateDeps): RequestHandler {
     if (admission.outcome !== 'admitted' && admission.outcome !== 'playground') throw refusal(admission, deps, nowMs);
     const plan = admission.outcome === 'admitted' && admission.plan ? admission.plan : playgroundPlan;
     // Only failing open reads the cache; failing closed need not pay for keeping it.
-    if (admission.outcome === 'admitted' && deps.failMode === 'open') deps.failOpenCache.remember(keyHash, admission.keyId ?? '', parsed.accountId, api, plan, nowMs);
+    if (admission.outcome === 'admitted' && deps.failMode === 'open') deps.failOpenCache.remember(keyHash, admission.keyId ?? '', parsed.accountId, api, plan, nowMs, admission.validUntilMs);
     res.locals.ticket = admission.ticket;
     // For the proxy: the limit headers of a call it gives back show the count without it.
     res.locals.admission = admission;

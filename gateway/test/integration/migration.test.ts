@@ -145,6 +145,12 @@ describe.each(['at start', 'lazily, on first use'] as const)('keys made before a
     expect(await used(bob, 'burger')).toBe(bob.month.burger);
   });
 
+  it('when an old key reads its own account on the dashboard before it ever called, then it is answered', async () => {
+    const res = await request(gw.app).get('/dashboard/v1/account').set('x-tollgate-key', bob.secret);
+    expect(res.status).toBe(200);
+    expect(res.body.data.account.id).toBe(accountOf(bob));
+  });
+
   it('when an old key is revoked by its old id before it ever called, then its next call is refused as revoked', async () => {
     const revoked = await request(gw.app).delete(`/admin/v1/keys/${bob.id}`).set(auth);
     expect(revoked.status).toBe(200);

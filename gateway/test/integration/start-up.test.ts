@@ -15,7 +15,7 @@ describe('gateway start-up failures', () => {
     ['METRICS_PORT', (port: number) => ({ PORT: '0', METRICS_PORT: String(port) }), (port: number) => `gateway: METRICS_PORT ${port} cannot be used: the port is taken\n`],
   ])('when %s is taken, then one line names it and the exit code is 1', async (_name, env, line) => {
     const port = (taken.address() as AddressInfo).port;
-    const result = await runGatewayScript('src/main.ts', [], { ...env(port), LOG_LEVEL: 'silent' });
+    const result = await runGatewayScript('src/main.ts', [], { ...env(port), LOG_LEVEL: 'silent', STORE_PATH: ':memory:' });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(line(port));
   }, 30_000);

@@ -160,3 +160,61 @@ describe('a Redis connection lost with a command in flight', () => {
     }
   });
 });
+
+describe('account changes and history while Redis stalls', () => {
+  it('when a roll is answered 503 because Redis froze, then after the thaw the key keeps its secret, and a roll then works with its grace', async () => {
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    const { key, record } = await gw.stores.keyStore.create({ owner: 'a', subscriptions: { token: { plan: 'pro', status: 'active' } } });
+    redisServer.pause();
+    const rolled = await request(gw.app).post(`/admin/v1/keys/${record.id}/roll`).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send({ grace_seconds: 3600 });
+    expect(rolled.status).toBe(503);
+    // Thawed within the script's deadline: the roll still reaches Redis, and is undone after it.
+    await sleep(300);
+    redisServer.resume();
+    await eventually(async () => (await request(gw.app).get('/readyz')).status === 200, 'recovery');
+    await eventually(async () => (await gw.stores.accountStore.getKey(record.id))?.rolled_at === null, 'the roll undone');
+    expect((await call(key)).status).toBe(200);
+    const again = await request(gw.app).post(`/admin/v1/keys/${record.id}/roll`).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send({ grace_seconds: 3600 });
+    expect(again.status).toBe(200);
+    expect((await call(key)).status).toBe(200);
+    expect((await call(again.body.data.key)).status).toBe(200);
+  });
+
+  it('when the same history batch is written twice (its first answer was lost), then it is counted once', async () => {
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    const { record } = await gw.stores.keyStore.create({ owner: 'a' });
+    const day = new Date(gw.clock.now()).toISOString().slice(0, 10);
+    const counts = [{ accountId: record.account_id, api: 'token', dayId: day, outcome: '2xx' as const, count: 5 }];
+    await gw.stores.accountStore.record(counts, new Map(), 'batch-1');
+    await gw.stores.accountStore.record(counts, new Map(), 'batch-1');
+    await gw.stores.accountStore.record(counts, new Map(), 'batch-2');
+    const history = await gw.stores.accountStore.history(record.account_id, ['token'], day, day);
+    expect(history?.[0]?.counts['2xx']).toBe(10);
+  });
+});
+
+describe('failing open never serves a secret past its end', () => {
+  it('when a key was rolled without grace, or has expired, before Redis froze, then its old secret gets 503, not 200', async () => {
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: { QUOTA_FAIL_MODE: 'open' } });
+    await eventually(async () => (await request(gw.app).get('/readyz')).body.data?.revocations_heard === true, 'revocations heard');
+    const account = await gw.stores.accountStore.createAccount({ name: 'a', subscriptions: { token: { plan: 'pro', status: 'active' } } });
+    const rolled = (await gw.stores.accountStore.createKey(account.id, { name: 'rolled' }))!;
+    const expiring = (await gw.stores.accountStore.createKey(account.id, { name: 'expiring', expiresAtMs: gw.clock.now() + 60_000 }))!;
+    const kept = (await gw.stores.accountStore.createKey(account.id, { name: 'kept' }))!;
+    for (const k of [rolled, expiring, kept]) expect((await call(k.key)).status).toBe(200);
+    await gw.stores.accountStore.rollKey(rolled.record.id, 0);
+    // The roll is heard through the revocation channel: wait until this gateway has dropped it.
+    await eventually(async () => {
+      redisServer.pause();
+      try {
+        return (await call(rolled.key)).status === 503;
+      } finally {
+        redisServer.resume();
+      }
+    }, 'the rolled secret forgotten');
+    gw.clock.advance(60_000);
+    redisServer.pause();
+    expect((await call(expiring.key)).status).toBe(503);
+    expect((await call(kept.key)).status).toBe(200);
+  });
+});

@@ -10,14 +10,18 @@ export interface GatewayProcess {
   port: number;
   /** Every line the process wrote to stdout so far. */
   output: string[];
+  /** SIGTERM, the graceful stop (SIGKILL after 10 s). */
   stop(): Promise<void>;
+  /** SIGKILL: what a crash leaves behind. */
+  kill(): Promise<void>;
 }
 
 /** Starts `src/main.ts` with PORT=0 and the given environment; resolves when it listens. */
 export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [...NODE_ARGS, 'src/main.ts'], {
     cwd: GATEWAY_DIR,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
+    // Without REDIS_URL a gateway keeps an embedded store file; tests that want one set STORE_PATH.
+    env: { PATH: process.env.PATH ?? '', PORT: '0', STORE_PATH: ':memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -54,6 +58,10 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }
