@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import type { SecretEntry } from '../domain/admission';
 import type { Account } from './account-store';
 import { emptyAccountState } from './memory-accounts';
@@ -57,9 +58,20 @@ interface KeyRow {
 }
 
 /** Opens the file for this process alone (a second opener gets {@link StoreInUseError}) and makes the tables. */
+// Loaded when a store file is opened, not with this module: a gateway on Redis (the containers,
+// built without install scripts) never needs the native binding.
+function loadSqlite(): typeof Database {
+  try {
+    return createRequire(__filename)('better-sqlite3') as typeof Database;
+  } catch (err) {
+    throw new Error(`the embedded store needs better-sqlite3's native binding, which this install lacks (${(err as Error).message.split('\n')[0]}); set REDIS_URL, or run pnpm rebuild better-sqlite3`, { cause: err });
+  }
+}
+
 function openDatabase(file: string): Database.Database {
   mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: 0 });
+  const Sqlite = loadSqlite();
+  const db = new Sqlite(file, { timeout: 0 });
   try {
     // Exclusive before WAL: no shared-memory index, and the lock taken by the first write below is
     // held until close, so no other process can read or write the file meanwhile.
