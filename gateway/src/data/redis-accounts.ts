@@ -8,7 +8,7 @@ import { CREATE_SCRIPT } from './admit-script';
 import { migrateLegacyKey, migrateLegacyKeyById } from './redis-migration';
 import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, UNROLL_SCRIPT } from './key-scripts';
 import { decodeAccount, decodeKey, decodeSecret, encodeAccount, encodeKey, encodeSecret, encodeSubscription, subscriptionField } from './record-codec';
-import { HISTORY_TTL_SECONDS, REFUND_MARKER_TTL_SECONDS, indexMember, redisKeys } from './redis-keys';
+import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, indexMember, redisKeys } from './redis-keys';
 import type { StoreGuard } from './store-guard';
 
 interface AccountScripts {
@@ -266,7 +266,7 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
           const days = [...new Set(mine.map((c) => c.dayId))];
           const names = days.map((day) => redisKeys.history(accountId, day));
           const triples = mine.flatMap((c) => [days.indexOf(c.dayId) + 2, `${c.api}:${c.outcome}`, c.count]);
-          pipeline.tollgateHistory(1 + names.length, redisKeys.historyBatch(accountId, batch), ...names, HISTORY_TTL_SECONDS, REFUND_MARKER_TTL_SECONDS, ...triples);
+          pipeline.tollgateHistory(1 + names.length, redisKeys.historyBatch(accountId, batch), ...names, HISTORY_TTL_SECONDS, HISTORY_BATCH_TTL_SECONDS, ...triples);
         }
         for (const [keyId, atMs] of lastUsed) {
           const accountId = accountOfKeyId(keyId);

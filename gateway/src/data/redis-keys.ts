@@ -50,6 +50,13 @@ export const SECOND_LOG_TTL_SECONDS = 60;
 /** Seconds a refund marker lives: longer than any call can wait for its refund. */
 export const REFUND_MARKER_TTL_SECONDS = 86_400;
 
+/**
+ * Seconds a history batch's marker lives: longer than a gateway keeps resending a batch (an hour
+ * of pending batches, see usage-recorder.ts), and no longer, since there is one per account, per
+ * gateway, per second.
+ */
+export const HISTORY_BATCH_TTL_SECONDS = 7_200;
+
 /** Seconds a day of history lives: 90 days and the day itself. */
 export const HISTORY_TTL_SECONDS = 91 * 86_400;
 

@@ -25,6 +25,7 @@ export interface UsageRecorderOptions {
 }
 
 // An hour of batches at one a second; beyond that the store has been down long enough to say so.
+// The store's batch markers outlive this (redis-keys.ts HISTORY_BATCH_TTL_SECONDS).
 const MAX_PENDING_BATCHES = 3_600;
 
 /** The outcome a finished call is counted as in the history. */
