@@ -73,7 +73,8 @@ async function main(): Promise<void> {
   try {
     console.error(`load average ${load1}; ${SETTINGS.connections} connections, ${SETTINGS.seconds} s per target after ${SETTINGS.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
     once.push(await measure('upstream direct', upstream, SETTINGS, anyKey));
-    const memory = await startGateway(gatewayEnv);
+    // The plain in-memory store: without STORE_PATH a gateway keeps an SQLite file (bench/embedded-vs-memory.ts compares the two).
+    const memory = await startGateway({ ...gatewayEnv, STORE_PATH: ':memory:' });
     once.push(await measure('gateway, memory store', memory, SETTINGS, rotate(await createBenchKeys(memory, KEYS))));
     await memory.stop();
 
