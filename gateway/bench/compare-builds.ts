@@ -59,15 +59,18 @@ async function main(): Promise<void> {
     const keys = await Promise.all(gateways.map((g) => createBenchKeys(g, KEYS)));
     await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], 2)));
     const ratios: number[] = [];
+    const rpsRatios: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const before = gateways.map((g) => g.cpuSeconds());
       const runs = await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], SECONDS)));
       const perCall = gateways.map((g, i) => ((g.cpuSeconds() - (before[i] as number)) * 1e6) / (runs[i]?.sent as number));
       ratios.push((perCall[1] as number) / (perCall[0] as number));
-      const side = (b: string, i: number) => `${b} ${(perCall[i] as number).toFixed(0)} µs/call, p99 ${runs[i]?.p99.toFixed(1)} ms`;
-      console.log(`round ${round}: ${BUILDS.map(side).join('; ')}; CPU second / first ${(ratios.at(-1) as number).toFixed(3)}`);
+      rpsRatios.push((runs[1]?.sent as number) / (runs[0]?.sent as number));
+      const side = (b: string, i: number) => `${b} ${((runs[i]?.sent as number) / SECONDS).toFixed(0)} req/s, ${(perCall[i] as number).toFixed(0)} µs/call, p99 ${runs[i]?.p99.toFixed(1)} ms`;
+      console.log(`round ${round}: ${BUILDS.map(side).join('; ')}; CPU second / first ${(ratios.at(-1) as number).toFixed(3)}; req/s second / first ${(rpsRatios.at(-1) as number).toFixed(3)}`);
     }
-    console.log(`${MODE}${MODE === 'paced' ? ` at ${RATE}/s each` : ''}: CPU per call, second / first, median of ${ROUNDS}: ${median(ratios).toFixed(3)}`);
+    console.log(`${MODE}${MODE === 'paced' ? ` at ${RATE}/s each` : ''}: CPU per call, second / first, median of ${ROUNDS}: ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(3)).join(', ')})`);
+    if (MODE === 'saturate') console.log(`saturate: req/s, second / first, median of ${ROUNDS}: ${median(rpsRatios).toFixed(3)} (rounds ${rpsRatios.map((r) => r.toFixed(3)).join(', ')})`);
   } finally {
     for (const g of gateways) await g.stop();
     await upstream.stop();

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -14,7 +14,7 @@ import { rotate } from './measure';
  * time per call drifts by ±20% here and two builds loaded side by side differ by up to 10% a round.
  * Needs Debian's `valgrind`.
  *
- *   [COUNT_BUILD=dist/main.js] [COUNT_WARMUP=4000] [COUNT_CALLS=2000] [COUNT_STORE=redis|memory]
+ *   [COUNT_BUILD=dist/main.js] [COUNT_WARMUP=4000] [COUNT_CALLS=2000] [COUNT_STORE=redis|memory] [COUNT_RATE=0] [COUNT_KEEP=dir]
  *   node --import tsx bench/count-instructions.ts
  *
  * The gateway runs under callgrind with counting off; after COUNT_WARMUP calls (so V8 has
@@ -28,13 +28,19 @@ const BUILD = process.env.COUNT_BUILD ?? 'dist/main.js';
 const WARMUP = Number(process.env.COUNT_WARMUP ?? 4000);
 const CALLS = Number(process.env.COUNT_CALLS ?? 2000);
 const CONCURRENCY = 4;
+// A fixed rate for the counted calls (0: as fast as callgrind lets them go). Work done once a second
+// (timers, the usage history's flush) is shared by however many calls a second come: under
+// callgrind on a loaded machine that varied from 29 to 64 calls/s, and the count with it, so builds
+// with such work are compared at the same rate.
+const RATE = Number(process.env.COUNT_RATE ?? 0);
 
 /** Sends exactly `total` calls, `CONCURRENCY` at a time, each with the next key; resolves with how many got 200. */
-async function closedLoop(url: string, nextKey: () => string, total: number): Promise<number> {
+async function closedLoop(url: string, nextKey: () => string, total: number, rate = 0): Promise<number> {
   const result = await autocannon({
     url,
     connections: CONCURRENCY,
     amount: total,
+    ...(rate > 0 ? { overallRate: rate } : {}),
     requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-tollgate-key': nextKey() } }) }],
   });
   return result['2xx'];
@@ -66,7 +72,7 @@ async function main(): Promise<void> {
     await closedLoop(target, nextKey, WARMUP);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
     const started = performance.now();
-    const ok = await closedLoop(target, nextKey, CALLS);
+    const ok = await closedLoop(target, nextKey, CALLS, RATE);
     const seconds = (performance.now() - started) / 1000;
     execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
     await child.stop();
@@ -80,6 +86,8 @@ async function main(): Promise<void> {
     const main = perThread.find((t) => t.thread === 1)?.count ?? Number.NaN;
     const all = perThread.reduce((sum, t) => sum + t.count, 0);
     const what = BUILD.includes('bare-proxy') ? 'the bare proxy' : `${env.REDIS_URL ? 'Redis' : 'memory'} store`;
+    // COUNT_KEEP=<dir>: keep callgrind's files there, for callgrind_annotate.
+    if (process.env.COUNT_KEEP) for (const f of readdirSync(dir)) if (f.startsWith('callgrind.out')) copyFileSync(path.join(dir, f), path.join(process.env.COUNT_KEEP, f));
     console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);
   } finally {
     await child.stop();
