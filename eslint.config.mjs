@@ -23,4 +23,12 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The developer portal's browser modules (served as they are, no build step).
+    files: ['gateway/portal/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(['window', 'document', 'location', 'history', 'navigator', 'fetch', 'URL', 'URLSearchParams', 'Node', 'Element', 'HTMLElement'].map((name) => [name, 'readonly'])),
+    },
+  },
 );

@@ -52,5 +52,6 @@ installIfStale();
 if (task === 'check') {
   ensureDebianPackage('redis-server', 'redis-server');
   ensureDebianPackage('docker-compose', 'docker-compose');
+  ensureDebianPackage('chromium', 'chromium');
 }
 pnpm(['run', '--silent', tasks[task], ...process.argv.slice(3)]);

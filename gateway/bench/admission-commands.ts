@@ -5,7 +5,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { startRedisServer } from '../test/support/redis-server';
-import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
+import type { ApiPlans } from '../src/domain/plans';
+import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PLANS, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { median, rotate } from './measure';
@@ -62,12 +63,18 @@ async function send(gateway: ChildServer, nextKey: () => string, total: number):
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The SHA-1 ioredis sends with EVALSHA for a build's admission script. */
+/**
+ * The SHA-1 ioredis sends with EVALSHA for a build's admission script: one fixed script in builds
+ * before 2026-11-23, one per API with its plans written in since.
+ */
 function admitSha(build: string): string {
   const file = path.join(path.dirname(path.resolve(GATEWAY_DIR, build)), 'data', 'admit-script.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { ADMIT_SCRIPT } = require(file) as { ADMIT_SCRIPT: string };
-  return createHash('sha1').update(ADMIT_SCRIPT).digest('hex');
+  const script = require(file) as { ADMIT_SCRIPT?: string; admitScriptFor?: (api: string, plans: ApiPlans, secondLogTtl: number) => string };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { SECOND_LOG_TTL_SECONDS } = require(file.replace('admit-script.js', 'redis-keys.js')) as { SECOND_LOG_TTL_SECONDS: number };
+  const lua = script.ADMIT_SCRIPT ?? script.admitScriptFor?.('token', BENCH_PLANS.token, SECOND_LOG_TTL_SECONDS) ?? '';
+  return createHash('sha1').update(lua).digest('hex');
 }
 
 /** Watches one run with MONITOR and classifies what arrived. */

@@ -59,7 +59,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'info',
     // Callgrind slows the gateway about 50 times: the default 80 ms would turn admissions into 503s.
     REDIS_TIMEOUT_MS: '2000',
-    ...(process.env.COUNT_STORE === 'memory' ? {} : { REDIS_URL: redis.url }),
+    // The plain in-memory store, not the embedded SQLite default.
+    ...(process.env.COUNT_STORE === 'memory' ? { STORE_PATH: ':memory:' } : { REDIS_URL: redis.url }),
   };
   const out = path.join(dir, 'callgrind.out');
   const callgrind = ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, `--log-file=${path.join(dir, 'valgrind.log')}`];
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
     const perCall = (n: number) => Math.round(n / CALLS).toLocaleString('en');
     const main = perThread.find((t) => t.thread === 1)?.count ?? Number.NaN;
     const all = perThread.reduce((sum, t) => sum + t.count, 0);
-    const what = BUILD.includes('bare-proxy') ? 'the bare proxy' : `${env.REDIS_URL ? 'Redis' : 'memory'} store`;
+    const what = BUILD.includes('bare-proxy') ? 'the bare proxy' : `${'REDIS_URL' in env ? 'Redis' : 'memory'} store`;
     // COUNT_KEEP=<dir>: keep callgrind's files there, for callgrind_annotate.
     if (process.env.COUNT_KEEP) for (const f of readdirSync(dir)) if (f.startsWith('callgrind.out')) copyFileSync(path.join(dir, f), path.join(process.env.COUNT_KEEP, f));
     console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);

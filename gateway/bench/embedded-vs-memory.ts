@@ -1,12 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
+import { BENCH_ADMIN_TOKEN, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
-import { measure, median, rotate } from './measure';
-import type { LoadSettings, Row } from './measure';
+import { GATEWAY_SOURCE, buildGateway, startBenchGateway } from './gateway-build';
+import { BENCH_LOAD, alternatingRounds, byName, measure, median, rotate } from './measure';
+import type { Row } from './measure';
 
 /**
  * The embedded SQLite store against the plain in-memory one (`STORE_PATH=:memory:`): gateway
@@ -15,48 +15,26 @@ import type { LoadSettings, Row } from './measure';
  * drift falls on both alike; the ratio is taken within each round and its median reported.
  * BENCH_MODE=dist (default) runs the compiled gateway with its `start` flags, BENCH_MODE=dev src/.
  */
-const SETTINGS: LoadSettings = {
-  path: BENCH_PATH,
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
-  seconds: Number(process.env.BENCH_SECONDS ?? 8),
-  warmupSeconds: 2,
-};
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const KEYS = 200;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const GATEWAY_DIR = path.resolve(__dirname, '..');
-const MODE = process.env.BENCH_MODE === 'dev' ? 'dev' : 'dist';
-const START_FLAGS = (JSON.parse(readFileSync(path.join(GATEWAY_DIR, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(' ')
-  .filter((arg) => arg.startsWith('--'));
 const SQLITE_FIRST = process.env.BENCH_SQLITE_FIRST === '1';
 const MEMORY = 'gateway, in-memory store';
 const SQLITE = 'gateway, SQLite store';
 
-function build(): void {
-  for (const dir of [path.join(GATEWAY_DIR, '..', 'packages', 'envelope'), GATEWAY_DIR]) {
-    const result = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed in ${dir}`);
-  }
-}
-
-function startGateway(env: Record<string, string>): Promise<ChildServer> {
-  return MODE === 'dist' ? startChild('dist/main.js', env, START_FLAGS) : startChild('src/main.ts', env);
-}
-
 async function main(): Promise<void> {
-  if (MODE === 'dist') build();
+  buildGateway();
   const load1 = loadavg()[0]?.toFixed(2);
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-embedded-bench-'));
   const storeFile = path.join(dir, 'data', 'tollgate.db');
   const upstream = await startChild('bench/upstream.ts', {});
   const env = { TOKEN_URL: upstream.url, PLANS_FILE: writeBenchPlans(dir), ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL, PROXY_SECRET: BENCH_PROXY_SECRET };
   const servers: ChildServer[] = [];
-  const rounds: Row[][] = [];
+  let rounds: Row[][] = [];
   let fileMb = 0;
   try {
     // BENCH_SQLITE_FIRST=1 starts the SQLite gateway first, to see that the start order does not decide the result.
-    const start = (storePath: string) => startGateway({ ...env, STORE_PATH: storePath }).then((server) => (servers.push(server), server));
+    const start = (storePath: string) => startBenchGateway({ ...env, STORE_PATH: storePath }).then((server) => (servers.push(server), server));
     let memory: ChildServer;
     let sqlite: ChildServer;
     if (SQLITE_FIRST) {
@@ -68,13 +46,12 @@ async function main(): Promise<void> {
     }
     const memoryKeys = rotate(await createBenchKeys(memory, KEYS));
     const sqliteKeys = rotate(await createBenchKeys(sqlite, KEYS));
-    console.error(`load average ${load1}; ${SETTINGS.connections} connections, ${SETTINGS.seconds} s per target after ${SETTINGS.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
-    for (let round = 0; round < ROUNDS; round++) {
-      console.error(`round ${round + 1} of ${ROUNDS}`);
-      const m = () => measure(MEMORY, memory, SETTINGS, memoryKeys);
-      const s = () => measure(SQLITE, sqlite, SETTINGS, sqliteKeys);
-      rounds.push(round % 2 === 0 ? [await m(), await s()] : [await s(), await m()]);
-    }
+    console.error(`load average ${load1}; ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s per target after ${BENCH_LOAD.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
+    rounds = await alternatingRounds(
+      ROUNDS,
+      () => measure(MEMORY, memory, BENCH_LOAD, memoryKeys),
+      () => measure(SQLITE, sqlite, BENCH_LOAD, sqliteKeys),
+    );
     await sqlite.stop();
     servers.splice(servers.indexOf(sqlite), 1);
     fileMb = statSync(storeFile).size / 1e6;
@@ -86,11 +63,8 @@ async function main(): Promise<void> {
   report(rounds, load1, fileMb);
 }
 
-const byName = (rows: Row[], name: string): Row => rows.find((r) => r.name === name) as Row;
-
 function report(rounds: Row[][], load1: string | undefined, fileMb: number): void {
-  const where = MODE === 'dist' ? `dist/ (node ${[...START_FLAGS, 'dist/main.js'].join(' ')})` : 'src/ through tsx';
-  console.log(`\nTollgate embedded store bench — ${new Date().toISOString()}, load average at start ${load1}, ${SETTINGS.connections} connections, ${SETTINGS.seconds} s each, gateway from ${where}, LOG_LEVEL=${LOG_LEVEL}, ${KEYS} keys rotated, ${rounds.length} alternating rounds`);
+  console.log(`\nTollgate embedded store bench — ${new Date().toISOString()}, load average at start ${load1}, ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s each, gateway from ${GATEWAY_SOURCE}, LOG_LEVEL=${LOG_LEVEL}, ${KEYS} keys rotated, ${rounds.length} alternating rounds`);
   console.table(
     rounds.flatMap((rows, i) =>
       [MEMORY, SQLITE].map((name) => {

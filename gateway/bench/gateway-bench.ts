@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
@@ -7,8 +6,9 @@ import { startRedisServer } from '../test/support/redis-server';
 import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
-import { measure, median, paced, rotate } from './measure';
-import type { LoadSettings, Row } from './measure';
+import { GATEWAY_SOURCE, buildGateway, startBenchGateway } from './gateway-build';
+import { BENCH_LOAD, byName, measure, median, paced, rotate } from './measure';
+import type { Row } from './measure';
 import { reportHalfPeak } from './half-peak';
 import type { HalfPeak } from './half-peak';
 
@@ -20,44 +20,19 @@ import type { HalfPeak } from './half-peak';
  * process, autocannon runs in this one, and the paced hrtime-timed runs at half the gateway's peak
  * (direct, bare proxy, gateway, in BENCH_PACED_ROUNDS interleaved rounds) in a process of their own.
  */
-const SETTINGS: LoadSettings = {
-  path: BENCH_PATH,
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
-  seconds: Number(process.env.BENCH_SECONDS ?? 8),
-  warmupSeconds: 2,
-};
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 6);
 const PACED_WARMUP_SECONDS = 1;
 const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 3);
 const KEYS = 200;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const GATEWAY_DIR = path.resolve(__dirname, '..');
-// BENCH_MODE=dist (default) measures what ships: the compiled gateway, started with the V8 flags of
-// its `start` script (the Dockerfile's CMD runs the same). BENCH_MODE=dev runs src/ through tsx.
-const MODE = process.env.BENCH_MODE === 'dev' ? 'dev' : 'dist';
-const START_FLAGS = (JSON.parse(readFileSync(path.join(GATEWAY_DIR, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(' ')
-  .filter((arg) => arg.startsWith('--'));
-
-/** Builds @tollgate/envelope's dist, then the gateway's (it compiles against envelope's dist). */
-function build(): void {
-  for (const dir of [path.join(GATEWAY_DIR, '..', 'packages', 'envelope'), GATEWAY_DIR]) {
-    const result = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed in ${dir}`);
-  }
-}
-
-function startGateway(env: Record<string, string>): Promise<ChildServer> {
-  return MODE === 'dist' ? startChild('dist/main.js', env, START_FLAGS) : startChild('src/main.ts', env);
-}
 
 const BARE = 'bare Node proxy';
 const GATEWAY = 'gateway, Redis store';
 const BASELINE = 'baseline (express-rate-limit + rate-limit-redis + HPM)';
 
 async function main(): Promise<void> {
-  if (MODE === 'dist') build();
+  buildGateway();
   const load1 = loadavg()[0]?.toFixed(2);
   const redisServer = await startRedisServer();
   const redis = new Redis(redisServer.url);
@@ -71,16 +46,16 @@ async function main(): Promise<void> {
   let half: HalfPeak | undefined;
   const servers: ChildServer[] = [];
   try {
-    console.error(`load average ${load1}; ${SETTINGS.connections} connections, ${SETTINGS.seconds} s per target after ${SETTINGS.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
-    once.push(await measure('upstream direct', upstream, SETTINGS, anyKey));
+    console.error(`load average ${load1}; ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s per target after ${BENCH_LOAD.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
+    once.push(await measure('upstream direct', upstream, BENCH_LOAD, anyKey));
     // The plain in-memory store: without STORE_PATH a gateway keeps an SQLite file (bench/embedded-vs-memory.ts compares the two).
-    const memory = await startGateway({ ...gatewayEnv, STORE_PATH: ':memory:' });
-    once.push(await measure('gateway, memory store', memory, SETTINGS, rotate(await createBenchKeys(memory, KEYS))));
+    const memory = await startBenchGateway({ ...gatewayEnv, STORE_PATH: ':memory:' });
+    once.push(await measure('gateway, memory store', memory, BENCH_LOAD, rotate(await createBenchKeys(memory, KEYS))));
     await memory.stop();
 
     await redis.flushall();
     const bare = await startChild('bench/bare-proxy.ts', { UPSTREAM_URL: upstream.url });
-    const gateway = await startGateway({ ...gatewayEnv, REDIS_URL: redisServer.url });
+    const gateway = await startBenchGateway({ ...gatewayEnv, REDIS_URL: redisServer.url });
     const baseline = await startChild('bench/baseline.ts', { UPSTREAM_URL: upstream.url, REDIS_URL: redisServer.url });
     servers.push(bare, gateway, baseline);
     const keyList = await createBenchKeys(gateway, KEYS);
@@ -90,9 +65,9 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       console.error(`round ${round + 1} of ${ROUNDS}`);
       rounds.push([
-        await measure(BARE, bare, SETTINGS, anyKey),
-        await measure(GATEWAY, gateway, SETTINGS, gatewayKeys, redis),
-        await measure(BASELINE, baseline, SETTINGS, anyKey, redis),
+        await measure(BARE, bare, BENCH_LOAD, anyKey),
+        await measure(GATEWAY, gateway, BENCH_LOAD, gatewayKeys, redis),
+        await measure(BASELINE, baseline, BENCH_LOAD, anyKey, redis),
       ]);
     }
     const rate = Math.round(median(rounds.map((r) => byName(r, GATEWAY).rps)) / 2);
@@ -113,10 +88,6 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   report({ load1, once, rounds, half });
-}
-
-function byName(rows: Row[], name: string): Row {
-  return rows.find((r) => r.name === name) as Row;
 }
 
 /** The round whose gateway req/s is the median: its rows go in the table, so they come from one moment. */
@@ -144,8 +115,7 @@ function report(run: { load1?: string; once: Row[]; rounds: Row[][]; half?: Half
     'Redis cmds/call (incl. in scripts)': fmt(r.commands),
     'peak RSS MB': fmt(r.rssMb, 0),
   }));
-  const where = MODE === 'dist' ? `dist/ (node ${[...START_FLAGS, 'dist/main.js'].join(' ')})` : 'src/ through tsx';
-  console.log(`\nTollgate gateway bench — ${new Date().toISOString()}, load average at start ${run.load1}, ${SETTINGS.connections} connections, ${SETTINGS.seconds} s each, gateway from ${where}, LOG_LEVEL=${LOG_LEVEL}, ${KEYS} keys rotated`);
+  console.log(`\nTollgate gateway bench — ${new Date().toISOString()}, load average at start ${run.load1}, ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s each, gateway from ${GATEWAY_SOURCE}, LOG_LEVEL=${LOG_LEVEL}, ${KEYS} keys rotated`);
   console.log(`rows: the direct upstream and the memory store once; bare proxy, gateway (Redis) and baseline from the median of ${rounds.length} interleaved rounds`);
   console.table(table);
   const ratio = (a: string, b: string) => rounds.map((r) => byName(r, a).rps / byName(r, b).rps);

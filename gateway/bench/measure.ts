@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type Redis from 'ioredis';
+import { BENCH_PATH } from './bench-setup';
 import { processCpuSeconds } from './child-server';
 import type { ChildServer } from './child-server';
 import type { PacedResult } from './paced-load';
@@ -13,6 +14,17 @@ export interface LoadSettings {
   seconds: number;
   warmupSeconds: number;
 }
+
+/**
+ * The load of the throughput benches: BENCH_CONNECTIONS connections (64) for BENCH_SECONDS (8) per
+ * target, after a 2 s warm-up.
+ */
+export const BENCH_LOAD: LoadSettings = {
+  path: BENCH_PATH,
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
+  seconds: Number(process.env.BENCH_SECONDS ?? 8),
+  warmupSeconds: 2,
+};
 
 /** One target's figures from one measured run. */
 export interface Row {
@@ -28,6 +40,25 @@ export interface Row {
   redisCpuUs?: number;
   roundTrips?: number;
   commands?: number;
+}
+
+/** The row of the target named `name`. */
+export function byName(rows: Row[], name: string): Row {
+  return rows.find((r) => r.name === name) as Row;
+}
+
+/**
+ * `rounds` rounds of two targets, measured one after the other in alternating order (`a` first in
+ * odd rounds, `b` first in even ones), so the machine's drift falls on both alike: a ratio taken
+ * within a round compares the two at one moment. A round's rows are in the order measured.
+ */
+export async function alternatingRounds(rounds: number, a: () => Promise<Row>, b: () => Promise<Row>): Promise<Row[][]> {
+  const rows: Row[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    console.error(`round ${round + 1} of ${rounds}`);
+    rows.push(round % 2 === 0 ? [await a(), await b()] : [await b(), await a()]);
+  }
+  return rows;
 }
 
 /** Cycles through the keys, one per request. */

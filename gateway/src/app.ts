@@ -18,6 +18,9 @@ import { FailOpenCache } from './http/fail-open-cache';
 import { createFastPath, pendingErrorOf } from './http/fast-path';
 import { createDashboardRoutes } from './routes/dashboard-routes';
 import { readUsage } from './routes/usage';
+import { createLogMailer, createSmtpMailer } from './mail/mailer';
+import type { Mailer } from './mail/mailer';
+import { createPortalRoutes } from './portal/portal-routes';
 
 /** Everything the gateway app is built from. */
 export interface AppDeps {
@@ -32,6 +35,8 @@ export interface AppDeps {
   recorder: UsageRecorder;
   /** More routers (e.g. `/docs`), mounted after health/metrics and before the proxied APIs. */
   routers?: Router[];
+  /** Portal mail (sign-in codes); unset: by SMTP_URL, as main.ts chooses (tests build apps from an environment alone). */
+  mailer?: Mailer;
 }
 
 // Store failures outside the proxy path (admin, dashboard) are 503s too, never 500s.
@@ -121,8 +126,14 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCa
       clock,
       signupsPerHour: config.signupsPerHour,
       readUsage: (record, nowMs) => readUsage(record, config.plans, stores.quotaStore, nowMs),
+      sessionStore: stores.sessionStore,
+      mailer: deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom)),
+      signInsPerHour: config.signInsPerHour,
+      sessionTtlHours: config.sessionTtlHours,
+      publicUrl: config.publicUrl,
     }),
   );
+  app.use(createPortalRoutes({ keyHeader: config.keyHeader }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(createApiRoutes(pipelines));
   app.use(createNotFoundHandler(), storeErrors, createErrorHandler(logger));

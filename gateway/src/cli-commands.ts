@@ -26,6 +26,7 @@ keys of an account:
   key list <accountId> [--cursor <c>] [--limit <n>]       list an account's keys
   key roll <keyId> [--grace-seconds <s>]                  a new secret; the old one works s more (default 86400)
   key revoke <keyId>                                      revoke a key
+  key end-grace <keyId>                                   end a roll's grace now: only the new secret works
 keys as one-key accounts (as before accounts):
   create --owner <owner> [--subscribe <api>=<plan> ...]   create a key (the secret is printed once)
   list                                                    list every key
@@ -163,6 +164,7 @@ const COMMANDS: Record<string, Command> = {
     run: ([id = ''], values, _deps, actions) => actions.rollKey(id, given({ grace_seconds: values['grace-seconds'] })),
   },
   'key revoke': { args: ['<keyId>'], run: ([id = ''], _values, _deps, actions) => actions.revokeKey(id) },
+  'key end-grace': { args: ['<keyId>'], run: ([id = ''], _values, _deps, actions) => actions.endGrace(id) },
 };
 
 /** Runs one CLI command and returns what to print (JSON-serialisable). */

@@ -1,23 +1,20 @@
 import { createLogger } from '@tollgate/envelope';
 import { CLI_USAGE, CliUsageError, runCliCommand } from './cli-commands';
 import { loadConfig } from './config';
-import { createRedisClient } from './data/redis-client';
+import { createStoreClient, whenReady } from './data/redis-client';
 import { createRedisStores } from './data/redis-stores';
 
 /** The operator CLI's composition root: same config and Redis store as the gateway. */
 async function main(): Promise<number> {
   const config = loadConfig(process.env);
-  if (!config.redisUrl) {
-    process.stderr.write('gateway cli: REDIS_URL is not set; the CLI works on the shared Redis store (the in-memory store lives inside one gateway process)\n');
+  if (!config.redisUrl && !config.redisClusterNodes) {
+    process.stderr.write('gateway cli: REDIS_URL (or REDIS_CLUSTER_NODES) is not set; the CLI works on the shared Redis store (the in-memory store lives inside one gateway process)\n');
     return 1;
   }
   const logger = createLogger({ service: 'gateway-cli', level: 'error' });
-  const redis = createRedisClient(config.redisUrl, { logger });
+  const redis = createStoreClient({ redisUrl: config.redisUrl, clusterNodes: config.redisClusterNodes }, { logger });
   try {
-    await new Promise<void>((resolve, reject) => {
-      redis.once('ready', resolve);
-      setTimeout(() => reject(new Error(`Redis at ${config.redisUrl} is not reachable`)), 5_000).unref();
-    });
+    if (!(await whenReady(redis, 5_000))) throw new Error(`Redis at ${config.redisUrl ?? config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')} is not reachable`);
     const clock = (): number => Date.now();
     const { accountStore, keyStore, quotaStore } = createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) });
     const result = await runCliCommand(process.argv.slice(2), { accountStore, keyStore, quotaStore, plans: config.plans, clock });

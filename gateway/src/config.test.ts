@@ -28,6 +28,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ STORE_PATH: '' }).storePath).toBe(path.join(process.cwd(), 'data', 'tollgate.db'));
   });
 
+  it('when REDIS_CLUSTER_NODES is set, then its seed nodes are read; with REDIS_URL too, or malformed, one line refuses it', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b.internal:7001,[::1]:7002' }).redisClusterNodes).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-b.internal', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'localhost:7000' }).redisUrl).toBeUndefined();
+    expect(loadConfig({}).redisClusterNodes).toBeUndefined();
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' })).toThrow(/^REDIS_URL and REDIS_CLUSTER_NODES are both set; set REDIS_URL for one Redis or REDIS_CLUSTER_NODES for a Redis Cluster, not both$/);
+    for (const bad of ['localhost', 'redis://a:7000', 'a:7000;b:7001', 'a:70000', 'a:0', ':7000', ',']) {
+      expect(() => loadConfig({ REDIS_CLUSTER_NODES: bad })).toThrow(/^REDIS_CLUSTER_NODES (must be host:port pairs|names port)/);
+    }
+  });
+
   it('when PLANS_FILE is valid, then it replaces the table and only its APIs are routed', () => {
     const config = loadConfig({ PLANS_FILE: '/etc/plans.json', KEY_HEADER: 'X-Api-Key' }, () => plansFile);
     expect(Object.keys(config.plans)).toEqual(['token']);

@@ -25,6 +25,8 @@ export interface GatewayConfig {
   port: number;
   /** Unset: the embedded SQLite store at {@link storePath} (one process only). */
   redisUrl?: string;
+  /** A Redis Cluster's seed nodes (`REDIS_CLUSTER_NODES`); never set together with {@link redisUrl}. */
+  redisClusterNodes?: ClusterNode[];
   /**
    * The embedded store's file, absolute (`STORE_PATH`, default `data/tollgate.db` under the working
    * directory); `:memory:` for the plain in-memory store, which keeps nothing (tests and benches).
@@ -52,11 +54,20 @@ export interface GatewayConfig {
   metricsPort?: number;
   /** The trusted-hop test compiled from `TRUSTED_PROXIES` (proxy-addr syntax); unset: no hop is trusted. */
   trust: (address: string, hop: number) => boolean;
+  /** Portal mail over SMTP (`smtp://` or `smtps://`); unset: each mail is written to the log. */
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Sign-in codes asked for per email address, and per client address, in one UTC hour. */
+  signInsPerHour: number;
+  sessionTtlHours: number;
+  /** The portal's origin for links in mail (e.g. `https://api.example.com`); unset: the request's own. */
+  publicUrl?: string;
 }
 
 interface Env {
   PORT: number;
   REDIS_URL?: string;
+  REDIS_CLUSTER_NODES?: string;
   STORE_PATH: string;
   ADMIN_TOKEN?: string;
   KEY_HEADER: string;
@@ -74,12 +85,40 @@ interface Env {
   CORS_ORIGINS?: string;
   METRICS_PORT?: number;
   TRUSTED_PROXIES?: string;
+  SMTP_URL?: string;
+  MAIL_FROM: string;
+  SIGNINS_PER_HOUR: number;
+  SESSION_TTL_HOURS: number;
+  PUBLIC_URL?: string;
 }
 
 /** Where the embedded store lives when `STORE_PATH` is unset, relative to the working directory. */
 export const DEFAULT_STORE_PATH = 'data/tollgate.db';
 /** `STORE_PATH` value for the plain in-memory store. */
 export const MEMORY_STORE_PATH = ':memory:';
+
+/** A seed node of a Redis Cluster. */
+export interface ClusterNode {
+  host: string;
+  port: number;
+}
+
+// host:port, the host a name, an IPv4 address or an IPv6 address in brackets.
+const CLUSTER_NODE = '(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):[0-9]{1,5}';
+
+/** `REDIS_CLUSTER_NODES` (already matched by the schema) as nodes; a port out of range is refused. */
+function parseClusterNodes(value: string): ClusterNode[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const colon = part.lastIndexOf(':');
+      const port = Number(part.slice(colon + 1));
+      if (port < 1 || port > 65535) throw new Error(`REDIS_CLUSTER_NODES names port ${part.slice(colon + 1)} in '${part}'; a port is 1 to 65535`);
+      return { host: part.slice(0, colon).replace(/^\[|\]$/g, ''), port };
+    });
+}
 
 const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });
 
@@ -90,6 +129,11 @@ export const ENV_SCHEMA: QuerySchema = {
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
+    REDIS_CLUSTER_NODES: {
+      type: 'string',
+      pattern: `^\\s*${CLUSTER_NODE}(\\s*,\\s*${CLUSTER_NODE})*\\s*,?\\s*$`,
+      description: 'host:port pairs, comma-separated (such as 10.0.0.1:7000,10.0.0.2:7000)',
+    },
     STORE_PATH: { type: 'string', minLength: 1, default: DEFAULT_STORE_PATH, description: 'a file path (or :memory:)' },
     ADMIN_TOKEN: secretSchema(),
     KEY_HEADER: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$', default: 'x-tollgate-key', description: 'an HTTP header name' },
@@ -107,6 +151,11 @@ export const ENV_SCHEMA: QuerySchema = {
     CORS_ORIGINS: { type: 'string', pattern: '^\\s*(\\*|https?://[^/\\s,]+)(\\s*,\\s*(\\*|https?://[^/\\s,]+))*\\s*$', description: '* or a comma-separated list of origins such as https://app.example.com' },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, description: 'a port number' },
     TRUSTED_PROXIES: { type: 'string', minLength: 1, description: 'addresses or CIDR ranges of trusted proxies, comma-separated (or loopback, linklocal, uniquelocal)' },
+    SMTP_URL: { type: 'string', pattern: '^smtps?://[^\\s/]+/?$', description: 'an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587' },
+    MAIL_FROM: { type: 'string', minLength: 3, maxLength: 200, pattern: '@', default: 'Tollgate <no-reply@localhost>', description: 'a sender such as Tollgate <no-reply@example.com>' },
+    SIGNINS_PER_HOUR: { type: 'integer', minimum: 1, maximum: 100000, default: 10 },
+    SESSION_TTL_HOURS: { type: 'integer', minimum: 1, maximum: 8760, default: 168 },
+    PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s?#]+$', description: 'an origin such as https://api.example.com (no path)' },
   },
 };
 
@@ -116,6 +165,9 @@ export const ENV_SCHEMA: QuerySchema = {
  */
 export function loadConfig(env: Record<string, string | undefined>, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): GatewayConfig {
   const e = parseEnv<Env>(ENV_SCHEMA, env);
+  if (e.REDIS_URL && e.REDIS_CLUSTER_NODES) {
+    throw new Error('REDIS_URL and REDIS_CLUSTER_NODES are both set; set REDIS_URL for one Redis or REDIS_CLUSTER_NODES for a Redis Cluster, not both');
+  }
   const upstreams: Record<string, string> = { burger: e.BURGER_URL, token: e.TOKEN_URL, logs: e.LOGS_URL };
   let plans = BUILT_IN_PLANS;
   if (e.PLANS_FILE) {
@@ -146,9 +198,15 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     signupsPerHour: e.SIGNUPS_PER_HOUR,
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     trust: compileTrust(e.TRUSTED_PROXIES),
+    mailFrom: e.MAIL_FROM,
+    signInsPerHour: e.SIGNINS_PER_HOUR,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
   };
+  if (e.SMTP_URL) config.smtpUrl = e.SMTP_URL;
+  if (e.PUBLIC_URL) config.publicUrl = e.PUBLIC_URL;
   if (e.METRICS_PORT !== undefined) config.metricsPort = e.METRICS_PORT;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
+  if (e.REDIS_CLUSTER_NODES) config.redisClusterNodes = parseClusterNodes(e.REDIS_CLUSTER_NODES);
   if (e.ADMIN_TOKEN) config.adminToken = e.ADMIN_TOKEN;
   if (e.PROXY_SECRET) config.proxySecret = e.PROXY_SECRET;
   if (config.keyHeader.startsWith('x-tollgate-') && config.keyHeader !== 'x-tollgate-key') {

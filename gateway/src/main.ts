@@ -9,6 +9,7 @@ import type { GatewayConfig } from './config';
 import { openStores } from './data/open-stores';
 import { createServiceDocuments } from './data/service-documents';
 import { createUsageRecorder } from './data/usage-recorder';
+import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import { createMetrics, createStoreLatencyRecorder } from './metrics';
 import { createDocsRoutes } from './routes/docs-routes';
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const metrics = createMetrics({ processMetrics: true });
   const { stores, redis, close: closeStore } = await openStores({
     redisUrl: config.redisUrl,
+    redisClusterNodes: config.redisClusterNodes,
     storePath: config.storePath,
     redisTimeoutMs: config.redisTimeoutMs,
     clock,
@@ -42,7 +44,11 @@ async function main(): Promise<void> {
   void documents.all();
   const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader });
   const recorder = createUsageRecorder({ store: stores.accountStore, clock, logger });
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs] });
+  const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
+  if (config.smtpUrl) logger.info({ mail: mailer.describe, mail_from: config.mailFrom }, `portal mail (sign-in codes) goes through ${mailer.describe}`);
+  else logger.warn({ mail: 'log' }, 'SMTP_URL is not set: each portal mail (sign-in codes) is written to this log instead of being sent; set SMTP_URL (smtp:// or smtps://) to send it');
+  if (config.smtpUrl && !config.publicUrl) logger.warn({}, 'PUBLIC_URL is not set: a sign-in mail links to the portal only when the request reached this gateway by its own address or a loopback name, else it gives the code alone; set PUBLIC_URL to the portal’s origin');
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer });
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,
@@ -52,6 +58,7 @@ async function main(): Promise<void> {
     onClose: async () => {
       metricsServer?.close();
       await recorder.stop();
+      mailer.close();
       // After the recorder's last write: every count and history day reaches the file.
       closeStore?.();
       await redis?.quit().catch(() => redis.disconnect());

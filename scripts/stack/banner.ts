@@ -35,9 +35,14 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [] }: 
     `  burger    ${stack.urls.burger}   token ${stack.urls.token}   logs ${stack.urls.logs}   (internal: they need the proxy secret)`,
     `  store     ${store}`,
     `  admin     ADMIN_TOKEN=${stack.adminToken}`,
+    // The gateway reads SMTP_URL from this environment (concurrently passes it on).
+    `  mail      ${process.env.SMTP_URL ? 'sent through SMTP_URL' : 'no SMTP_URL: each mail (sign-in codes) is written to the gateway log, a line "mail to <address> written here"'}`,
     '',
     'Get a key:',
-    `  curl -s -X POST ${gw}/dashboard/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'`,
+    `  in a browser: ${gw}/portal/ (sign in with your email address and the code mailed to it)`,
+    `  or by JSON: curl -s -X POST ${gw}/dashboard/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'`,
+    `  prove the address (until then only the playground): curl -s -X POST ${gw}/dashboard/v1/account/verify-email -H 'x-tollgate-key: <key>'`,
+    `  then: curl -s -X POST ${gw}/dashboard/v1/account/verify-email/confirm -H 'x-tollgate-key: <key>' -H 'content-type: application/json' -d '{"code":"<code>"}'`,
     `  curl -s -X PUT ${gw}/dashboard/v1/subscriptions/burger -H 'x-tollgate-key: <key>' -H 'content-type: application/json' -d '{"plan":"free"}'`,
     `  or, as the operator: curl -s -X POST ${gw}/admin/v1/keys -H 'authorization: Bearer ${stack.adminToken}' -H 'content-type: application/json' -d '{"owner":"me","subscriptions":{"burger":"free"}}'`,
   );

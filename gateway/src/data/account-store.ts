@@ -5,6 +5,11 @@ export interface Account {
   id: string;
   /** Lower-cased and unique; null for an account made from a key whose owner was not an address. */
   email: string | null;
+  /**
+   * Whether the email was proven (a code mailed to it came back) or vouched for by an operator.
+   * Unproven accounts (self-service JSON sign-up) can use only the playground.
+   */
+  email_verified: boolean;
   name: string;
   status: 'active' | 'suspended';
   created_at: string;
@@ -38,6 +43,8 @@ export interface Page<T> {
 /** What creating an account takes. */
 export interface NewAccount {
   email?: string | null;
+  /** True unless said: accounts made by operators (admin API, CLI) are vouched for. */
+  email_verified?: boolean;
   name?: string;
   subscriptions?: Record<string, Subscription>;
 }
@@ -99,6 +106,8 @@ export interface AccountStore {
   listAccounts(options: { cursor?: string; limit: number; email?: string }): Promise<Page<Account>>;
   /** Sets (or, with null, cancels) the account's subscription to an API. */
   setSubscription(accountId: string, api: string, subscription: Subscription | null): Promise<Account | undefined>;
+  /** Marks the account's email as proven. */
+  setEmailVerified(accountId: string): Promise<Account | undefined>;
   /** Suspends (every key refused with 403) or reactivates an account. */
   setStatus(accountId: string, status: Account['status']): Promise<Account | undefined>;
   /** Creates a key; the returned secret is shown once. */
@@ -107,6 +116,8 @@ export interface AccountStore {
   listKeys(accountId: string, options: { cursor?: string; limit: number }): Promise<Page<ApiKey> | undefined>;
   /** A new secret for the same key; the previous one works `graceMs` longer (0: not at all). */
   rollKey(keyId: string, graceMs: number): Promise<{ key: string; record: ApiKey } | undefined>;
+  /** Ends a roll's grace now: the previous secret stops working, the current one keeps working (idempotent). */
+  endGrace(keyId: string): Promise<ApiKey | undefined>;
   /** Revokes a key, every secret of it (idempotent: the first revocation time is kept). */
   revokeKey(keyId: string): Promise<ApiKey | undefined>;
   /** The key and account a secret belongs to, whatever their state (callers check it). */
@@ -125,6 +136,7 @@ export function newAccountRecord(id: string, input: NewAccount, nowMs: number): 
   return {
     id,
     email: input.email ?? null,
+    email_verified: input.email_verified ?? true,
     name: input.name ?? input.email ?? '',
     status: 'active',
     created_at: new Date(nowMs).toISOString(),

@@ -1,13 +1,27 @@
+import type { ApiPlans } from '../domain/plans';
+
+// Names written into the script's source: plan files allow only these (plans-file.ts), and the
+// built-in table keeps to them; anything else would be Lua code, not a name.
+const LUA_SAFE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+function luaName(name: string): string {
+  if (!LUA_SAFE_NAME.test(name)) throw new Error(`'${name}' cannot be written into the admission script: API and plan names are letters, digits, _ and -`);
+  return `'${name}'`;
+}
+
 /**
- * The admission script: one EVALSHA per call. It mirrors `decideAdmission` (domain/admission.ts)
- * step for step; the shared store contract suite runs both against the same cases.
+ * The admission script of one API: one EVALSHA per call. It mirrors `decideAdmission`
+ * (domain/admission.ts) step for step; the shared store contract suite runs both against the same
+ * cases. The API's plan table is written into the script's source (the table is fixed for a
+ * process's life), so a call sends six arguments instead of eighteen: with the keys, the arguments
+ * were the largest part of the gateway's cost per admission. Gateways with different plan tables
+ * run different scripts (each by its own SHA), as they must.
  *
  * KEYS: 1 account (hash), 2 secrets (hash), 3 second log (sorted set), 4 month counter, 5 day
  * counter, 6 playground log (sorted set of the day's playground calls, for refunds) — all tagged
  * with the account id, so one Cluster slot.
- * ARGV: 1 presented key hash, 2 api, 3 now (ms), 4 unique log member, 5 month TTL (s),
- * 6 day TTL (s), 7 playground allowance per day, 8 second-log TTL (s), 9 deadline (Unix ms),
- * then one triple per plan: name, monthly quota, rate per second.
+ * ARGV: 1 presented key hash, 2 now (ms), 3 unique log member, 4 month TTL (s), 5 day TTL (s),
+ * 6 deadline (Unix ms).
  * Returns {outcome, plan, used, calls in the rolling second, ms until its oldest call leaves,
  * status, key id, and (admitted only) when the secret stops working (ms, 0 for never)}.
  *
@@ -26,9 +40,17 @@
  * that reaches Redis after its deadline (the gateway already answered 503: Redis was frozen, or
  * the network held the command) returns 'late' and writes nothing either.
  */
-export const ADMIT_SCRIPT = `
+export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
+  const plans = Object.entries(apiPlans.plans)
+    .map(([name, p]) => `[${luaName(name)}] = {${Math.trunc(p.monthly_quota)}, ${Math.trunc(p.rate_per_second)}}`)
+    .join(', ');
+  return `
+local PLANS = {${plans}}
+local PLAYGROUND_PER_DAY = ${Math.trunc(apiPlans.playground_per_day)}
+local SUBSCRIPTION_FIELD = 'sub:' .. ${luaName(api)}
+local SECOND_LOG_TTL = ${Math.trunc(secondLogTtlSeconds)}
 local time = redis.call('TIME')
-if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[9]) then
+if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[6]) then
   return {'late', '', 0, 0, 0, '', ''}
 end
 local entry = redis.call('HGET', KEYS[2], ARGV[1])
@@ -40,11 +62,11 @@ local keyId = string.sub(entry, 1, f1 - 1)
 local expires = tonumber(string.sub(entry, f1 + 1, f2 - 1))
 local revoked = tonumber(string.sub(entry, f2 + 1, f3 - 1))
 local grace = tonumber(string.sub(entry, f3 + 1))
-local now = tonumber(ARGV[3])
+local now = tonumber(ARGV[2])
 if revoked > 0 then return {'revoked', '', 0, 0, 0, '', keyId} end
 if grace > 0 and now >= grace then return {'rolled', '', 0, 0, 0, '', keyId} end
 if expires > 0 and now >= expires then return {'expired', '', 0, 0, 0, '', keyId} end
-local rec = redis.call('HMGET', KEYS[1], 'status', 'sub:' .. ARGV[2])
+local rec = redis.call('HMGET', KEYS[1], 'status', SUBSCRIPTION_FIELD)
 if not rec[1] then return {'unknown_key', '', 0, 0, 0, '', ''} end
 if rec[1] == 'suspended' then return {'suspended', '', 0, 0, 0, '', keyId} end
 local status, plan = '', ''
@@ -54,15 +76,9 @@ if rec[2] then
   plan = string.sub(rec[2], bar + 1)
 end
 if status == 'active' then
-  local quota, rate
-  for i = 10, #ARGV, 3 do
-    if ARGV[i] == plan then
-      quota = tonumber(ARGV[i + 1])
-      rate = tonumber(ARGV[i + 2])
-      break
-    end
-  end
-  if not quota then return {'unknown_plan', plan, 0, 0, 0, status, keyId} end
+  local limits = PLANS[plan]
+  if not limits then return {'unknown_plan', plan, 0, 0, 0, status, keyId} end
+  local quota, rate = limits[1], limits[2]
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 2000)
   local count = redis.call('ZCOUNT', KEYS[3], '(' .. (now - 1000), '+inf')
   local oldest = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. (now - 1000), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
@@ -71,25 +87,25 @@ if status == 'active' then
   local used = tonumber(redis.call('GET', KEYS[4]) or '0')
   if used >= quota then return {'quota_exceeded', plan, used, count, reset, status, keyId} end
   if count >= rate then return {'rate_limited', plan, used, count, reset, status, keyId} end
-  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
-  redis.call('EXPIRE', KEYS[3], ARGV[8])
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
+  redis.call('EXPIRE', KEYS[3], SECOND_LOG_TTL)
   used = redis.call('INCR', KEYS[4])
-  redis.call('EXPIRE', KEYS[4], ARGV[5])
+  redis.call('EXPIRE', KEYS[4], ARGV[4])
   if not oldest[2] then reset = 1000 end
   local limit = grace
   if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
   return {'admitted', plan, used, count + 1, reset, status, keyId, limit}
 end
-local allowance = tonumber(ARGV[7])
-if allowance <= 0 then return {'no_subscription', plan, 0, 0, 0, status, keyId} end
+if PLAYGROUND_PER_DAY <= 0 then return {'no_subscription', plan, 0, 0, 0, status, keyId} end
 local day = tonumber(redis.call('GET', KEYS[5]) or '0')
-if day >= allowance then return {'playground_exhausted', plan, day, 0, 0, status, keyId} end
+if day >= PLAYGROUND_PER_DAY then return {'playground_exhausted', plan, day, 0, 0, status, keyId} end
 day = redis.call('INCR', KEYS[5])
-redis.call('EXPIRE', KEYS[5], ARGV[6])
-redis.call('ZADD', KEYS[6], ARGV[3], ARGV[4])
-redis.call('EXPIRE', KEYS[6], ARGV[6])
+redis.call('EXPIRE', KEYS[5], ARGV[5])
+redis.call('ZADD', KEYS[6], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[6], ARGV[5])
 return {'playground', plan, day, 0, 0, status, keyId}
 `;
+}
 
 /**
  * Undoes one admitted call, at most once: a marker per call (its unique member) makes a second

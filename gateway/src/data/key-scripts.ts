@@ -113,18 +113,37 @@ return 1
 `;
 
 /**
- * Adds one batch of an account's history counts, once: a marker per batch id makes the same batch
- * sent again (after a timeout, when it may have run) a no-op.
- * KEYS: 1 the batch marker, then the days' history hashes. ARGV: 1 history TTL (s), 2 marker TTL
- * (s), then per count: the index of its day's hash in KEYS, the field, the count.
- * Returns 1, or 0 when the batch was already added.
+ * Adds a batch of history counts and keys' last use for one or more accounts, each account's
+ * counts once: a marker per account and batch id makes the same batch sent again (after a
+ * timeout, when it may have run) a no-op for the counts. Several accounts go in one call where
+ * one Redis holds them all (a Cluster gets one call per account: one slot each).
+ * KEYS, per account: its batch marker, its days' history hashes, then the hashes of its keys used.
+ * ARGV: 1 history TTL (s), 2 marker TTL (s), then per account: the number of day hashes, of counts
+ * and of keys used; per count the index of its day's hash among the account's (1-based), the
+ * field and the count; per key used, its last use (written only where the key still exists).
+ * Returns how many accounts' counts were added (those already added are not).
  */
 export const HISTORY_SCRIPT = `
-if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[2]) then return 0 end
-for i = 3, #ARGV, 3 do
-  local name = KEYS[tonumber(ARGV[i])]
-  redis.call('HINCRBY', name, ARGV[i + 1], ARGV[i + 2])
-  redis.call('EXPIRE', name, ARGV[1])
+local k, a, added = 1, 3, 0
+while a <= #ARGV do
+  local days, counts, used = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  a = a + 3
+  local fresh = redis.call('SET', KEYS[k], '1', 'NX', 'EX', ARGV[2])
+  if fresh then added = added + 1 end
+  for i = 1, counts do
+    if fresh then
+      local name = KEYS[k + tonumber(ARGV[a])]
+      redis.call('HINCRBY', name, ARGV[a + 1], ARGV[a + 2])
+      redis.call('EXPIRE', name, ARGV[1])
+    end
+    a = a + 3
+  end
+  for i = 1, used do
+    local name = KEYS[k + days + i]
+    if redis.call('EXISTS', name) == 1 then redis.call('HSET', name, 'last_used_at', ARGV[a]) end
+    a = a + 1
+  end
+  k = k + 1 + days + used
 end
-return 1
+return added
 `;

@@ -17,6 +17,8 @@ export interface KeyRecord {
 export interface NewKey {
   owner: string;
   subscriptions?: Record<string, Subscription>;
+  /** False for self-service sign-up (the address is not proven yet); true unless said. */
+  email_verified?: boolean;
 }
 
 /** Keys as one-key accounts: the admin routes, CLI commands and tests made before accounts. */
@@ -50,10 +52,10 @@ export function createLegacyKeyStore(accounts: AccountStore): KeyStore {
   const create = async (input: NewKey): Promise<Account> => {
     const email = normaliseEmail(input.owner);
     try {
-      return await accounts.createAccount({ email, name: input.owner, subscriptions: input.subscriptions });
+      return await accounts.createAccount({ email, name: input.owner, subscriptions: input.subscriptions, email_verified: input.email_verified });
     } catch (err) {
       if (!(err instanceof EmailTakenError)) throw err;
-      return accounts.createAccount({ email: null, name: input.owner, subscriptions: input.subscriptions });
+      return accounts.createAccount({ email: null, name: input.owner, subscriptions: input.subscriptions, email_verified: input.email_verified });
     }
   };
   return {

@@ -3,7 +3,7 @@ import type { SecretEntry } from '../domain/admission';
 import { dayIds } from '../domain/windows';
 import { EmailTakenError, HISTORY_OUTCOMES, KeyRevokedError, newAccountRecord, newKeyRecord } from './account-store';
 import type { Account, AccountStore, ApiKey, HistoryDay, Page } from './account-store';
-import { HISTORY_TTL_SECONDS } from './redis-keys';
+import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS } from './redis-keys';
 
 /** A key as this store holds it: its record and the hashes of its current and previous secrets. */
 export interface StoredKey {
@@ -82,6 +82,7 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
   const makeAccountId = options.newAccountId ?? (() => newAccountId());
   const makeKey = options.generateKey ?? ((accountId: string) => generateApiKey(accountId));
   const { accounts, emails, keys, secrets, history } = options.state ?? emptyAccountState();
+  const batches = new Map<string, number>();
   const persist = options.persistence;
   const copy = <T>(value: T | undefined): T | undefined => (value === undefined ? undefined : structuredClone(value));
   const secretOf = (hash: string, accountId: string): SecretEntry | undefined => {
@@ -120,6 +121,13 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
       if (!account) return undefined;
       if (subscription) account.subscriptions[api] = { ...subscription };
       else delete account.subscriptions[api];
+      persist?.account(accountId);
+      return copy(account);
+    },
+    async setEmailVerified(accountId) {
+      const account = accounts.get(accountId);
+      if (!account) return undefined;
+      account.email_verified = true;
       persist?.account(accountId);
       return copy(account);
     },
@@ -165,6 +173,20 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
       options.revoked(keyId);
       return { key, record: copy(stored.record)! };
     },
+    async endGrace(keyId) {
+      const stored = keys.get(keyId);
+      if (!stored) return undefined;
+      const nowMs = clock();
+      const previous = stored.previousHash === undefined ? undefined : secrets.get(stored.previousHash);
+      if (!stored.record.revoked_at && previous && stored.previousHash !== undefined) {
+        if (previous.graceUntilMs === 0 || previous.graceUntilMs > nowMs) secrets.set(stored.previousHash, { ...previous, graceUntilMs: nowMs });
+        stored.record.grace_until = null;
+        persist?.key(keyId);
+        // As a roll: every gateway drops what it remembered of the old secret for failing open.
+        options.revoked(keyId);
+      }
+      return copy(stored.record);
+    },
     async revokeKey(keyId) {
       const stored = keys.get(keyId);
       if (!stored) return undefined;
@@ -185,9 +207,17 @@ export function createMemoryAccountStore(options: MemoryAccountsOptions): Memory
       if (!parsed.ok || !stored || !account) return undefined;
       return { key: copy(stored.record)!, account: copy(account)!, secret: stored.hash === parsed.hash ? 'current' : 'previous' };
     },
-    async record(counts, lastUsed) {
+    async record(counts, lastUsed, batchId) {
       const nowMs = clock();
-      for (const c of counts) {
+      // Ids of batches added, oldest first, as long as Redis keeps its markers: a batch sent again
+      // adds nothing here either (the contract is one for every store).
+      for (const [id, untilMs] of batches) {
+        if (untilMs > nowMs) break;
+        batches.delete(id);
+      }
+      const fresh = batchId === undefined || !batches.has(batchId);
+      if (batchId !== undefined && fresh) batches.set(batchId, nowMs + HISTORY_BATCH_TTL_SECONDS * 1000);
+      for (const c of fresh ? counts : []) {
         const name = `${c.accountId}|${c.dayId}`;
         const day = history.get(name) ?? { counts: new Map<string, number>(), expiresAtMs: 0 };
         day.counts.set(`${c.api}:${c.outcome}`, (day.counts.get(`${c.api}:${c.outcome}`) ?? 0) + c.count);

@@ -3,6 +3,7 @@ import type { SecretEntry } from '../domain/admission';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
 import { createLegacyKeyStore } from './key-store';
 import { createMemoryAccountStore } from './memory-accounts';
+import { createMemorySessionStore } from './memory-sessions';
 import type { MemoryAccountState, MemoryAccountsPersistence } from './memory-accounts';
 import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores, Usage } from './quota-store';
 import { REFUND_MARKER_TTL_SECONDS, redisKeys } from './redis-keys';
@@ -200,5 +201,5 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     },
   };
 
-  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, kind: options.kind ?? 'memory' };
+  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, sessionStore: createMemorySessionStore(clock), kind: options.kind ?? 'memory' };
 }

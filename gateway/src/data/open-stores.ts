@@ -1,9 +1,10 @@
-import type Redis from 'ioredis';
 import type { Logger } from '@tollgate/envelope';
 import { MEMORY_STORE_PATH } from '../config';
+import type { ClusterNode } from '../config';
 import { createMemoryStores } from './memory-stores';
 import type { Stores } from './quota-store';
-import { createRedisClient } from './redis-client';
+import { createStoreClient, whenReady } from './redis-client';
+import type { RedisClient } from './redis-client';
 import { migrateLegacyKeys } from './redis-migration';
 import { createRedisStores } from './redis-stores';
 import { openSqliteStores } from './sqlite-stores';
@@ -11,6 +12,8 @@ import { openSqliteStores } from './sqlite-stores';
 /** Options of {@link openStores}. */
 export interface OpenStoresOptions {
   redisUrl?: string;
+  /** A Redis Cluster's seed nodes, in place of `redisUrl`. */
+  redisClusterNodes?: readonly ClusterNode[];
   /** The embedded store's file when there is no Redis; `:memory:` for the plain in-memory store. */
   storePath: string;
   redisTimeoutMs: number;
@@ -24,26 +27,27 @@ export interface OpenStoresOptions {
 /** The stores, the Redis client under them (if any), and what a graceful stop must call. */
 export interface OpenedStores {
   stores: Stores;
-  redis?: Redis;
+  redis?: RedisClient;
   /** Writes what is pending and closes the embedded store's file. */
   close?: () => void;
 }
 
 /**
- * Redis stores when a URL is given (waiting up to `waitMs` for the first connection; the gateway
+ * Redis stores when a URL or a cluster's seed nodes are given (waiting up to `waitMs` for the first connection; the gateway
  * answers 503 until Redis is there), else the embedded SQLite store at `storePath` (throwing
  * {@link StoreInUseError} when another process holds it), or the plain in-memory one, said loudly.
  */
 export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Promise<OpenedStores> {
-  const { redisUrl, clock, logger } = options;
-  if (!redisUrl && options.storePath === MEMORY_STORE_PATH) {
+  const { clock, logger } = options;
+  const onRedis = Boolean(options.redisUrl || options.redisClusterNodes?.length);
+  if (!onRedis && options.storePath === MEMORY_STORE_PATH) {
     logger.warn(
       { store: 'memory' },
       'STORE_PATH=:memory: and no REDIS_URL: using the IN-MEMORY store. Keys and quotas live in this process only, are lost on restart, and are NOT shared: run exactly one gateway process like this.',
     );
     return { stores: createMemoryStores({ clock }) };
   }
-  if (!redisUrl) {
+  if (!onRedis) {
     const opened = openSqliteStores({
       path: options.storePath,
       clock,
@@ -55,21 +59,15 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
     );
     return { stores: opened.stores, close: opened.close };
   }
-  const redis = createRedisClient(redisUrl, { logger });
-  const ready = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), waitMs);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-  if (!ready) logger.warn({ store: 'redis' }, `Redis is not reachable yet; answering 503 until it is`);
+  const redis = createStoreClient({ redisUrl: options.redisUrl, clusterNodes: options.redisClusterNodes }, { logger });
+  const ready = await whenReady(redis, waitMs);
+  if (!ready) logger.warn({ store: 'redis' }, `${options.redisUrl ? 'Redis' : 'the Redis Cluster'} is not reachable yet; answering 503 until it is`);
   else await migrateAtStart(redis, clock(), options.apis ?? [], logger);
   return { stores: createRedisStores(redis, { clock, onLatency: options.onLatency, timeoutMs: options.redisTimeoutMs, logger, apis: options.apis }), redis };
 }
 
 /** Keys made before accounts become accounts of one key now; any left (Redis was down) are moved when first used. */
-async function migrateAtStart(redis: Redis, nowMs: number, apis: readonly string[], logger: Logger): Promise<void> {
+async function migrateAtStart(redis: RedisClient, nowMs: number, apis: readonly string[], logger: Logger): Promise<void> {
   try {
     const found = await migrateLegacyKeys(redis, nowMs, apis);
     if (found) logger.info({ keys: found }, 'keys made before accounts are accounts of one key now');

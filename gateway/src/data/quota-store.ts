@@ -2,6 +2,7 @@ import type { AdmissionDecision } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
 import type { AccountStore } from './account-store';
 import type { KeyStore } from './key-store';
+import type { SessionStore } from './session-store';
 
 /** One call to admit: which account (read from the presented key) and secret, which API and its plans, when. */
 export interface AdmitRequest {
@@ -75,6 +76,8 @@ export interface Stores {
   /** Keys as one-key accounts, for the routes and CLI commands made before accounts. */
   keyStore: KeyStore;
   quotaStore: QuotaStore;
+  /** Portal sessions and mailed codes (session-store.ts). */
+  sessionStore: SessionStore;
   /** Which backing store this is, for logs and `/readyz`. */
   kind: 'redis' | 'sqlite' | 'memory';
   /** How the backing store survives its own restart (Redis only), for `/readyz`. */

@@ -19,7 +19,7 @@ export const subscriptionField = (api: string): string => SUB_PREFIX + api;
 
 /** The hash fields of a new account. */
 export function encodeAccount(account: Account): Record<string, string> {
-  const fields: Record<string, string> = { email: account.email ?? '', name: account.name, status: account.status, created_at: account.created_at };
+  const fields: Record<string, string> = { email: account.email ?? '', email_verified: account.email_verified ? '1' : '0', name: account.name, status: account.status, created_at: account.created_at };
   for (const [api, sub] of Object.entries(account.subscriptions)) fields[SUB_PREFIX + api] = encodeSubscription(sub);
   return fields;
 }
@@ -31,7 +31,8 @@ export function decodeAccount(id: string, fields: Record<string, string>): Accou
   for (const [name, value] of Object.entries(fields)) {
     if (name.startsWith(SUB_PREFIX)) subscriptions[name.slice(SUB_PREFIX.length)] = decodeSubscription(value);
   }
-  return { id, email: fields.email || null, name: fields.name ?? '', status: fields.status === 'suspended' ? 'suspended' : 'active', created_at: fields.created_at, subscriptions };
+  // No field: an account made before proofs existed (or migrated from a key), which counts as proven.
+  return { id, email: fields.email || null, email_verified: fields.email_verified !== '0', name: fields.name ?? '', status: fields.status === 'suspended' ? 'suspended' : 'active', created_at: fields.created_at, subscriptions };
 }
 
 /** A key's stored fields: its record, its current secret's hash and its expiry in ms for the scripts. */

@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type Redis from 'ioredis';
 import { generateApiKey, hashApiKey, keyHints, newAccountId, newKeyId, parseApiKey, accountOfKeyId } from '../domain/api-key';
 import { dayIds } from '../domain/windows';
 import { EmailTakenError, HISTORY_OUTCOMES, KeyRevokedError, newAccountRecord, newKeyRecord } from './account-store';
 import type { Account, AccountStore, ApiKey, HistoryCount, HistoryDay, Page } from './account-store';
 import { CREATE_SCRIPT } from './admit-script';
+import { END_GRACE_SCRIPT } from './end-grace-script';
 import { migrateLegacyKey, migrateLegacyKeyById } from './redis-migration';
+import { isCluster, streamsOf } from './redis-client';
+import { createWriteCoalescer } from './write-coalescer';
+import type { RedisClient } from './redis-client';
 import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, UNROLL_SCRIPT } from './key-scripts';
 import { decodeAccount, decodeKey, decodeSecret, encodeAccount, encodeKey, encodeSecret, encodeSubscription, subscriptionField } from './record-codec';
 import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, indexMember, redisKeys } from './redis-keys';
 import type { StoreGuard } from './store-guard';
 
 interface AccountScripts {
+  tollgateHistory(...args: (string | number)[]): Promise<number>;
   tollgateCreate(...args: (string | number)[]): Promise<number>;
   tollgateCreateKey(...args: (string | number)[]): Promise<number>;
   tollgateRoll(...args: (string | number)[]): Promise<number>;
@@ -50,15 +54,46 @@ const refusedAfter = <T>(result: Promise<T | EmailTakenError | KeyRevokedError>)
     return value;
   });
 
+/** Accounts whose history one call to a single Redis adds at most (a few hundred commands inside). */
+const HISTORY_ACCOUNTS_PER_CALL = 50;
+
+/** One account's part of a history batch: its counts, the days they fall on, and its keys' last use. */
+interface HistoryGroup {
+  accountId: string;
+  days: string[];
+  counts: HistoryCount[];
+  used: [string, number][];
+}
+
+/** A batch's counts and last uses, grouped by account (the unit of a Cluster slot). */
+function historyGroups(counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>): HistoryGroup[] {
+  const groups = new Map<string, HistoryGroup>();
+  const groupOf = (accountId: string): HistoryGroup => {
+    let group = groups.get(accountId);
+    if (!group) groups.set(accountId, (group = { accountId, days: [], counts: [], used: [] }));
+    return group;
+  };
+  for (const c of counts) {
+    const group = groupOf(c.accountId);
+    group.counts.push(c);
+    if (!group.days.includes(c.dayId)) group.days.push(c.dayId);
+  }
+  for (const [keyId, atMs] of lastUsed) {
+    const accountId = accountOfKeyId(keyId);
+    if (accountId) groupOf(accountId).used.push([keyId, atMs]);
+  }
+  return [...groups.values()];
+}
+
 /** Members after `cursor`, at most `limit`, and the cursor of the next page. */
-async function pageOfIndex(redis: Redis, index: string, cursor: string | undefined, limit: number): Promise<{ ids: string[]; next: string | null }> {
+async function pageOfIndex(redis: RedisClient, index: string, cursor: string | undefined, limit: number): Promise<{ ids: string[]; next: string | null }> {
   const members = await redis.zrangebylex(index, cursor ? `(${cursor}` : '-', '+', 'LIMIT', 0, limit + 1);
   const page = members.slice(0, limit);
   return { ids: page.map((m) => m.slice(m.indexOf(':') + 1)), next: members.length > limit ? (page.at(-1) ?? null) : null };
 }
 
 /** Accounts, keys and history in Redis, each account in its own slot (see redis-keys.ts). */
-export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext): AccountStore {
+export function createRedisAccountStore(redis: RedisClient, ctx: RedisAccountsContext): AccountStore {
   const { clock, guard } = ctx;
   redis.defineCommand('tollgateCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
   redis.defineCommand('tollgateCreateKey', { numberOfKeys: 4, lua: CREATE_KEY_SCRIPT });
@@ -69,6 +104,7 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
   redis.defineCommand('tollgateRevoke', { numberOfKeys: 2, lua: REVOKE_SCRIPT });
   redis.defineCommand('tollgateSetIfExists', { numberOfKeys: 1, lua: SET_IF_EXISTS_SCRIPT });
   const scripts = redis as unknown as AccountScripts;
+  const coalesce = createWriteCoalescer(() => streamsOf(redis));
   const makeAccountId = ctx.newAccountId ?? (() => newAccountId());
   const makeKey = ctx.generateKey ?? ((accountId: string) => generateApiKey(accountId));
 
@@ -138,6 +174,11 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
       guard.run('set_subscription', async () => {
         const value = subscription ? encodeSubscription(subscription) : '';
         if (!(await scripts.tollgateSetIfExists(redisKeys.account(accountId), subscriptionField(api), value))) return undefined;
+        return readAccount(accountId);
+      }),
+    setEmailVerified: (accountId) =>
+      guard.run('set_email_verified', async () => {
+        if (!(await scripts.tollgateSetIfExists(redisKeys.account(accountId), 'email_verified', '1'))) return undefined;
         return readAccount(accountId);
       }),
     setStatus: (accountId, status) =>
@@ -228,6 +269,15 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
         ),
       );
     },
+    endGrace: (keyId) =>
+      guard.run('end_grace', async () => {
+        await migrated(keyId);
+        const accountId = accountOfKeyId(keyId);
+        if (!accountId) return undefined;
+        if (!(await redis.eval(END_GRACE_SCRIPT, 2, redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), clock()))) return undefined;
+        await redis.publish(redisKeys.revocations(), keyId);
+        return readKey(keyId);
+      }),
     revokeKey: (keyId) =>
       guard.run('revoke_key', async () => {
         await migrated(keyId);
@@ -255,24 +305,30 @@ export function createRedisAccountStore(redis: Redis, ctx: RedisAccountsContext)
     record: (counts, lastUsed, batchId) =>
       guard.run('record', async () => {
         if (!counts.length && !lastUsed.size) return;
-        // One pipelined batch: the history costs a gateway one write a second, not one per call.
-        // Per account, one script adds its counts at most once per batch id, so a batch sent
-        // again after a timeout (it may have been applied) is not counted twice.
-        const pipeline = redis.pipeline() as ReturnType<Redis['pipeline']> & { tollgateSetIfExists(...args: string[]): unknown; tollgateHistory(...args: (string | number)[]): unknown };
-        const byAccount = new Map<string, HistoryCount[]>();
-        for (const c of counts) byAccount.set(c.accountId, [...(byAccount.get(c.accountId) ?? []), c]);
+        // One batch: the history costs a gateway one write a second, not one per call. Per
+        // account, the script adds its counts at most once per batch id, so a batch sent again
+        // after a timeout (it may have been applied) is not counted twice. Corking the sockets for
+        // the turn sends a Cluster's calls (one per account: a slot each) as one write per master.
+        coalesce();
+        const sent: Promise<unknown>[] = [];
         const batch = batchId ?? randomUUID();
-        for (const [accountId, mine] of byAccount) {
-          const days = [...new Set(mine.map((c) => c.dayId))];
-          const names = days.map((day) => redisKeys.history(accountId, day));
-          const triples = mine.flatMap((c) => [days.indexOf(c.dayId) + 2, `${c.api}:${c.outcome}`, c.count]);
-          pipeline.tollgateHistory(1 + names.length, redisKeys.historyBatch(accountId, batch), ...names, HISTORY_TTL_SECONDS, HISTORY_BATCH_TTL_SECONDS, ...triples);
+        const groups = historyGroups(counts, lastUsed);
+        // One Redis takes the whole batch in calls of up to HISTORY_ACCOUNTS_PER_CALL accounts (its
+        // cost per flush then barely grows with the accounts); a Cluster, one call per account.
+        const perCall = isCluster(redis) ? 1 : HISTORY_ACCOUNTS_PER_CALL;
+        for (let i = 0; i < groups.length; i += perCall) {
+          const keys: string[] = [];
+          const args: (string | number)[] = [HISTORY_TTL_SECONDS, HISTORY_BATCH_TTL_SECONDS];
+          for (const group of groups.slice(i, i + perCall)) {
+            keys.push(redisKeys.historyBatch(group.accountId, batch), ...group.days.map((day) => redisKeys.history(group.accountId, day)), ...group.used.map(([keyId]) => redisKeys.key(group.accountId, keyId)));
+            args.push(group.days.length, group.counts.length, group.used.length);
+            for (const c of group.counts) args.push(group.days.indexOf(c.dayId) + 1, `${c.api}:${c.outcome}`, c.count);
+            for (const [, atMs] of group.used) args.push(new Date(atMs).toISOString());
+          }
+          sent.push(scripts.tollgateHistory(keys.length, ...keys, ...args));
         }
-        for (const [keyId, atMs] of lastUsed) {
-          const accountId = accountOfKeyId(keyId);
-          if (accountId) pipeline.tollgateSetIfExists(redisKeys.key(accountId, keyId), 'last_used_at', new Date(atMs).toISOString());
-        }
-        for (const [err] of (await pipeline.exec()) ?? []) if (err) throw err;
+        // Every command is waited for (none left running unseen), then the first failure thrown.
+        for (const result of await Promise.allSettled(sent)) if (result.status === 'rejected') throw result.reason;
       }),
     history: (accountId, apis, fromDayId, toDayId) =>
       guard.run('history', async (): Promise<HistoryDay[] | undefined> => {

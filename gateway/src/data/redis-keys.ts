@@ -35,6 +35,12 @@ export const redisKeys = {
   revocations: (): string => 'gw:revocations',
   /** Counter: self-service sign-ups from one client address in one UTC hour. */
   signups: (ip: string, hourId: string): string => `gw:{signup:${ip}}:${hourId}`,
+  /** String (JSON): a portal session, by the SHA-256 of its cookie; lives to its end plus a day. */
+  session: (tokenHash: string): string => `gw:{session:${tokenHash}}`,
+  /** Hash: a mailed code (hash, expires, tries), by the SHA-256 of its subject (`sign-in:<email>`, `verify:<account>`). */
+  code: (subjectHash: string): string => `gw:{code:${subjectHash}}`,
+  /** Counter: sign-in codes asked for by one subject (an email or a client address, hashed) in one UTC hour. */
+  signIns: (subjectHash: string, hourId: string): string => `gw:{signin:${subjectHash}}:${hourId}`,
   /** What keys made before accounts left, read once by the migration. */
   legacy: {
     record: (keyId: string): string => `gw:{${keyId}}:key`,

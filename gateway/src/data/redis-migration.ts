@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 import { legacyKeyIdFromHash } from '../domain/api-key';
 import { normaliseEmail } from '../domain/email';
 import { dayWindow, monthWindow } from '../domain/windows';
@@ -16,7 +16,7 @@ const SUB_PREFIX = subscriptionField('');
  * the account does not exist yet. The old record is left in place (a rollback still finds it).
  * Returns whether the account exists afterwards.
  */
-export async function migrateLegacyKeyById(redis: Redis, keyId: string, nowMs: number, apis: readonly string[] = []): Promise<boolean> {
+export async function migrateLegacyKeyById(redis: RedisClient, keyId: string, nowMs: number, apis: readonly string[] = []): Promise<boolean> {
   const hex = keyId.slice(4);
   const accountId = `acc_${hex}`;
   const old = await redis.hgetall(redisKeys.legacy.record(keyId));
@@ -63,12 +63,12 @@ export async function migrateLegacyKeyById(redis: Redis, keyId: string, nowMs: n
 }
 
 /** {@link migrateLegacyKeyById} for the key a presented secret's hash names. */
-export function migrateLegacyKey(redis: Redis, keyHash: string, nowMs: number, apis: readonly string[] = []): Promise<boolean> {
+export function migrateLegacyKey(redis: RedisClient, keyHash: string, nowMs: number, apis: readonly string[] = []): Promise<boolean> {
   return migrateLegacyKeyById(redis, legacyKeyIdFromHash(keyHash), nowMs, apis);
 }
 
 /** Migrates every key in the old index; returns how many were found. */
-export async function migrateLegacyKeys(redis: Redis, nowMs: number, apis: readonly string[]): Promise<number> {
+export async function migrateLegacyKeys(redis: RedisClient, nowMs: number, apis: readonly string[]): Promise<number> {
   const ids = await redis.smembers(redisKeys.legacy.keyIndex());
   for (const id of ids) await migrateLegacyKeyById(redis, id, nowMs, apis);
   return ids.length;

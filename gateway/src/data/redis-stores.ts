@@ -1,13 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import type Redis from 'ioredis';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '@tollgate/envelope';
 import type { AdmitOutcome } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../domain/windows';
-import { ADMIT_SCRIPT, COUNT_SCRIPT, REFUND_SCRIPT } from './admit-script';
+import { COUNT_SCRIPT, REFUND_SCRIPT, admitScriptFor } from './admit-script';
 import { createLegacyKeyStore } from './key-store';
 import type { Admission, AdmitRequest, QuotaStore, RefundTicket, Stores } from './quota-store';
 import { createRedisAccountStore } from './redis-accounts';
+import { mastersOf, streamsOf } from './redis-client';
+import type { RedisClient } from './redis-client';
+import { createRedisSessionStore } from './redis-sessions';
 import { migrateLegacyKey } from './redis-migration';
 import { REFUND_MARKER_TTL_SECONDS, SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
 import { createWriteCoalescer } from './write-coalescer';
@@ -33,37 +35,43 @@ export interface RedisStoresOptions {
 
 type ScriptReply = [AdmitOutcome | 'late', string, number, number, number, string, string, number?];
 
+type AdmitCommand = (...args: (string | number)[]) => Promise<ScriptReply>;
+
 interface ScriptCommands {
-  tollgateAdmit(...args: (string | number)[]): Promise<ScriptReply>;
   tollgateRefund(...args: (string | number)[]): Promise<number>;
   tollgateCount(...args: (string | number)[]): Promise<number>;
 }
 
-// The plan table is fixed for a process's life: flatten each API's plans for the script once.
-const planArgsCache = new WeakMap<ApiPlans, (string | number)[]>();
-function planArgsOf(apiPlans: ApiPlans): (string | number)[] {
-  let args = planArgsCache.get(apiPlans);
-  if (!args) {
-    args = Object.entries(apiPlans.plans).flatMap(([name, p]) => [name, p.monthly_quota, p.rate_per_second]);
-    planArgsCache.set(apiPlans, args);
-  }
-  return args;
-}
-
 /** Key and quota stores in Redis, shared by every gateway process and the CLI. */
-export function createRedisStores(redis: Redis, options: RedisStoresOptions): Stores {
+export function createRedisStores(redis: RedisClient, options: RedisStoresOptions): Stores {
   const { clock } = options;
   const wallClock = options.wallClock ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 1_000;
   // ioredis sends EVALSHA and falls back to EVAL on NOSCRIPT (e.g. after a Redis restart).
-  redis.defineCommand('tollgateAdmit', { numberOfKeys: 6, lua: ADMIT_SCRIPT });
   redis.defineCommand('tollgateRefund', { numberOfKeys: 5, lua: REFUND_SCRIPT });
   redis.defineCommand('tollgateCount', { numberOfKeys: 1, lua: COUNT_SCRIPT });
   const scripts = redis as unknown as ScriptCommands;
+  // One admission script per API, its plans written in (admit-script.ts), defined on first use;
+  // ioredis sends each by its SHA and falls back to EVAL on NOSCRIPT.
+  const admitCommands = new WeakMap<ApiPlans, Map<string, AdmitCommand>>();
+  const admitCommandOf = (api: string, apiPlans: ApiPlans): AdmitCommand => {
+    let byApi = admitCommands.get(apiPlans);
+    if (!byApi) admitCommands.set(apiPlans, (byApi = new Map()));
+    let command = byApi.get(api);
+    if (!command) {
+      const lua = admitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS);
+      // Named by the script itself: the same plans on the same client define the same command.
+      const name = `tollgateAdmit_${createHash('sha1').update(lua).digest('hex')}`;
+      redis.defineCommand(name, { numberOfKeys: 6, lua });
+      command = (redis as unknown as Record<string, AdmitCommand>)[name]!.bind(redis);
+      byApi.set(api, command);
+    }
+    return command;
+  };
   // Log members must be unique across gateway processes: a random prefix per process and a counter.
   const memberPrefix = randomBytes(6).toString('base64url');
   let sequence = 0;
-  const coalesce = createWriteCoalescer(() => redis.stream);
+  const coalesce = createWriteCoalescer(() => streamsOf(redis));
   // A client without an offline queue (the gateway's) fails a command at once while disconnected;
   // one with a queue (a test's, a script's) waits for the connection.
   const queues = redis.options.enableOfflineQueue !== false;
@@ -97,7 +105,7 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
         'admit',
         (): Promise<Admission> => {
           coalesce();
-          const reply = scripts.tollgateAdmit(
+          const reply = admitCommandOf(api, apiPlans)(
             redisKeys.account(accountId),
             redisKeys.secrets(accountId),
             redisKeys.secondLog(accountId, api),
@@ -105,15 +113,11 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
             redisKeys.day(accountId, api, day.id),
             redisKeys.playgroundLog(accountId, api, day.id),
             request.keyHash,
-            api,
             nowMs,
             member,
             ttlSeconds(month, nowMs),
             ttlSeconds(day, nowMs),
-            apiPlans.playground_per_day,
-            SECOND_LOG_TTL_SECONDS,
             redisTime.deadline(maxWaitMs),
-            ...planArgsOf(apiPlans),
           );
           return reply.then(([outcome, plan, used, secondCount, secondResetMs, status, keyId, validUntilMs]) => {
             if (outcome === 'late') throw new Error('the admission reached Redis after its deadline and was not charged');
@@ -167,10 +171,11 @@ export function createRedisStores(redis: Redis, options: RedisStoresOptions): St
       }),
     ping: () =>
       guard.run('ping', async () => {
-        await redis.ping();
+        // A cluster is ready when every master answers: any may hold the next call's account.
+        await Promise.all(mastersOf(redis).map((node) => node.ping()));
       }),
     onRevoked: (revoked, listening) => subscribeRevocations(redis, revoked, listening, options.logger),
   };
 
-  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, kind: 'redis', persistence: watchPersistence(redis, options.logger) };
+  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, sessionStore: createRedisSessionStore(redis, { guard, clock }), kind: 'redis', persistence: watchPersistence(redis, options.logger) };
 }

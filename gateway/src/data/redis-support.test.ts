@@ -1,4 +1,4 @@
-import { persistenceOf } from './redis-support';
+import { persistenceOf, weakestPersistence } from './redis-support';
 
 describe('persistenceOf', () => {
   it.each<[string | undefined, string | undefined, string]>([
@@ -11,5 +11,17 @@ describe('persistenceOf', () => {
     ['yes', undefined, 'unknown'],
   ])('appendonly %p, save %p → %p', (appendonly, save, expected) => {
     expect(persistenceOf(appendonly, save)).toBe(expected);
+  });
+});
+
+describe('weakestPersistence', () => {
+  it.each<[string[], string]>([
+    [['aof', 'aof', 'aof'], 'aof'],
+    [['aof+rdb', 'aof', 'rdb'], 'rdb'],
+    [['aof', 'unknown', 'aof'], 'unknown'],
+    [['aof', 'none', 'unknown'], 'none'],
+    [[], 'unknown'],
+  ])('a cluster whose masters say %p persists as %p', (each, expected) => {
+    expect(weakestPersistence(each as Parameters<typeof weakestPersistence>[0])).toBe(expected);
   });
 });

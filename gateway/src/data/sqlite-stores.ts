@@ -9,6 +9,7 @@ import type { HistoryEntry, MemoryAccountState, StoredKey } from './memory-accou
 import { createMemoryStores } from './memory-stores';
 import type { Counter, MemoryStoresOptions } from './memory-stores';
 import type { Stores } from './quota-store';
+import { createSqliteSessionStore } from './sqlite-sessions';
 
 /** Options of {@link openSqliteStores}. */
 export interface SqliteStoresOptions extends Omit<MemoryStoresOptions, 'counters' | 'accountState' | 'persistence' | 'kind'> {
@@ -94,6 +95,8 @@ function load(db: Database.Database, nowMs: number): { accountState: MemoryAccou
   const state = emptyAccountState();
   for (const row of db.prepare('SELECT record FROM accounts').all() as { record: string }[]) {
     const account = JSON.parse(row.record) as Account;
+    // Written before proofs existed: such an account counts as proven.
+    account.email_verified ??= true;
     state.accounts.set(account.id, account);
     if (account.email !== null) state.emails.set(account.email, account.id);
   }
@@ -169,7 +172,7 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
     dirtyKeys.clear();
   };
 
-  const stores = createMemoryStores({
+  const memoryStores = createMemoryStores({
     clock: options.clock,
     generateKey: options.generateKey,
     newAccountId: options.newAccountId,
@@ -184,6 +187,8 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
       counter: (name) => void dirtyCounters.add(name),
     },
   });
+  // Sessions straight to the file (no copy in memory): a portal sign-in survives a restart.
+  const stores: Stores = { ...memoryStores, sessionStore: createSqliteSessionStore(db, options.clock) };
   const timer = setInterval(() => {
     try {
       flush();

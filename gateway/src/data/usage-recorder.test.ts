@@ -47,8 +47,8 @@ describe('usage recorder', () => {
     expect(store.calls[0]!.counts).toEqual([
       { accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome: '2xx', count: 3 },
       { accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome: '429', count: 1 },
-      { accountId: 'acc_a', api: 'token', dayId: '2026-04-01', outcome: '2xx', count: 1 },
       { accountId: 'acc_b', api: 'logs', dayId: '2026-03-31', outcome: '2xx', count: 1 },
+      { accountId: 'acc_a', api: 'token', dayId: '2026-04-01', outcome: '2xx', count: 1 },
     ]);
     await recorder.flush();
     expect(store.calls).toHaveLength(1);

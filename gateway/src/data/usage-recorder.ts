@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@tollgate/envelope';
 import { dayWindow } from '../domain/windows';
+import { HISTORY_OUTCOMES } from './account-store';
 import type { AccountStore, HistoryCount, HistoryOutcome } from './account-store';
 
 /** Counts calls in memory and writes them to the store in one batch at a time. */
@@ -28,6 +29,23 @@ export interface UsageRecorderOptions {
 // The store's batch markers outlive this (redis-keys.ts HISTORY_BATCH_TTL_SECONDS).
 const MAX_PENDING_BATCHES = 3_600;
 
+// Counts of one UTC day: account → API → one count per outcome, in HISTORY_OUTCOMES' order. Nested
+// maps rather than one map of joined names: counting then builds no string per call.
+type DayCounts = Map<string, Map<string, number[]>>;
+const OUTCOME_INDEX: Readonly<Record<HistoryOutcome, number>> = Object.freeze(Object.fromEntries(HISTORY_OUTCOMES.map((o, i) => [o, i])) as Record<HistoryOutcome, number>);
+
+function countsOf(days: Map<string, DayCounts>): HistoryCount[] {
+  const out: HistoryCount[] = [];
+  for (const [dayId, accounts] of days) {
+    for (const [accountId, apis] of accounts) {
+      for (const [api, row] of apis) {
+        for (let i = 0; i < row.length; i++) if (row[i]) out.push({ accountId, api, dayId, outcome: HISTORY_OUTCOMES[i]!, count: row[i]! });
+      }
+    }
+  }
+  return out;
+}
+
 /** The outcome a finished call is counted as in the history. */
 export function historyOutcome(status: number, refunded: boolean): HistoryOutcome {
   if (refunded) return 'refunded';
@@ -45,7 +63,10 @@ export function historyOutcome(status: number, refunded: boolean): HistoryOutcom
 export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
   const { store, clock } = options;
   const lastUsedEveryMs = options.lastUsedEveryMs ?? 60_000;
-  let counts = new Map<string, HistoryCount>();
+  // Usually one day; two for the interval that crosses midnight.
+  let days = new Map<string, DayCounts>();
+  let dayId = '';
+  let today: DayCounts = new Map();
   let lastUsed = new Map<string, number>();
   const written = new Map<string, number>();
   // Batches not yet written, oldest first, each with its id: one that timed out may have been
@@ -56,9 +77,10 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   let flushing: Promise<void> | undefined;
 
   const write = async (): Promise<void> => {
-    if (counts.size || lastUsed.size) {
-      pending.push({ id: `${batchPrefix}:${++sequence}`, counts: [...counts.values()], lastUsed });
-      counts = new Map();
+    if (days.size || lastUsed.size) {
+      pending.push({ id: `${batchPrefix}:${++sequence}`, counts: countsOf(days), lastUsed });
+      days = new Map();
+      dayId = '';
       lastUsed = new Map();
     }
     while (pending.length) {
@@ -88,11 +110,17 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
 
   return {
     count(accountId, keyId, api, outcome, nowMs) {
-      const dayId = dayWindow(nowMs).id;
-      const name = `${accountId}|${api}|${dayId}|${outcome}`;
-      const entry = counts.get(name);
-      if (entry) entry.count++;
-      else counts.set(name, { accountId, api, dayId, outcome, count: 1 });
+      const day = dayWindow(nowMs).id;
+      if (day !== dayId) {
+        dayId = day;
+        today = days.get(day) ?? new Map();
+        days.set(day, today);
+      }
+      let apis = today.get(accountId);
+      if (!apis) today.set(accountId, (apis = new Map()));
+      let row = apis.get(api);
+      if (!row) apis.set(api, (row = [0, 0, 0, 0, 0]));
+      row[OUTCOME_INDEX[outcome]]!++;
       if (nowMs - (written.get(keyId) ?? -Infinity) >= lastUsedEveryMs) lastUsed.set(keyId, nowMs);
     },
     flush,

@@ -61,4 +61,17 @@ describe('createWriteCoalescer', () => {
     expect(second.stream.writableCorked).toBe(0);
     expect(second.batches).toEqual([['after']]);
   });
+
+  it("corks every socket of a cluster client (one per master) for the turn, and uncorks each", async () => {
+    const nodes = [recordingStream(), recordingStream(), recordingStream()];
+    const coalesce = createWriteCoalescer(() => [...nodes.map((n) => n.stream), undefined]);
+    for (const [i, command] of ['a', 'b', 'c', 'd'].entries()) {
+      coalesce();
+      nodes[i % 3]!.stream.write(command);
+    }
+    expect(nodes.map((n) => n.batches)).toEqual([[], [], []]);
+    await nextTurn();
+    expect(nodes.map((n) => n.batches)).toEqual([[['a', 'd']], [['b']], [['c']]]);
+    expect(nodes.map((n) => n.stream.writableCorked)).toEqual([0, 0, 0]);
+  });
 });

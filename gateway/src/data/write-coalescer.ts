@@ -8,21 +8,24 @@ import type { Writable } from 'node:stream';
  * part of a call. ioredis's auto-pipelining also batches writes, but it sends one batch at a time
  * and queues the next behind its reply, which held every command across GCs and promoted them
  * (see redis-client.ts). Corking batches the bytes only: each command is still sent at once and
- * answered on its own.
+ * answered on its own. `streams` gives the socket, or a cluster's sockets (one per master).
  */
-export function createWriteCoalescer(stream: () => Writable | undefined): () => void {
-  let corked: Writable | undefined;
+export function createWriteCoalescer(streams: () => Writable | undefined | readonly (Writable | undefined)[]): () => void {
+  // A cluster client has a socket per master: each is corked, since the turn's commands may go to any.
+  let corked: Writable[] = [];
   const uncork = (): void => {
-    const s = corked;
-    corked = undefined;
-    s?.uncork();
+    const all = corked;
+    corked = [];
+    for (const s of all) s.uncork();
   };
   return () => {
-    if (corked) return;
-    const s = stream();
-    if (!s || s.destroyed) return;
-    s.cork();
-    corked = s;
-    setImmediate(uncork);
+    if (corked.length) return;
+    const found = streams();
+    for (const s of Array.isArray(found) ? found : [found]) {
+      if (!s || s.destroyed) continue;
+      s.cork();
+      corked.push(s);
+    }
+    if (corked.length) setImmediate(uncork);
   };
 }

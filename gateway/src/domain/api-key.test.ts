@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import {
   ACCOUNT_ID_PATTERN,
@@ -60,6 +61,16 @@ describe('api keys', () => {
       [KEY.slice(0, -6), KEY.slice(-6)],
     ])('when the body is %j, then the checksum is %s', (body, checksum) => {
       expect(keyChecksum(body)).toBe(checksum);
+    });
+
+    it('when the body is any ASCII text, then the checksum is zlib’s CRC32 in six base62 digits', () => {
+      const reference = (text: string): string => {
+        let value = crc32(text);
+        let out = '';
+        for (let i = 0; i < 6; i++, value = Math.floor(value / 62)) out = BASE62[value % 62]! + out;
+        return out;
+      };
+      fc.assert(fc.property(fc.string({ unit: 'binary-ascii', maxLength: 80 }), (body) => keyChecksum(body) === reference(body)));
     });
   });
 

@@ -1,5 +1,4 @@
 import { hash, randomBytes } from 'node:crypto';
-import { crc32 } from 'node:zlib';
 
 /** Longest key header value worth looking at; anything longer is not one of ours. */
 export const MAX_KEY_LENGTH = 128;
@@ -8,8 +7,6 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ACCOUNT_HEX = 24;
 const RANDOM_CHARS = 30;
 const CHECKSUM_CHARS = 6;
-// tg_ + account (24 hex) + random (30 base62, 178 bits) + CRC32 (6 base62).
-const KEY_PATTERN = /^tg_[0-9a-f]{24}[0-9A-Za-z]{36}$/;
 // Keys made before accounts: tg_ and 32 random bytes in base64url; their account comes from the hash.
 const LEGACY_KEY_PATTERN = /^tg_[A-Za-z0-9_-]{43}$/;
 
@@ -28,9 +25,59 @@ function base62(value: number, width: number): string {
   return out;
 }
 
+// CRC-32 (IEEE, as zlib's) table. Computed here rather than by zlib.crc32: a key is 57 ASCII
+// characters, and crossing into C++ (with the string's conversion to bytes) cost more than the sum.
+const CRC_TABLE = new Int32Array(256);
+for (let n = 0; n < 256; n++) {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  CRC_TABLE[n] = c;
+}
+
+// Character classes of a key made since accounts: 1 lower-case hex (the account), 2 base62.
+const HEX = 1;
+const B62 = 2;
+const CHAR_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (BASE62.includes(ch)) CHAR_CLASS[c] = B62 | (/[0-9a-f]/.test(ch) ? HEX : 0);
+}
+
+/** CRC-32 of an ASCII string (each character taken as its byte). */
+function crc32Ascii(text: string, end = text.length): number {
+  let crc = -1;
+  for (let i = 0; i < end; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ -1) >>> 0;
+}
+
 /** The 6-character base62 CRC32 of a key's body, as GitHub's tokens carry: a typo fails it. */
 export function keyChecksum(body: string): string {
-  return base62(crc32(body), CHECKSUM_CHARS);
+  return base62(crc32Ascii(body), CHECKSUM_CHARS);
+}
+
+/**
+ * Whether a string of {@link KEY_LENGTH} characters has the shape of a key made since accounts
+ * (`tg_`, 24 lower-case hex, 36 base62): the same test as KEY_PATTERN, in one pass without a
+ * regular expression, on every call.
+ */
+function hasKeyShape(key: string): boolean {
+  if (key.charCodeAt(0) !== 116 || key.charCodeAt(1) !== 103 || key.charCodeAt(2) !== 95) return false;
+  const accountEnd = 3 + ACCOUNT_HEX;
+  for (let i = 3; i < KEY_LENGTH; i++) {
+    const c = key.charCodeAt(i);
+    if (c >= 128 || (CHAR_CLASS[c]! & (i < accountEnd ? HEX : B62)) === 0) return false;
+  }
+  return true;
+}
+
+/** Whether the key's last six characters are the base62 CRC32 of the rest, compared without building a string. */
+function checksumMatches(key: string): boolean {
+  let value = crc32Ascii(key, KEY_LENGTH - CHECKSUM_CHARS);
+  for (let i = KEY_LENGTH - 1; i >= KEY_LENGTH - CHECKSUM_CHARS; i--) {
+    if (key.charCodeAt(i) !== BASE62.charCodeAt(value % 62)) return false;
+    value = Math.floor(value / 62);
+  }
+  return true;
 }
 
 /** A new account id from the random source. */
@@ -74,9 +121,8 @@ const NEW_KEY_START = /^tg_[0-9a-f]{24}[0-9A-Za-z]*$/;
  * checksum that does not match: a mistyped or truncated key), so it is refused without a store call.
  */
 export function parseApiKey(presented: string): ParsedKey {
-  if (presented.length === KEY_LENGTH && KEY_PATTERN.test(presented)) {
-    const body = presented.slice(0, -CHECKSUM_CHARS);
-    if (keyChecksum(body) !== presented.slice(-CHECKSUM_CHARS)) return { ok: false, reason: 'checksum' };
+  if (presented.length === KEY_LENGTH && hasKeyShape(presented)) {
+    if (!checksumMatches(presented)) return { ok: false, reason: 'checksum' };
     return { ok: true, accountId: `acc_${presented.slice(3, 3 + ACCOUNT_HEX)}`, hash: hashApiKey(presented), legacy: false };
   }
   // A new key cut short or run on is told as such, even at an old key's length.

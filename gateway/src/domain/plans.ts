@@ -51,13 +51,18 @@ export interface PlanProblem {
   message: string;
 }
 
+/** What an unknown API name is told: the APIs there are. */
+export function unknownApiMessage(plans: PlanTable, api: string): string {
+  return `unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}`;
+}
+
 /**
  * Checks that `plan` is a plan of `api`; the problem, naming what there is, or undefined when it is.
  * Pure, so the admin routes (as 400 or 404) and the CLI (as a usage error) say the same thing.
  */
 export function planProblem(plans: PlanTable, api: string, plan: string, field = 'plan'): PlanProblem | undefined {
   const apiPlans = ownEntry(plans, api);
-  if (!apiPlans) return { unknown: 'api', message: `unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}` };
+  if (!apiPlans) return { unknown: 'api', message: unknownApiMessage(plans, api) };
   if (!ownEntry(apiPlans.plans, plan)) return { unknown: 'plan', message: `${field} must be one of ${Object.keys(apiPlans.plans).join(', ')} for ${api}` };
   return undefined;
 }

@@ -13,6 +13,7 @@ const closed = (properties: Record<string, unknown>, extra: string[] = []): Sche
 export const ACCOUNT_SCHEMA = closed({
   id: { type: 'string', pattern: ACCOUNT_ID_PATTERN },
   email: { type: ['string', 'null'], description: 'Lower-cased; unique' },
+  email_verified: { type: 'boolean', description: 'Whether the address was proven by a mailed code (or vouched for by an operator); until then only the playground is open' },
   name: { type: 'string' },
   status: { type: 'string', enum: ['active', 'suspended'] },
   created_at: time,

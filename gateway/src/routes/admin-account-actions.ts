@@ -40,6 +40,7 @@ export interface AdminAccountActions {
   listKeys(id: string, query: unknown): Promise<Page<ApiKey>>;
   rollKey(keyId: string, body: unknown): Promise<KeyWithSecret>;
   revokeKey(keyId: string): Promise<ApiKey>;
+  endGrace(keyId: string): Promise<ApiKey>;
   usage(id: string): Promise<{ account_id: string; apis: UsageItem[] }>;
   history(id: string, query: unknown): Promise<{ account_id: string; from: string; to: string; days: HistoryDay[] }>;
 }
@@ -152,6 +153,7 @@ export function createAdminAccountActions(deps: AdminAccountDeps): AdminAccountA
       }
     },
     revokeKey: (keyId) => ofKey(keyId, () => store.revokeKey(keyId)),
+    endGrace: (keyId) => ofKey(keyId, () => store.endGrace(keyId)),
     async usage(id) {
       const account = await ofAccount(id, () => store.getAccount(id));
       return { account_id: id, apis: await readAccountUsage(account, plans, deps.quotaStore, deps.clock()) };

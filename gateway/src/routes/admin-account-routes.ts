@@ -20,6 +20,7 @@ export function createAdminAccountRoutes(actions: AdminAccountActions): Router {
   router.post('/accounts/:id/keys', async (req, res) => sendCreated(res, await actions.createKey(req.params.id, req.body), DOCS.createKey.message));
   router.get('/accounts/:id/keys', async (req, res) => sendOk(res, await actions.listKeys(req.params.id, req.query), DOCS.listKeys.message));
   router.post('/keys/:id/roll', async (req, res) => sendOk(res, await actions.rollKey(req.params.id, req.body), DOCS.rollKey.message));
+  router.post('/keys/:id/end-grace', async (req, res) => sendOk(res, await actions.endGrace(req.params.id), DOCS.endGrace.message));
   router.get('/accounts/:id/usage', async (req, res) => sendOk(res, await actions.usage(req.params.id), DOCS.usage.message));
   router.get('/accounts/:id/history', async (req, res) => sendOk(res, await actions.history(req.params.id, req.query), DOCS.history.message));
   return router;

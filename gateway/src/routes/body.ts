@@ -1,5 +1,6 @@
 import { AppError, createQueryParser, ownEntry } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
+import { planProblem, unknownApiMessage } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 
 /**
@@ -19,15 +20,13 @@ export function createBodyParser<T>(schema: QuerySchema): (body: unknown) => T {
 /** The plans of an API named in a path, or 404 naming the APIs there are. */
 export function apiPlansOf(plans: PlanTable, api: string) {
   const apiPlans = ownEntry(plans, api);
-  if (!apiPlans) throw new AppError('NOT_FOUND', `unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}`);
+  if (!apiPlans) throw new AppError('NOT_FOUND', unknownApiMessage(plans, api));
   return apiPlans;
 }
 
-/** Checks a plan name for an API, or 400 naming the plans there are. */
+/** Checks a plan name for an API: 404 for an unknown API, 400 naming the plans there are for an unknown plan. */
 export function checkPlan(plans: PlanTable, api: string, plan: string, field = 'plan'): void {
-  const { plans: apiPlanTable } = apiPlansOf(plans, api);
-  if (!ownEntry(apiPlanTable, plan)) {
-    const names = Object.keys(apiPlanTable);
-    throw new AppError('BAD_REQUEST', `${field} must be one of ${names.join(', ')} for ${api}`, { details: { parameter: field } });
-  }
+  const problem = planProblem(plans, api, plan, field);
+  if (problem?.unknown === 'api') throw new AppError('NOT_FOUND', problem.message);
+  if (problem) throw new AppError('BAD_REQUEST', problem.message, { details: { parameter: field } });
 }

@@ -10,7 +10,8 @@ import { ACCOUNT_SCHEMA, API_KEY_SCHEMA, HISTORY_SCHEMA } from './account-schema
 import { historyRange } from './admin-dates';
 import { CALLER_ERRORS } from './dashboard-auth';
 import type { DashboardCaller } from './dashboard-auth';
-import { USAGE_SCHEMA } from './schemas';
+import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from '../domain/api-key';
+import { USAGE_ITEM_SCHEMA } from '../domain/usage-report';
 
 /** Days the history answers by default, today included (as admin-dates.ts has it). */
 const DEFAULT_HISTORY_DAYS = 30;
@@ -29,14 +30,25 @@ const HISTORY_QUERY: QuerySchema = {
 const WHO_AM_I = {
   type: 'object',
   additionalProperties: false,
-  required: ['account', 'key'],
-  properties: { account: ACCOUNT_SCHEMA, key: { ...API_KEY_SCHEMA, description: 'The key whose secret authenticated this call' } },
+  required: ['account'],
+  properties: { account: ACCOUNT_SCHEMA, key: { ...API_KEY_SCHEMA, description: 'The key whose secret authenticated this call; absent when signed in (session cookie)' } },
+};
+
+const DASHBOARD_USAGE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['account_id', 'apis'],
+  properties: {
+    id: { type: 'string', pattern: KEY_ID_PATTERN, description: 'The key that called; absent when signed in (session cookie)' },
+    account_id: { type: 'string', pattern: ACCOUNT_ID_PATTERN },
+    apis: { type: 'array', items: USAGE_ITEM_SCHEMA },
+  },
 };
 
 /** The account routes of the dashboard, described once (merged into DASHBOARD_ROUTES). */
 export const DASHBOARD_ACCOUNT_ROUTES = {
   account: { method: 'get', path: '/dashboard/v1/account', summary: 'Your account, and which of its keys made this call', data: WHO_AM_I, message: 'Account retrieved', errors: [...CALLER_ERRORS] },
-  usage: { method: 'get', path: '/dashboard/v1/usage', summary: 'Your account’s usage per API (all its keys together): plan, used, remaining, reset time', data: USAGE_SCHEMA, message: 'Usage retrieved', errors: [...CALLER_ERRORS] },
+  usage: { method: 'get', path: '/dashboard/v1/usage', summary: 'Your account’s usage per API (all its keys together): plan, used, remaining, reset time', data: DASHBOARD_USAGE, message: 'Usage retrieved', errors: [...CALLER_ERRORS] },
   history: { method: 'get', path: '/dashboard/v1/history', summary: `Your account’s calls per UTC day, API and outcome (the last ${DEFAULT_HISTORY_DAYS} days by default, ${HISTORY_DAYS} at most)`, query: HISTORY_QUERY, data: HISTORY_SCHEMA, message: 'History retrieved', errors: [...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
@@ -49,9 +61,9 @@ export interface DashboardAccountDeps {
   authenticate: (req: Request) => Promise<DashboardCaller>;
 }
 
-// The usage reader takes a key record as the routes before accounts knew it.
+// The usage reader takes a key record as the routes before accounts knew it; only its account's fields count.
 function recordOf({ key, account }: DashboardCaller): KeyRecord {
-  return { id: key.id, account_id: account.id, owner: account.email ?? account.name, created_at: key.created_at, revoked_at: key.revoked_at, subscriptions: account.subscriptions };
+  return { id: key?.id ?? '', account_id: account.id, owner: account.email ?? account.name, created_at: key?.created_at ?? account.created_at, revoked_at: key?.revoked_at ?? null, subscriptions: account.subscriptions };
 }
 
 /** Adds `/account`, `/usage` and `/history` to the dashboard router. */
@@ -65,7 +77,8 @@ export function addDashboardAccountRoutes(router: Router, deps: DashboardAccount
 
   router.get('/usage', async (req, res) => {
     const caller = await authenticate(req);
-    sendOk(res, await deps.readUsage(recordOf(caller), deps.clock()), DASHBOARD_ACCOUNT_ROUTES.usage.message);
+    const { apis } = (await deps.readUsage(recordOf(caller), deps.clock())) as { apis: unknown };
+    sendOk(res, { ...(caller.key ? { id: caller.key.id } : {}), account_id: caller.account.id, apis }, DASHBOARD_ACCOUNT_ROUTES.usage.message);
   });
 
   router.get('/history', async (req, res) => {

@@ -1,10 +1,15 @@
 import type { Request } from 'express';
 import { AppError } from '@tollgate/envelope';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
+import type { SessionStore } from '../data/session-store';
+import { createSessionAuth, sessionCookieOf } from './session-auth';
 
-/** Who is calling the dashboard: the key whose secret came in the key header, and its account. */
+/**
+ * Who is calling the dashboard: the account, and the key whose secret came in the key header, or
+ * none when the call came with the portal's session cookie.
+ */
 export interface DashboardCaller {
-  key: ApiKey;
+  key?: ApiKey;
   account: Account;
 }
 
@@ -17,6 +22,7 @@ export const CALLER_ERRORS = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE
 /** What authenticating a dashboard call needs. */
 export interface DashboardAuthDeps {
   accountStore: AccountStore;
+  sessionStore: SessionStore;
   keyHeader: string;
   clock: () => number;
 }
@@ -29,12 +35,16 @@ function unauthorized(reason: string, message: string): AppError {
 
 /**
  * Reads the caller from the key header, refusing it for the same reasons and in the same order as
- * admission does (gate.ts), so a secret the dashboard accepts is one the APIs accept too.
+ * admission does (gate.ts), so a secret the dashboard accepts is one the APIs accept too; without
+ * the header, from the portal's session cookie (with its CSRF check on state changes, see
+ * session-auth.ts). The header wins when both come: it is what a script sends on purpose.
  */
 export function createDashboardAuth(deps: DashboardAuthDeps): (req: Request) => Promise<DashboardCaller> {
+  const bySession = createSessionAuth(deps);
   return async (req) => {
     const presented = req.headers[deps.keyHeader];
-    if (typeof presented !== 'string' || presented === '') throw unauthorized('missing', `missing API key: send it in the ${deps.keyHeader} header`);
+    if (presented === undefined && sessionCookieOf(req) !== undefined) return { account: (await bySession(req)).account };
+    if (typeof presented !== 'string' || presented === '') throw unauthorized('missing', `missing API key: send it in the ${deps.keyHeader} header, or sign in at /portal/sign-in`);
     const found = await deps.accountStore.findKey(presented);
     if (!found) throw unauthorized('unknown', 'unknown API key');
     const { key, account, secret } = found;

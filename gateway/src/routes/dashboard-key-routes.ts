@@ -24,6 +24,7 @@ export const DASHBOARD_KEY_ROUTES = {
   listKeys: { method: 'get', path: '/dashboard/v1/keys', summary: 'Your account’s keys, oldest first (never their secrets)', query: LIST_QUERY, data: pageSchema(API_KEY_SCHEMA), message: 'API keys listed', errors: [...CALLER_ERRORS] },
   createKey: { method: 'post', path: '/dashboard/v1/keys', summary: `Add a key to your account (at most ${MAX_LIVE_KEYS} live keys); its secret is shown once`, body: CREATE_BODY, data: API_KEY_WITH_SECRET_SCHEMA, message: 'API key created; keep its secret, it is shown once', successStatus: 201, errors: ['CONFLICT', ...CALLER_ERRORS] },
   rollKey: { method: 'post', path: '/dashboard/v1/keys/{id}/roll', summary: 'Give a key a new secret; the old one works for the grace period', body: ROLL_BODY, data: API_KEY_WITH_SECRET_SCHEMA, message: 'API key rolled; keep its new secret, it is shown once', errors: ['NOT_FOUND', 'CONFLICT', ...CALLER_ERRORS] },
+  endGrace: { method: 'post', path: '/dashboard/v1/keys/{id}/end-grace', summary: 'End a rolled key’s grace now: the secret before the roll stops working, the current one keeps working', data: API_KEY_SCHEMA, message: 'Grace ended; only the current secret works', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
   revokeKey: { method: 'delete', path: '/dashboard/v1/keys/{id}', summary: 'Revoke a key, every secret of it (also the one calling)', data: API_KEY_SCHEMA, message: 'API key revoked', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
@@ -97,6 +98,14 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
       if (err instanceof KeyRevokedError) throw new AppError('CONFLICT', 'this key is revoked and cannot be rolled; create a new one', { cause: err });
       throw err;
     }
+  });
+
+  router.post('/keys/:id/end-grace', async (req, res) => {
+    const caller = await authenticate(req);
+    const key = await ownKey(caller, req.params.id);
+    const ended = await accountStore.endGrace(key.id);
+    if (!ended) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
+    sendOk(res, ended, DASHBOARD_KEY_ROUTES.endGrace.message);
   });
 
   router.delete('/keys/:id', async (req, res) => {

@@ -12,6 +12,13 @@ import { apiPlansOf, checkPlan, createBodyParser } from './body';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
 import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
 import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-routes';
+import { clientBucket } from '../domain/client-address';
+import { DASHBOARD_PLANS_ROUTES, addDashboardPlansRoutes } from './dashboard-plans-routes';
+import { DASHBOARD_VERIFY_ROUTES, HOW_TO_VERIFY, addDashboardVerifyRoutes } from './dashboard-verify-routes';
+import { createCodes } from './sign-in-codes';
+import { SIGN_IN_ROUTES, addSignInRoutes } from './sign-in-routes';
+import type { SessionStore } from '../data/session-store';
+import type { Mailer } from '../mail/mailer';
 import { NEW_KEY_SCHEMA } from './schemas';
 
 const SIGNUP_BODY: QuerySchema = {
@@ -45,10 +52,13 @@ const SUBSCRIPTION_DATA = {
 
 /** The self-service routes, described once (OpenAPI, `/docs`, contract tests). */
 export const DASHBOARD_ROUTES = {
-  signup: { method: 'post', path: '/dashboard/v1/signup', summary: 'Sign up: a new account with one key and no subscription', body: SIGNUP_BODY, data: NEW_KEY_SCHEMA, message: 'Signed up; keep this key, it is shown once', successStatus: 201, errors: ['BAD_REQUEST', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] },
+  ...DASHBOARD_PLANS_ROUTES,
+  signup: { method: 'post', path: '/dashboard/v1/signup', summary: 'Sign up: a new account with one key and no subscription; only the playground until its address is proven (verify-email)', body: SIGNUP_BODY, data: NEW_KEY_SCHEMA, message: 'Signed up; keep this key, it is shown once', successStatus: 201, errors: ['BAD_REQUEST', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] },
+  ...SIGN_IN_ROUTES,
   ...DASHBOARD_ACCOUNT_ROUTES,
+  ...DASHBOARD_VERIFY_ROUTES,
   ...DASHBOARD_KEY_ROUTES,
-  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a plan (free plans at once; paid plans need a payment method)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', 'NOT_FOUND', ...CALLER_ERRORS] },
+  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a plan (free plans at once; paid plans need a payment method; both need a proven email address)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', 'NOT_FOUND', ...CALLER_ERRORS] },
   unsubscribe: { method: 'delete', path: '/dashboard/v1/subscriptions/{api}', summary: 'Cancel your account’s subscription to an API (its playground allowance applies again)', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
@@ -63,6 +73,14 @@ export interface DashboardDeps {
   clock: () => number;
   signupsPerHour: number;
   readUsage: (record: KeyRecord, nowMs: number) => Promise<unknown>;
+  /** Portal sessions and mailed codes. */
+  sessionStore: SessionStore;
+  mailer: Mailer;
+  /** Codes asked for per address and per client address in one UTC hour. */
+  signInsPerHour: number;
+  sessionTtlHours: number;
+  /** The origin links in mail point at; unset: the request's own. */
+  publicUrl?: string;
 }
 
 /** "5.75 USD" from 575 and USD, with the currency's own number of minor digits. */
@@ -77,24 +95,30 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   const parseSignup = createBodyParser<{ email: string }>(SIGNUP_BODY);
   const parseSubscribe = createBodyParser<{ plan: string }>(SUBSCRIBE_BODY);
   const authenticate = createDashboardAuth(deps);
+  const codes = createCodes(deps);
   const router = Router();
   router.use(express.json({ limit: '4kb' }));
+
+  addDashboardPlansRoutes(router, plans);
+  addSignInRoutes(router, { ...deps, codes });
 
   router.post('/signup', async (req, res) => {
     const { email } = parseSignup(req.body);
     const nowMs = deps.clock();
-    const ip = req.ip ?? 'unknown';
-    const count = await deps.quotaStore.countSignup(ip, nowMs);
+    // An IPv6 client by its /64: one host holds them all.
+    const count = await deps.quotaStore.countSignup(clientBucket(req.ip), nowMs);
     if (count > deps.signupsPerHour) {
       const retry = secondsUntil(hourWindow(nowMs).endMs, nowMs);
       throw new AppError('RATE_LIMITED', `at most ${deps.signupsPerHour} sign-ups an hour from one address; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
     }
-    const { key, record } = await keyStore.create({ owner: email.toLowerCase() });
+    // The address is not proven: the account gets the playground only, until verify-email.
+    const { key, record } = await keyStore.create({ owner: email.toLowerCase(), email_verified: false });
     sendCreated(res, { ...record, key }, DASHBOARD_ROUTES.signup.message);
   });
 
   addDashboardAccountRoutes(router, { ...deps, authenticate });
   addDashboardKeyRoutes(router, { ...deps, authenticate });
+  addDashboardVerifyRoutes(router, { ...deps, codes, authenticate });
 
   router.put('/subscriptions/:api', async (req, res) => {
     const { account } = await authenticate(req);
@@ -102,6 +126,9 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
     const apiPlans = apiPlansOf(plans, api);
     const { plan } = parseSubscribe(req.body);
     checkPlan(plans, api, plan);
+    if (!account.email_verified) {
+      throw new AppError('FORBIDDEN', `prove this account's email address before subscribing (until then only the playground is open): ${HOW_TO_VERIFY}`, { details: { reason: 'email_unverified' } });
+    }
     const limits = apiPlans.plans[plan] as Plan;
     if (limits.price > 0) {
       throw new AppError('SUBSCRIPTION_REQUIRED', `the ${plan} plan for ${api} costs ${formatPrice(limits.price, limits.currency)} a month: a payment method is needed; add one to your account, or ask an operator to subscribe this key`, {

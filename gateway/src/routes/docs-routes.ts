@@ -8,6 +8,7 @@ import { ADMIN_ACCOUNT_ROUTES } from './admin-account-docs';
 import { ADMIN_ROUTES } from './admin-routes';
 import { DOCS_PAGE } from './docs-page';
 import { DASHBOARD_ROUTES } from './dashboard-routes';
+import { SESSION_COOKIE } from './session-auth';
 
 /** What the docs routes need. */
 export interface DocsDeps {
@@ -16,6 +17,8 @@ export interface DocsDeps {
 }
 
 const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+const PUBLIC_DASHBOARD_PATHS = new Set(['/dashboard/v1/plans', '/dashboard/v1/signup', '/dashboard/v1/sign-in', '/dashboard/v1/sign-in/verify']);
 
 // The gateway's own routes: self-service with the key, administration with the bearer token.
 function gatewayPaths(): Record<string, Record<string, unknown>> {
@@ -27,8 +30,13 @@ function gatewayPaths(): Record<string, Record<string, unknown>> {
     }
     return doc.paths;
   };
+  const dashboard = section(Object.values(DASHBOARD_ROUTES), 'dashboard', { apiKey: [] });
+  // Dashboard routes take a key or the portal's session cookie; a few take neither.
+  for (const [path, item] of Object.entries(dashboard)) {
+    for (const op of Object.values(item)) Object.assign(op as object, { security: PUBLIC_DASHBOARD_PATHS.has(path) ? [] : [{ apiKey: [] }, { portalSession: [] }] });
+  }
   return {
-    ...section(Object.values(DASHBOARD_ROUTES), 'dashboard', { apiKey: [] }),
+    ...dashboard,
     ...section([...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES)], 'admin', { adminToken: [] }),
   };
 }
@@ -48,7 +56,10 @@ export function createDocsRoutes(deps: DocsDeps): Router {
         version: '1.0.0',
         keyHeader: deps.keyHeader,
         gatewayPaths: gatewayPaths(),
-        securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
+        securitySchemes: {
+          adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+          portalSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The portal session (POST /dashboard/v1/sign-in/verify); every POST, PUT and DELETE with it also needs the x-csrf-token header' },
+        },
       }),
     );
   });

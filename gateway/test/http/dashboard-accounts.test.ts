@@ -2,10 +2,10 @@ import express from 'express';
 import fc from 'fast-check';
 import request from 'supertest';
 import { validateResponse } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
 import { HOSTILE_NUMBERS, HOSTILE_TEXT, PROTOTYPE_NAMES } from '@tollgate/envelope/test/hostile-requests';
 import { createServiceDocuments } from '../../src/data/service-documents';
 import { DASHBOARD_ROUTES } from '../../src/routes/dashboard-routes';
+import { DASHBOARD_ROUTE_DOCS, dashboardRouteOf } from '../support/dashboard-route';
 import { createDocsRoutes } from '../../src/routes/docs-routes';
 import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
@@ -19,7 +19,6 @@ jest.setTimeout(60_000);
 const HEADER = 'x-tollgate-key';
 // Mid-month and mid-day: a day of grace never crosses into the next month's quota.
 const START = Date.parse('2026-03-10T12:00:00.000Z');
-const ROUTES: RouteDoc[] = Object.values(DASHBOARD_ROUTES);
 
 let upstream: EchoUpstream;
 let redisServer: RedisServer;
@@ -29,12 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([upstream.close(), redisServer.stop()]);
 });
-
-/** The documented route a method and concrete path are served by, as Express matches it. */
-function routeOf(method: string, path: string): RouteDoc | undefined {
-  const bare = path.split('?')[0]!;
-  return ROUTES.find((r) => r.method === method && new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare));
-}
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -50,7 +43,7 @@ describe.each(['memory', 'redis'] as const)('the account dashboard with the %s s
     let call = request(gw.app)[method](`/dashboard/v1${path}`);
     if (key !== undefined) call = call.set(HEADER, key);
     const res = await (body === undefined ? call : call.send(body));
-    const route = routeOf(method, `/dashboard/v1${path}`);
+    const route = dashboardRouteOf(method, `/dashboard/v1${path}`);
     expect(route).toBeDefined();
     expect(validateResponse(route!, res.status, res.body)).toEqual([]);
     return res;
@@ -74,7 +67,7 @@ describe.each(['memory', 'redis'] as const)('the account dashboard with the %s s
     const { key, id, account_id: accountId } = signup.body.data;
     const res = await dash('get', '/account', key);
     expect(res.status).toBe(200);
-    expect(res.body.data.account).toEqual({ id: accountId, email: 'ada@example.com', name: 'ada@example.com', status: 'active', created_at: '2026-03-10T12:00:00.000Z', subscriptions: {} });
+    expect(res.body.data.account).toEqual({ id: accountId, email: 'ada@example.com', email_verified: false, name: 'ada@example.com', status: 'active', created_at: '2026-03-10T12:00:00.000Z', subscriptions: {} });
     expect(res.body.data.key).toMatchObject({ id, account_id: accountId, name: 'default', revoked_at: null, last4: key.slice(-4) });
     expect(res.body.data.key).not.toHaveProperty('key');
   });
@@ -318,16 +311,24 @@ describe('the dashboard routes in the API reference', () => {
     const app = express();
     app.use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: {}, proxySecret: 'docs-proxy-secret-0123456789', clock: () => 0 }), keyHeader: HEADER }));
     const paths = (await request(app).get('/docs/openapi.json')).body.paths as Record<string, Record<string, { tags: string[] }>>;
-    for (const route of ROUTES) expect(paths[route.path]?.[route.method]?.tags).toEqual(['dashboard']);
-    expect(ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+    for (const route of DASHBOARD_ROUTE_DOCS) expect(paths[route.path]?.[route.method]?.tags).toEqual(['dashboard']);
+    expect(DASHBOARD_ROUTE_DOCS.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       'delete /dashboard/v1/keys/{id}',
+      'delete /dashboard/v1/session',
       'delete /dashboard/v1/subscriptions/{api}',
       'get /dashboard/v1/account',
       'get /dashboard/v1/history',
       'get /dashboard/v1/keys',
+      'get /dashboard/v1/plans',
+      'get /dashboard/v1/session',
       'get /dashboard/v1/usage',
+      'post /dashboard/v1/account/verify-email',
+      'post /dashboard/v1/account/verify-email/confirm',
       'post /dashboard/v1/keys',
+      'post /dashboard/v1/keys/{id}/end-grace',
       'post /dashboard/v1/keys/{id}/roll',
+      'post /dashboard/v1/sign-in',
+      'post /dashboard/v1/sign-in/verify',
       'post /dashboard/v1/signup',
       'put /dashboard/v1/subscriptions/{api}',
     ]);
@@ -391,7 +392,7 @@ describe('the dashboard under hostile bodies, ids and query strings (property-ba
         if (method !== 'get') call = call.set('content-type', 'application/json').send(raw);
         const res = await call;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const route = routeOf(method, url);
+        const route = dashboardRouteOf(method, url);
         const problems = route ? validateResponse(route, res.status, res.body) : [];
         if (res.status >= 500) problems.push(`status ${res.status}`);
         if (res.status >= 400 && res.body?.success !== false) problems.push('not the error envelope');

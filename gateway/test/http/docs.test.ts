@@ -61,6 +61,11 @@ describe('GET /docs', () => {
     expect(res.body.paths['/burger/v1/index'].get).toMatchObject({ tags: ['burger'], security: [{ apiKey: [] }] });
     expect(res.body.paths['/admin/v1/keys'].post).toMatchObject({ tags: ['admin'], security: [{ adminToken: [] }] });
     expect(res.body.paths['/dashboard/v1/signup'].post.tags).toEqual(['dashboard']);
+    // The portal's routes: public ones need nothing; the rest a key or the session cookie (with CSRF on changes).
+    expect(res.body.paths['/dashboard/v1/plans'].get.security).toEqual([]);
+    expect(res.body.paths['/dashboard/v1/sign-in/verify'].post.security).toEqual([]);
+    expect(res.body.paths['/dashboard/v1/keys/{id}/end-grace'].post.security).toEqual([{ apiKey: [] }, { portalSession: [] }]);
+    expect(res.body.components.securitySchemes.portalSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'tg_session' });
     expect(res.body.paths['/admin/v1/keys/{id}'].get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
     expect(res.body.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'x-tollgate-key' });
     expect(res.body.info.description).toMatch(/Not reachable while this reference was built: logs/);

@@ -275,6 +275,10 @@ describe.each([
       expect(signup.body.data.owner).toBe('dev@example.com');
       expect(subscriptions).toEqual({});
       expect((await call(key, '/burger/v1/index')).status).toBe(402);
+      const unproven = await request(gw.app).put('/dashboard/v1/subscriptions/burger').set('x-tollgate-key', key).send({ plan: 'free' });
+      expect([unproven.status, unproven.body.error.details]).toEqual([403, { reason: 'email_unverified' }]);
+      // Proven as the mailed code would (that flow: sign-in.test.ts).
+      await gw.stores.accountStore.setEmailVerified(signup.body.data.account_id);
       const sub = await request(gw.app).put('/dashboard/v1/subscriptions/burger').set('x-tollgate-key', key).send({ plan: 'free' });
       expect(sub.status).toBe(200);
       expect(sub.body.data).toEqual({ api: 'burger', plan: 'free', status: 'active', monthly_quota: 100, rate_per_second: 50, price: 0, currency: 'USD' });
@@ -287,7 +291,8 @@ describe.each([
     });
 
     it('when a paid plan is chosen, then 402 says a payment method is needed and nothing changes', async () => {
-      const { key, id } = (await request(gw.app).post('/dashboard/v1/signup').send({ email: 'a@b.io' })).body.data;
+      const { key, id, account_id: accountId } = (await request(gw.app).post('/dashboard/v1/signup').send({ email: 'a@b.io' })).body.data;
+      await gw.stores.accountStore.setEmailVerified(accountId);
       const res = await request(gw.app).put('/dashboard/v1/subscriptions/token').set('x-tollgate-key', key).send({ plan: 'pro' });
       expect(res.status).toBe(402);
       expect(res.body.message).toBe('the pro plan for token costs 25.00 EUR a month: a payment method is needed; add one to your account, or ask an operator to subscribe this key');

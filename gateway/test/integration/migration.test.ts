@@ -149,6 +149,8 @@ describe.each(['at start', 'lazily, on first use'] as const)('keys made before a
     const res = await request(gw.app).get('/dashboard/v1/account').set('x-tollgate-key', bob.secret);
     expect(res.status).toBe(200);
     expect(res.body.data.account.id).toBe(accountOf(bob));
+    // Keys made before proofs existed: their accounts count as proven.
+    expect(res.body.data.account.email_verified).toBe(true);
   });
 
   it('when an old key is revoked by its old id before it ever called, then its next call is refused as revoked', async () => {

@@ -242,7 +242,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         const subscriptions = { token: { plan: 'tiny', status: 'active' as const } };
         const ada = await stores.accountStore.createAccount({ email: 'ada@example.com', subscriptions });
         const team = await stores.accountStore.createAccount({ name: 'Team' });
-        expect(ada).toEqual({ id: expect.stringMatching(/^acc_[0-9a-f]{24}$/), email: 'ada@example.com', name: 'ada@example.com', status: 'active', created_at: iso(START), subscriptions });
+        expect(ada).toEqual({ id: expect.stringMatching(/^acc_[0-9a-f]{24}$/), email: 'ada@example.com', email_verified: true, name: 'ada@example.com', status: 'active', created_at: iso(START), subscriptions });
         expect(team).toMatchObject({ email: null, name: 'Team', subscriptions: {} });
         expect(await stores.accountStore.getAccount(ada.id)).toEqual(ada);
         expect(await stores.accountStore.getAccount(team.id)).toEqual(team);
@@ -292,6 +292,19 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         const page = await stores.accountStore.listAccounts({ limit: 2, email });
         expect(page).toEqual({ items: made.filter((a) => a.email === email), next_cursor: null });
         expect(page.items).toHaveLength(count);
+      });
+
+      it('when an account is made unproven and its email proven, then it says so; operators’ and earlier accounts count as proven', async () => {
+        const vouched = await stores.accountStore.createAccount({ email: 'ops@example.com' });
+        const unproven = await stores.accountStore.createAccount({ email: 'new@example.com', email_verified: false });
+        expect([vouched.email_verified, unproven.email_verified]).toEqual([true, false]);
+        expect((await stores.accountStore.getAccount(unproven.id))?.email_verified).toBe(false);
+        expect((await stores.keyStore.create({ owner: 'self@example.com', email_verified: false })).record.account_id).toEqual(expect.any(String));
+        expect((await stores.accountStore.findAccountByEmail('self@example.com'))?.email_verified).toBe(false);
+        const proven = await stores.accountStore.setEmailVerified(unproven.id);
+        expect(proven).toEqual({ ...unproven, email_verified: true });
+        expect(await stores.accountStore.getAccount(unproven.id)).toEqual(proven);
+        expect(await stores.accountStore.setEmailVerified(NO_ACCOUNT)).toBeUndefined();
       });
 
       it('when a subscription is set, changed and cancelled, then the account shows it; an unknown account gives undefined', async () => {
@@ -382,6 +395,27 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         clock.advance(5_000);
         expect(await outcome(second.key)).toBe('rolled');
         expect(await outcome(third.key)).toBe('admitted');
+      });
+
+      it('when a roll’s grace is ended, then the previous secret is refused as rolled at once and the current one still works; again, or on a revoked or unknown key, nothing changes', async () => {
+        const { keys } = await accountWithKeys(2);
+        const old = keys[0]!;
+        const rolled = (await stores.accountStore.rollKey(old.record.id, 60_000))!;
+        expect(await outcome(old.key)).toBe('admitted');
+        clock.advance(1_000);
+        const ended = await stores.accountStore.endGrace(old.record.id);
+        expect(ended).toEqual({ ...rolled.record, grace_until: null });
+        expect(await stores.accountStore.getKey(old.record.id)).toEqual(ended);
+        expect(await admit(old.key)).toMatchObject({ outcome: 'rolled', keyId: old.record.id });
+        expect(await outcome(rolled.key)).toBe('admitted');
+        expect(await stores.accountStore.endGrace(old.record.id)).toEqual(ended);
+        // A key never rolled: nothing to end.
+        expect(await stores.accountStore.endGrace(keys[1]!.record.id)).toEqual(keys[1]!.record);
+        await stores.accountStore.revokeKey(old.record.id);
+        expect((await stores.accountStore.endGrace(old.record.id))?.revoked_at).toBe(iso(clock.now()));
+        expect(await outcome(rolled.key)).toBe('revoked');
+        expect(await stores.accountStore.endGrace(NO_KEY)).toBeUndefined();
+        expect(await stores.accountStore.endGrace('nonsense')).toBeUndefined();
       });
 
       it('when a revoked or unknown key is rolled, then it throws KeyRevokedError or gives undefined', async () => {
@@ -516,6 +550,23 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         expect(await stores.accountStore.getKey(ghost)).toBeUndefined();
         expect(await stores.accountStore.getKey(NO_KEY)).toBeUndefined();
         expect((await stores.accountStore.listKeys(keys[0]!.record.account_id, { limit: 10 }))?.items).toHaveLength(2);
+      });
+
+      it('when one batch holds more accounts than one store call takes and is sent twice under its id, then each account is counted once and every last use shows', async () => {
+        const made = [];
+        for (let i = 0; i < 60; i++) made.push(await accountWithKeys(1));
+        const counts = made.flatMap(({ account }, i) => [
+          { accountId: account.id, api: 'token', dayId: '2026-03-30', outcome: '2xx' as const, count: i + 1 },
+          { accountId: account.id, api: 'token', dayId: '2026-03-31', outcome: '429' as const, count: 1 },
+        ]);
+        const used = new Map(made.map(({ keys }, i) => [keys[0]!.record.id, START + i * 1_000]));
+        await stores.accountStore.record(counts, used, 'batch-60');
+        await stores.accountStore.record(counts, used, 'batch-60');
+        for (const [i, { account, keys }] of made.entries()) {
+          const days = await stores.accountStore.history(account.id, ['token'], '2026-03-30', '2026-03-31');
+          expect(days?.map((d) => [d.counts['2xx'], d.counts['429']])).toEqual([[i + 1, 0], [0, 1]]);
+          expect((await stores.accountStore.getKey(keys[0]!.record.id))?.last_used_at).toBe(iso(START + i * 1_000));
+        }
       });
     });
 

@@ -1,0 +1,108 @@
+// The portal's entry: renders the page's view into <main>, keeps the header's sign-in state, and
+// follows links between portal pages in place, so a secret shown on Keys is still in memory on Try it.
+import { el, fill, showError, errorRegion } from './dom.js';
+import { loadSession, onSessionChange, signOut } from './session.js';
+
+const body = document.body;
+const main = document.getElementById('main');
+const who = document.getElementById('who');
+const pathOf = new Map();
+const idOf = new Map();
+for (const entry of body.dataset.pages.split('|')) {
+  const [id, path] = entry.split(' ');
+  pathOf.set(id, path);
+  idOf.set(path, id);
+}
+
+const views = import.meta.url; // base for view modules
+const loadView = (id) => import(new URL(`./views/${id}.js`, views).href);
+let renderCount = 0;
+
+/** What views get: navigation and the key header's name. */
+const ctx = {
+  keyHeader: document.querySelector('meta[name="tollgate-key-header"]').content,
+  navigate,
+  pathOf: (id) => pathOf.get(id),
+};
+
+async function render(id, { focus, ended = false }) {
+  const mine = ++renderCount;
+  const view = await loadView(id);
+  if (mine !== renderCount) return;
+  document.title = `${view.title} · Tollgate developer portal`;
+  body.dataset.page = id;
+  for (const link of document.querySelectorAll('header nav a')) {
+    if (link.getAttribute('href') === pathOf.get(id)) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  main.replaceChildren();
+  try {
+    await view.render(main, { ...ctx, ended });
+  } catch (err) {
+    const region = errorRegion();
+    main.append(region);
+    showError(region, err);
+  }
+  if (focus) main.querySelector('h1')?.focus();
+}
+
+/** Goes to a portal path in place (other paths load normally). */
+export function navigate(href, { replace = false } = {}) {
+  const url = new URL(href, location.href);
+  const id = url.origin === location.origin ? idOf.get(url.pathname) : undefined;
+  if (!id) {
+    location.assign(url.href);
+    return;
+  }
+  history[replace ? 'replaceState' : 'pushState'](null, '', url.pathname + url.search + url.hash);
+  void render(id, { focus: true });
+}
+
+document.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || !idOf.has(url.pathname)) return;
+  event.preventDefault();
+  navigate(url.href);
+});
+window.addEventListener('popstate', () => void render(idOf.get(location.pathname) ?? 'not-found', { focus: true }));
+
+function showWho(current) {
+  if (!current) {
+    fill(who, el('a', { href: `${pathOf.get('sign-in')}` }, 'Sign in'));
+    return;
+  }
+  const button = el('button', { type: 'button', class: 'link', onclick: async () => {
+    button.disabled = true;
+    try {
+      await signOut();
+    } catch {
+      // The session is forgotten here whatever the gateway answered.
+    }
+    navigate(pathOf.get('sign-in'));
+  } }, 'Sign out');
+  fill(who, el('span', { class: 'email', title: current.account.email ?? '' }, current.account.email ?? current.account.id), button);
+}
+
+let wasSignedIn = false;
+onSessionChange((current) => {
+  showWho(current);
+  // A view that needs the account re-renders when the session ends under it (expired, signed out elsewhere).
+  if (wasSignedIn && !current && ['keys', 'subscriptions', 'usage'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
+  wasSignedIn = Boolean(current);
+});
+
+async function start() {
+  try {
+    await loadSession();
+  } catch (err) {
+    showWho(null);
+    const region = errorRegion();
+    showError(region, err);
+    main.prepend(region);
+  }
+  await render(body.dataset.page, { focus: false });
+}
+
+void start();

@@ -1,0 +1,36 @@
+import { el, heading } from '../dom.js';
+import { session } from '../session.js';
+
+/**
+ * For pages that need an account: true when signed in; otherwise renders the heading and a sign-in
+ * prompt (saying the session ended, when it did) and returns false.
+ */
+export function requireSession(main, ctx, title, what) {
+  if (session()) return true;
+  const next = `${location.pathname}${location.search}`;
+  main.append(
+    heading(title),
+    ctx.ended ? el('p', { class: 'error', role: 'alert' }, 'Your session has ended. Sign in again to continue.') : null,
+    el('p', {}, `Sign in with your email address to ${what}.`),
+    el('p', {}, el('a', { class: 'button', href: `${ctx.pathOf('sign-in')}?next=${encodeURIComponent(next)}` }, 'Sign in')),
+  );
+  return false;
+}
+
+/** "Token", from "token". */
+export const apiTitle = (api) => api.charAt(0).toUpperCase() + api.slice(1);
+
+/** What each API answers, for the catalogue (the merged OpenAPI document keeps only paths). */
+export const API_BLURBS = {
+  burger: 'The burger-price currency valuation index: how over- or under-valued each currency is, by the price of a standard burger, for the latest release or a country’s history since 2000, against USD, EUR, GBP, JPY or CNY.',
+  token: 'Live crypto token prices by on-chain contract address or directory slug: current USD price, symbol, decimals and confidence, a past moment, or a series for charts.',
+  logs: 'Event logs of any EVM contract, live from the chain: filter by address, topics (or an event name such as Transfer) and block range; ERC-20 transfers decoded.',
+};
+
+/** The GET operations of one API in the merged OpenAPI document: [{ path, summary, operation }]. */
+export function endpointsOf(doc, api) {
+  const prefix = `/${api}/v1/`;
+  return Object.entries(doc?.paths ?? {})
+    .filter(([path, item]) => path.startsWith(prefix) && item.get)
+    .map(([path, item]) => ({ path, summary: item.get.summary ?? '', operation: item.get }));
+}

@@ -1,0 +1,184 @@
+import { copyText, dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../dom.js';
+import { request } from '../api.js';
+import { forget, remember } from '../secrets.js';
+import { requireSession } from './common.js';
+
+export const title = 'Keys';
+
+const GRACES = [
+  [0, 'No grace: the old secret stops now'],
+  [3600, '1 hour'],
+  [86400, '24 hours'],
+  [604800, '7 days'],
+];
+
+async function allKeys() {
+  const items = [];
+  let cursor;
+  do {
+    const page = await request('GET', `/dashboard/v1/keys?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    items.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+function stateOf(key, now) {
+  if (key.revoked_at) return { live: false, text: `Revoked ${dateTime(key.revoked_at)}` };
+  if (key.expires_at && Date.parse(key.expires_at) <= now) return { live: false, text: 'Expired' };
+  if (key.grace_until && Date.parse(key.grace_until) > now) return { live: true, grace: true, text: `Rolled; the old secret works until ${dateTime(key.grace_until)}` };
+  return { live: true, text: 'Active' };
+}
+
+/** A modal dialog (native <dialog>: focus stays in it, Escape closes it); resolves true when confirmed. */
+function confirmDialog(titleText, body, confirmText, danger) {
+  return new Promise((resolve) => {
+    const id = `dialog-${Math.random().toString(36).slice(2)}`;
+    const dialog = el('dialog', { 'aria-labelledby': id });
+    const close = (value) => {
+      dialog.close();
+      dialog.remove();
+      resolve(value);
+    };
+    dialog.append(
+      el('form', { method: 'dialog', class: 'stack', onsubmit: (event) => { event.preventDefault(); close(true); } },
+        el('h2', { id }, titleText),
+        body,
+        el('div', { class: 'row' }, el('button', { type: 'submit', class: danger ? 'danger' : '' }, confirmText), el('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel')),
+      ),
+    );
+    dialog.addEventListener('cancel', (event) => { event.preventDefault(); close(false); });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+/** Create, list, roll, end a roll's grace and revoke the account's keys. */
+export async function render(main, ctx) {
+  if (!requireSession(main, ctx, title, 'create and manage your API keys')) return;
+  const problem = errorRegion();
+  const status = statusRegion();
+  const secretArea = el('div', { class: 'secret-area' });
+  const list = el('div', { class: 'key-list' });
+  main.append(heading(title), el('p', { class: 'lead' }, `Send a key’s secret in the ${ctx.keyHeader} header. Every key of your account shares its plans and quotas.`), problem, status, secretArea);
+
+  function showSecret(key, what) {
+    remember(key.id, key.name, key.key);
+    const copyStatus = statusRegion();
+    const code = el('code', { class: 'secret', id: 'new-secret' }, key.key);
+    fill(
+      secretArea,
+      el('section', { class: 'card secret-box', 'aria-labelledby': 'secret-title' },
+        el('h2', { id: 'secret-title', tabindex: '-1' }, `${what}: copy the secret now`),
+        el('p', {}, 'It is shown this once. The portal keeps it only in this tab’s memory (for Try it) and forgets it when you reload or sign out.'),
+        code,
+        el('div', { class: 'row' },
+          el('button', { type: 'button', onclick: () => copyText(key.key, copyStatus, 'Secret copied') }, 'Copy secret'),
+          el('a', { class: 'button secondary', href: `${ctx.pathOf('try-it')}?key=latest` }, 'Try it with this key'),
+          el('button', { type: 'button', class: 'secondary', onclick: () => { secretArea.replaceChildren(); list.querySelector('h2')?.focus(); } }, 'I have saved it'),
+        ),
+        copyStatus,
+      ),
+    );
+    secretArea.querySelector('h2').focus();
+  }
+
+  async function act(work) {
+    showError(problem, null);
+    try {
+      await work();
+    } catch (err) {
+      showError(problem, err);
+    }
+    await refresh();
+  }
+
+  function row(key, now) {
+    const state = stateOf(key, now);
+    const actions = [];
+    if (state.live) {
+      actions.push(el('button', { type: 'button', class: 'secondary', 'aria-label': `Roll ${key.name}`, onclick: async () => {
+        const select = el('select', { id: 'grace' }, GRACES.map(([seconds, text]) => el('option', { value: String(seconds), selected: seconds === 86400 }, text)));
+        const ok = await confirmDialog(`Roll ${key.name}?`, el('div', { class: 'stack' }, el('p', {}, 'It gets a new secret. Until the grace period ends, the old one keeps working too.'), el('label', { for: 'grace' }, 'Grace period for the old secret'), select), 'Roll key');
+        if (ok) await act(async () => {
+          const rolled = await request('POST', `/dashboard/v1/keys/${encodeURIComponent(key.id)}/roll`, { grace_seconds: Number(select.value) });
+          showSecret(rolled, `${key.name} rolled`);
+        });
+      } }, 'Roll…'));
+      if (state.grace) actions.push(el('button', { type: 'button', class: 'secondary', 'aria-label': `End the grace period of ${key.name}`, onclick: () => act(async () => {
+        await request('POST', `/dashboard/v1/keys/${encodeURIComponent(key.id)}/end-grace`);
+        fill(status, `The old secret of ${key.name} no longer works.`);
+      }) }, 'End grace'));
+      actions.push(el('button', { type: 'button', class: 'danger', 'aria-label': `Revoke ${key.name}`, onclick: async () => {
+        const ok = await confirmDialog(`Revoke ${key.name}?`, el('p', {}, 'Every secret of this key stops working at once, for good. Calls with it get 401.'), 'Revoke key', true);
+        if (ok) await act(async () => {
+          await request('DELETE', `/dashboard/v1/keys/${encodeURIComponent(key.id)}`);
+          forget(key.id);
+          fill(status, `${key.name} is revoked.`);
+        });
+      } }, 'Revoke…'));
+    }
+    return el('tr', { 'data-key-id': key.id, class: state.live ? '' : 'dead' },
+      el('th', { scope: 'row', 'data-label': 'Name' }, key.name),
+      el('td', { 'data-label': 'Key' }, el('code', {}, `${key.prefix}…${key.last4}`)),
+      el('td', { 'data-label': 'Created' }, dateTime(key.created_at)),
+      el('td', { 'data-label': 'Last used' }, key.last_used_at ? dateTime(key.last_used_at) : 'never'),
+      el('td', { 'data-label': 'Expires' }, key.expires_at ? dateTime(key.expires_at) : 'never'),
+      el('td', { 'data-label': 'Status', class: 'state' }, state.text),
+      el('td', { 'data-label': 'Actions' }, el('div', { class: 'row' }, actions)),
+    );
+  }
+
+  async function refresh() {
+    try {
+      const keys = await allKeys();
+      const now = Date.now();
+      fill(list,
+        el('h2', { tabindex: '-1' }, 'Your keys'),
+        keys.length === 0
+          ? el('p', { class: 'muted' }, 'No keys yet: create one above.')
+          : el('div', { class: 'scroll' }, el('table', { class: 'keys stacked' },
+            el('caption', { class: 'visually-hidden' }, 'Your API keys'),
+            el('thead', {}, el('tr', {}, ['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', 'Actions'].map((h) => el('th', { scope: 'col' }, h)))),
+            el('tbody', {}, keys.map((k) => row(k, now))),
+          )),
+      );
+    } catch (err) {
+      showError(problem, err);
+    }
+  }
+
+  const name = el('input', { id: 'key-name', name: 'name', required: true, maxlength: '100', autocomplete: 'off', placeholder: 'e.g. production server' });
+  const expires = el('input', { id: 'key-expires', name: 'expires', type: 'date', 'aria-describedby': 'expires-help' });
+  const create = el('button', { type: 'submit' }, 'Create key');
+  main.append(
+    el('section', { class: 'card', 'aria-labelledby': 'create-title' },
+      el('h2', { id: 'create-title' }, 'Create a key'),
+      el('form', { class: 'create-key', novalidate: true, onsubmit: async (event) => {
+        event.preventDefault();
+        if (!name.value.trim()) {
+          showError(problem, new Error('Give the key a name, such as where it is used.'));
+          name.focus();
+          return;
+        }
+        create.disabled = true;
+        await act(async () => {
+          const body = { name: name.value.trim() };
+          // The key stops working at the start of the chosen UTC day.
+          if (expires.value) body.expires_at = `${expires.value}T00:00:00Z`;
+          const created = await request('POST', '/dashboard/v1/keys', body);
+          name.value = '';
+          expires.value = '';
+          showSecret(created, `${created.name} created`);
+        });
+        create.disabled = false;
+      } },
+        el('div', { class: 'field' }, el('label', { for: 'key-name' }, 'Name'), name),
+        el('div', { class: 'field' }, el('label', { for: 'key-expires' }, 'Expires (optional)'), expires, el('span', { id: 'expires-help', class: 'hint' }, 'At 00:00 UTC that day; empty: never.')),
+        create,
+      ),
+    ),
+    list,
+  );
+  await refresh();
+}

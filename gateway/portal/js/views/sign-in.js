@@ -1,0 +1,99 @@
+import { el, errorRegion, fill, heading, showError } from '../dom.js';
+import { request } from '../api.js';
+import { session, signedIn } from '../session.js';
+
+export const title = 'Sign in';
+
+// Only paths of this portal may be returned to after signing in (no open redirect).
+function nextPath(ctx, params) {
+  const next = params.get('next');
+  return next && /^\/portal\/[\w/?=&%.-]*$/.test(next) && !next.startsWith('//') ? next : ctx.pathOf('keys');
+}
+
+/** Email, then the 6-digit code from the mail (or the mailed link, which fills both in). */
+export async function render(main, ctx) {
+  const params = new URLSearchParams(location.search);
+  main.append(heading(title));
+  if (session()) {
+    main.append(el('p', {}, `You are signed in as ${session().account.email ?? session().account.id}. `, el('a', { href: ctx.pathOf('keys') }, 'Go to your keys')));
+    return;
+  }
+  const fromLink = { email: params.get('email') ?? '', code: params.get('code') ?? '' };
+  // The code is in the URL only until the page has read it: out of the history and any referrer.
+  if (fromLink.code) {
+    params.delete('code');
+    history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
+  }
+  const area = el('div');
+  main.append(el('p', { class: 'lead' }, 'No password: we mail you a 6-digit code. Signing in with a new address creates your account; the same address always reaches the same account.'), area);
+
+  function emailStep(email = '') {
+    const problem = errorRegion();
+    const input = el('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', required: true, maxlength: '254', value: email, 'aria-describedby': 'email-help' });
+    const button = el('button', { type: 'submit' }, 'Send me a code');
+    const form = el(
+      'form',
+      { class: 'stack', novalidate: true, onsubmit: async (event) => {
+        event.preventDefault();
+        if (!input.checkValidity()) {
+          showError(problem, new Error('Enter an email address, such as you@example.com.'));
+          input.focus();
+          return;
+        }
+        button.disabled = true;
+        try {
+          await request('POST', '/dashboard/v1/sign-in', { email: input.value.trim() });
+          codeStep(input.value.trim(), '', true);
+        } catch (err) {
+          showError(problem, err);
+          button.disabled = false;
+        }
+      } },
+      el('label', { for: 'email' }, 'Email address'),
+      input,
+      el('p', { id: 'email-help', class: 'hint' }, 'We send a code there; the address is proven when you enter it.'),
+      problem,
+      button,
+    );
+    fill(area, form);
+    return input;
+  }
+
+  function codeStep(email, code, sent) {
+    const problem = errorRegion();
+    const input = el('input', { id: 'code', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}', maxlength: '6', required: true, value: code, 'aria-describedby': 'code-help' });
+    const button = el('button', { type: 'submit' }, 'Sign in');
+    const form = el(
+      'form',
+      { class: 'stack', novalidate: true, onsubmit: async (event) => {
+        event.preventDefault();
+        const value = input.value.replace(/\s/g, '');
+        if (!/^[0-9]{6}$/.test(value)) {
+          showError(problem, new Error('The code is the 6 digits in the mail.'));
+          input.focus();
+          return;
+        }
+        button.disabled = true;
+        try {
+          signedIn(await request('POST', '/dashboard/v1/sign-in/verify', { email, code: value }));
+          ctx.navigate(nextPath(ctx, params), { replace: true });
+        } catch (err) {
+          showError(problem, err);
+          button.disabled = false;
+          input.select();
+          input.focus();
+        }
+      } },
+      el('p', { id: 'code-help' }, sent ? `We sent a 6-digit code to ${email}. Enter it here, or open the link in the mail.` : `The link from the mail filled in the code for ${email}: press Sign in.`),
+      el('label', { for: 'code' }, 'Code from the mail'),
+      input,
+      problem,
+      el('div', { class: 'row' }, button, el('button', { type: 'button', class: 'secondary', onclick: () => emailStep(email).focus() }, 'Use another address or send a new code')),
+    );
+    fill(area, form);
+    (code ? button : input).focus();
+  }
+
+  if (fromLink.email && fromLink.code) codeStep(fromLink.email, fromLink.code, false);
+  else emailStep(fromLink.email);
+}

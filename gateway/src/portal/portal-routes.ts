@@ -1,0 +1,45 @@
+import { dirname, resolve } from 'node:path';
+import express, { Router } from 'express';
+import { AppError } from '@tollgate/envelope';
+import type { Response } from 'express';
+import { portalHeaders } from './portal-headers';
+import { NOT_FOUND_PAGE, PORTAL_PAGES, renderPortalPage } from './portal-pages';
+
+/** The portal's static files (ES modules and one stylesheet): `gateway/portal/`, two levels up from both `src/portal/` and `dist/portal/`. */
+export const PORTAL_ASSETS = resolve(__dirname, '../../portal');
+const UPLOT = dirname(require.resolve('uplot/package.json'));
+
+/** What the portal routes need. */
+export interface PortalDeps {
+  /** The key header, for Try it and the copied snippets. */
+  keyHeader: string;
+}
+
+/**
+ * `/` (redirect), `/portal/*` pages (one HTML shell each, rendered once at start), the portal's own
+ * assets and uPlot from the installed package (no CDN: works offline and in the container).
+ */
+export function createPortalRoutes(deps: PortalDeps): Router {
+  const router = Router();
+  const pages = new Map(PORTAL_PAGES.map((page) => [page.path, renderPortalPage(page, deps)]));
+  const notFound = renderPortalPage(NOT_FOUND_PAGE, deps);
+  const sendPage = (res: Response, html: string, status = 200): void => {
+    // Pages carry no secrets but do depend on the deployment; revalidate rather than cache.
+    res.status(status).set('Cache-Control', 'no-cache').type('html').send(html);
+  };
+
+  router.get('/', (_req, res) => res.redirect(302, '/portal/'));
+  router.use('/portal', portalHeaders);
+  // Routing is not strict, so this also matches `/portal/`: only the bare path is redirected.
+  router.get('/portal', (req, res, next) => (req.path === '/portal' ? res.redirect(301, '/portal/') : next()));
+  const statics = { index: false, redirect: false, fallthrough: true, maxAge: 0, setHeaders: (res: Response) => res.set('Cache-Control', 'no-cache') } as const;
+  router.use('/portal/assets', express.static(PORTAL_ASSETS, statics));
+  router.use('/portal/vendor/uplot', express.static(resolve(UPLOT, 'dist'), statics));
+  router.get('/portal/{*rest}', (req, res) => {
+    const html = pages.get(req.path) ?? pages.get(req.path.replace(/\/$/, ''));
+    if (html !== undefined) sendPage(res, html);
+    else if (req.path.startsWith('/portal/assets/') || req.path.startsWith('/portal/vendor/')) throw new AppError('NOT_FOUND', `no portal asset at ${req.path}`);
+    else sendPage(res, notFound, 404);
+  });
+  return router;
+}

@@ -1,0 +1,99 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { AppError } from '@tollgate/envelope';
+import type { Account, AccountStore } from '../data/account-store';
+import { sha256 } from '../data/session-store';
+import type { Session, SessionStore } from '../data/session-store';
+
+/** The portal session's cookie. */
+export const SESSION_COOKIE = 'tg_session';
+/** The header that must repeat the session's CSRF token on every state change made with the cookie. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+// 32 random bytes in base64url: what the gateway issues; anything else is not looked up.
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A new unguessable token (session cookie value, CSRF token). */
+export const newToken = (): string => randomBytes(32).toString('base64url');
+
+/** The session cookie's value in a request, or undefined (no cookie parser: one cookie is read). */
+export function sessionCookieOf(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * Where the browser sends the session cookie: the JSON routes only. The pages are the same for
+ * everyone (their script asks /dashboard/v1/session), and with Path=/ the cookie would ride along
+ * on every same-origin call to the proxied APIs, whose headers are forwarded to the services.
+ */
+export const SESSION_COOKIE_PATH = '/dashboard/v1';
+
+/**
+ * Sets the session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site
+ * POSTs), Path={@link SESSION_COOKIE_PATH}, Secure when the request came over TLS (itself, or
+ * X-Forwarded-Proto from a TRUSTED_PROXIES hop).
+ */
+export function setSessionCookie(req: Request, res: Response, value: string, maxAgeMs: number): void {
+  res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure: req.secure, maxAge: maxAgeMs });
+}
+
+/** Tells the browser to forget the session cookie. */
+export function clearSessionCookie(req: Request, res: Response): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure: req.secure });
+}
+
+function unauthorized(reason: 'no_session' | 'session_expired', message: string): AppError {
+  return new AppError('UNAUTHORIZED', message, { details: { reason } });
+}
+
+/** A signed-in caller: the session, the SHA-256 its cookie is stored under, and its account. */
+export interface SessionCaller {
+  session: Session;
+  tokenHash: string;
+  account: Account;
+}
+
+/** What reading sessions needs. */
+export interface SessionAuthDeps {
+  sessionStore: SessionStore;
+  accountStore: AccountStore;
+  clock: () => number;
+}
+
+const digest = (value: string): Buffer => Buffer.from(sha256(value), 'hex');
+
+/** Whether the request repeats the session's CSRF token (compared in constant time). */
+export function csrfMatches(req: Request, session: Session): boolean {
+  const sent = req.headers[CSRF_HEADER];
+  return typeof sent === 'string' && timingSafeEqual(digest(sent), digest(session.csrf_token));
+}
+
+/**
+ * Reads the session a request's cookie names: 401 when there is none or it is unknown
+ * (`no_session`) or lapsed (`session_expired`), 403 when its account is suspended, and, for a
+ * state-changing method, 403 `csrf` unless `x-csrf-token` repeats the session's token.
+ */
+export function createSessionAuth(deps: SessionAuthDeps): (req: Request, options?: { csrf?: boolean }) => Promise<SessionCaller> {
+  return async (req, options = {}) => {
+    const value = sessionCookieOf(req);
+    if (value === undefined) throw unauthorized('no_session', 'not signed in: sign in at /portal/sign-in (POST /dashboard/v1/sign-in)');
+    const tokenHash = sha256(value);
+    const session = TOKEN.test(value) ? await deps.sessionStore.getSession(tokenHash) : undefined;
+    if (!session) throw unauthorized('no_session', 'this session is unknown or signed out: sign in again');
+    if (Date.parse(session.expires_at) <= deps.clock()) throw unauthorized('session_expired', 'this session has expired: sign in again');
+    const account = await deps.accountStore.getAccount(session.account_id);
+    if (!account) throw unauthorized('no_session', 'the account of this session no longer exists');
+    if (account.status === 'suspended') throw new AppError('FORBIDDEN', 'this account is suspended; contact the operator', { details: { reason: 'suspended' } });
+    if ((options.csrf ?? STATE_CHANGING.has(req.method)) && !csrfMatches(req, session)) {
+      throw new AppError('FORBIDDEN', `a change made with the session cookie must repeat the session's CSRF token in the ${CSRF_HEADER} header (csrf_token from sign-in or GET /dashboard/v1/session)`, { details: { reason: 'csrf' } });
+    }
+    return { session, tokenHash, account };
+  };
+}

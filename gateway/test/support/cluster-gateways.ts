@@ -1,0 +1,122 @@
+import http from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { redisKeys } from '../../src/data/redis-keys';
+import { monthWindow } from '../../src/domain/windows';
+import { startEchoUpstream } from './echo-upstream';
+import type { EchoUpstream } from './echo-upstream';
+import { startGatewayProcess } from './gateway-process';
+import { rawCall } from './raw-http';
+import type { GatewayProcess } from './gateway-process';
+import { startRedisCluster } from './redis-cluster';
+import type { RedisCluster } from './redis-cluster';
+
+const ADMIN_TOKEN = 'cluster-tests-admin-token-0123456';
+
+/** One answered call of a load. */
+export interface CallResult {
+  status: number;
+  /** The error code of a refused call (`QUOTA_EXCEEDED`, `STORE_UNAVAILABLE`, …). */
+  code?: string;
+  /** When it was answered (Date.now()). */
+  at: number;
+}
+
+/** A cluster, an echo service and gateway processes on the cluster, with a one-plan table of quota `quota`. */
+export interface ClusterGateways {
+  redisCluster: RedisCluster;
+  gateways: GatewayProcess[];
+  /** An admin API call on gateway `g`; throws on a non-2xx answer. */
+  admin<T>(method: string, pathname: string, body?: unknown, g?: number): Promise<T>;
+  /** A new account on plan `q` for `token` with two keys. */
+  account(): Promise<{ accountId: string; keys: { id: string; key: string }[] }>;
+  /**
+   * `total` calls to `GET /token/v1/prices`, alternating keys and gateways, started at `perSecond`
+   * (all at once when unset). `during(done)` is called after each answer with the count so far.
+   */
+  load(keys: string[], total: number, options?: { perSecond?: number; during?: (answered: number) => void }): Promise<CallResult[]>;
+  /** The account's month counter in the cluster. */
+  monthCount(accountId: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Starts a three-master cluster (a replica each) and `count` gateway processes on it. */
+export async function startClusterGateways(options: { count: number; quota: number; env?: Record<string, string> }): Promise<ClusterGateways> {
+  const [redisCluster, upstream] = await Promise.all([startRedisCluster(), startEchoUpstream()]);
+  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-cluster-gw-'));
+  const plansFile = path.join(dir, 'plans.json');
+  // A rate far above what the tests send: only the monthly quota refuses.
+  writeFileSync(plansFile, JSON.stringify({ token: { playground_per_day: 0, plans: { q: { monthly_quota: options.quota, rate_per_second: 10_000, price: 0, currency: 'EUR' } } } }));
+  const env = { REDIS_CLUSTER_NODES: redisCluster.seeds, PLANS_FILE: plansFile, TOKEN_URL: upstream.url, ADMIN_TOKEN, PROXY_SECRET: 'cluster-tests-proxy-secret-0123', ...options.env };
+  let gateways: GatewayProcess[] = [];
+  const stop = async (): Promise<void> => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await Promise.all([redisCluster.stop(), (upstream as EchoUpstream).close()]);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    gateways = await Promise.all(Array.from({ length: options.count }, () => startGatewayProcess(env)));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const admin = async <T>(method: string, pathname: string, body?: unknown, g = 0): Promise<T> => {
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const res = await rawCall(`${gateways[g]!.url}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: 30_000 });
+    if (res.status >= 300) throw new Error(`${method} ${pathname}: ${res.status} ${res.body}`);
+    return res.json!.data as T;
+  };
+  let accounts = 0;
+  return {
+    redisCluster,
+    gateways,
+    admin,
+    async account() {
+      const first = await admin<{ id: string; key: string; account_id: string }>('POST', '/admin/v1/keys', { owner: `team-${++accounts}@example.com`, subscriptions: { token: 'q' } });
+      const second = await admin<{ id: string; key: string }>('POST', `/admin/v1/accounts/${first.account_id}/keys`, { name: 'second' }, gateways.length - 1);
+      return { accountId: first.account_id, keys: [first, second].map(({ id, key }) => ({ id, key })) };
+    },
+    async load(keys, total, { perSecond, during } = {}) {
+      const agents = gateways.map(() => new http.Agent({ keepAlive: true, maxSockets: 32 }));
+      const started = Date.now();
+      let answered = 0;
+      try {
+        return await Promise.all(
+          Array.from({ length: total }, async (_, i): Promise<CallResult> => {
+            if (perSecond) await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + (i * 1000) / perSecond - Date.now())));
+            const g = Math.floor(i / keys.length) % gateways.length;
+            const res = await rawCall(`${gateways[g]!.url}/token/v1/prices?i=${i}`, { agent: agents[g], headers: { 'x-tollgate-key': keys[i % keys.length]! }, timeoutMs: 60_000 });
+            const result: CallResult = { status: res.status, at: Date.now() };
+            if (res.status !== 200) result.code = res.json?.error?.code;
+            during?.(++answered);
+            return result;
+          }),
+        );
+      } finally {
+        agents.forEach((agent) => agent.destroy());
+      }
+    },
+    async monthCount(accountId) {
+      const name = redisKeys.month(accountId, 'token', monthWindow(Date.now()).id);
+      return Number((await redisCluster.node(await redisCluster.masterOf(await redisCluster.slotOf(name))).get(name)) ?? 0);
+    },
+    stop,
+  };
+}
+
+/** Counts of each status (and of codes other than 200 and 429's QUOTA_EXCEEDED). */
+export function tally(results: readonly CallResult[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of results) {
+    const name = r.status === 200 ? '200' : `${r.status} ${r.code ?? ''}`.trim();
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** Waits until the UTC month has at least `ms` left: a test's calls must count in one month. */
+export async function insideOneMonth(ms = 60_000): Promise<void> {
+  const left = monthWindow(Date.now()).endMs - Date.now();
+  if (left < ms) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}

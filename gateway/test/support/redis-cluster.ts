@@ -1,0 +1,278 @@
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Redis from 'ioredis';
+
+const HOST = '127.0.0.1';
+/** A node's cluster bus listens on its port + 10000 (fixed by Redis), so port 0 cannot be used. */
+const BUS_OFFSET = 10_000;
+
+/** One node of the cluster as `CLUSTER NODES` describes it now. */
+export interface ClusterNodeInfo {
+  id: string;
+  port: number;
+  role: 'master' | 'replica';
+  /** The master's id, for a replica. */
+  masterId?: string;
+  /** Whether the others count it failed (`fail` or `fail?`). */
+  failed: boolean;
+  /** Slot ranges served, `[from, to]` inclusive (masters only). */
+  slots: [number, number][];
+}
+
+/** A throw-away Redis Cluster of real `redis-server` processes on loopback. */
+export interface RedisCluster {
+  /** Every node's port, masters and replicas, in start order. */
+  ports: number[];
+  /** `host:port,…` of every node, as `REDIS_CLUSTER_NODES` takes it. */
+  seeds: string;
+  /** A plain connection to one node (closed by `stop()`). */
+  node(port: number): Redis;
+  /** `CLUSTER NODES`, as seen by a live node. */
+  describe(): Promise<ClusterNodeInfo[]>;
+  /** The port of the master serving `slot` now. */
+  masterOf(slot: number): Promise<number>;
+  /** The slot of a key (`CLUSTER KEYSLOT`). */
+  slotOf(key: string): Promise<number>;
+  /** SIGKILL one node: what a crashed host leaves behind. */
+  kill(port: number): Promise<void>;
+  /** Resolves once every live node says `cluster_state:ok` and agrees on who serves every slot. */
+  settled(timeoutMs?: number): Promise<void>;
+  /** Waits until every master's writes so far have reached its replicas (`WAIT`). */
+  replicated(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startRedisCluster}. */
+export interface StartClusterOptions {
+  masters?: number;
+  replicasPerMaster?: number;
+  /** `cluster-node-timeout`: how long a silent master is waited for before its replica takes over. */
+  nodeTimeoutMs?: number;
+}
+
+/** A port that is free now, with its bus port (+10000) free too: bind both, read, close. */
+export async function freeClusterPort(taken: ReadonlySet<number>): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = await listenAndClose(0);
+    if (port + BUS_OFFSET > 65_535 || taken.has(port) || taken.has(port + BUS_OFFSET)) continue;
+    if (await listenAndClose(port + BUS_OFFSET).then(() => true, () => false)) return port;
+  }
+  throw new Error('no free port pair (port, port + 10000) found in 100 attempts');
+}
+
+function listenAndClose(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      const address = server.address();
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function run(file: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { timeout: 30_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${file} ${args.join(' ')}: ${err.message}\n${stdout}${stderr}`)) : resolve(stdout)));
+  });
+}
+
+/** Starts one cluster-enabled `redis-server` (AOF on) and resolves once it accepts connections. */
+async function startNode(binary: string, port: number, dir: string, nodeTimeoutMs: number): Promise<{ child: ChildProcess; exited: Promise<void> }> {
+  mkdirSync(dir, { recursive: true });
+  const child = spawn(
+    binary,
+    [
+      '--port', String(port), '--bind', HOST, '--dir', dir,
+      '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(nodeTimeoutMs),
+      // The other masters keep serving their slots while one is failing over.
+      '--cluster-require-full-coverage', 'no',
+      '--appendonly', 'yes', '--save', '',
+      // A replica's first sync starts at once instead of waiting 5 s for more replicas.
+      '--repl-diskless-sync-delay', '0',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let onEarlyExit: ((code: number | null) => void) | undefined;
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server :${port} did not start within 10 s: ${output.slice(-500)}`)), 10_000);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    onEarlyExit = (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server :${port} exited with code ${code}: ${output.slice(-500)}`));
+    };
+    child.once('exit', onEarlyExit);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  });
+  if (onEarlyExit) child.off('exit', onEarlyExit);
+  child.stdout!.resume();
+  return { child, exited };
+}
+
+/** Parses `CLUSTER NODES`. */
+function parseNodes(text: string): ClusterNodeInfo[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id, address, flags, master, , , , , ...slots] = line.split(' ');
+      const port = Number(/:(\d+)@/.exec(address!)![1]);
+      const flagList = flags!.split(',');
+      const info: ClusterNodeInfo = {
+        id: id!,
+        port,
+        role: flagList.includes('master') ? 'master' : 'replica',
+        failed: flagList.includes('fail') || flagList.includes('fail?'),
+        slots: slots.filter((s) => !s.startsWith('[')).map((s) => {
+          const [from, to] = s.split('-').map(Number);
+          return [from!, to ?? from!];
+        }),
+      };
+      if (master && master !== '-') info.masterId = master;
+      return info;
+    });
+}
+
+/**
+ * Starts `masters × (1 + replicasPerMaster)` cluster-enabled `redis-server` processes from
+ * Debian's package on free loopback ports, joins them with `redis-cli --cluster create`, and
+ * resolves once every node reports `cluster_state:ok` and every replica is in sync.
+ */
+export async function startRedisCluster(options: StartClusterOptions = {}): Promise<RedisCluster> {
+  const masters = options.masters ?? 3;
+  const replicas = options.replicasPerMaster ?? 1;
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 1_000;
+  const binary = existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
+  const cli = existsSync('/usr/bin/redis-cli') ? '/usr/bin/redis-cli' : 'redis-cli';
+  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-cluster-'));
+  const taken = new Set<number>();
+  const ports: number[] = [];
+  for (let i = 0; i < masters * (1 + replicas); i++) {
+    const port = await freeClusterPort(taken);
+    taken.add(port).add(port + BUS_OFFSET);
+    ports.push(port);
+  }
+  const processes = new Map<number, { child: ChildProcess; exited: Promise<void> }>();
+  const connections = new Map<number, Redis>();
+  const stop = async (): Promise<void> => {
+    for (const c of connections.values()) c.disconnect();
+    await Promise.all(
+      [...processes.values()].map(async ({ child, exited }) => {
+        child.kill('SIGCONT');
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const node = (port: number): Redis => {
+    let c = connections.get(port);
+    if (!c) {
+      c = new Redis({ host: HOST, port, lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+      c.on('error', () => undefined);
+      connections.set(port, c);
+    }
+    if (c.status === 'end') {
+      connections.delete(port);
+      return node(port);
+    }
+    return c;
+  };
+  const live = (): number[] => ports.filter((p) => processes.get(p)?.child.exitCode === null && processes.get(p)?.child.signalCode === null);
+  const describe = async (): Promise<ClusterNodeInfo[]> => parseNodes((await node(live()[0]!).cluster('NODES')) as string);
+
+  const cluster: RedisCluster = {
+    ports,
+    seeds: ports.map((p) => `${HOST}:${p}`).join(','),
+    node,
+    describe,
+    async masterOf(slot) {
+      const owner = (await describe()).find((n) => n.role === 'master' && !n.failed && n.slots.some(([from, to]) => slot >= from && slot <= to));
+      if (!owner) throw new Error(`no live master serves slot ${slot}`);
+      return owner.port;
+    },
+    slotOf: async (key) => Number(await node(live()[0]!).cluster('KEYSLOT', key)),
+    async kill(port) {
+      const p = processes.get(port);
+      if (!p) throw new Error(`no node on port ${port}`);
+      p.child.kill('SIGKILL');
+      await p.exited;
+      connections.get(port)?.disconnect();
+    },
+    async settled(timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      while (Date.now() < deadline) {
+        try {
+          const views = await Promise.all(live().map(async (p) => ({ info: (await node(p).cluster('INFO')) as string, nodes: parseNodes((await node(p).cluster('NODES')) as string) })));
+          const owners = views.map((v) =>
+            v.nodes
+              .filter((n) => n.role === 'master' && !n.failed && n.slots.length)
+              .map((n) => `${n.port}:${n.slots.map((s) => s.join('-')).join(',')}`)
+              .sort()
+              .join(' '),
+          );
+          const served = views[0]!.nodes.filter((n) => n.role === 'master' && !n.failed).reduce((sum, n) => sum + n.slots.reduce((s, [from, to]) => s + to - from + 1, 0), 0);
+          last = `${views.map((v) => /cluster_state:(\w+)/.exec(v.info)?.[1]).join(',')} / ${served} slots / ${new Set(owners).size} views`;
+          if (views.every((v) => v.info.includes('cluster_state:ok')) && served === 16_384 && new Set(owners).size === 1) return;
+        } catch (err) {
+          last = (err as Error).message;
+        }
+        await sleep(50);
+      }
+      throw new Error(`the cluster did not settle within ${timeoutMs} ms: ${last}`);
+    },
+    async replicated() {
+      const nodes = await describe();
+      await Promise.all(
+        nodes
+          .filter((n) => n.role === 'master' && !n.failed && live().includes(n.port))
+          .map(async (m) => {
+            const want = nodes.filter((r) => r.masterId === m.id && !r.failed && live().includes(r.port)).length;
+            if (want && Number(await node(m.port).wait(want, 5_000)) < want) throw new Error(`master :${m.port}: its replicas did not acknowledge within 5 s`);
+          }),
+      );
+    },
+    stop,
+  };
+
+  try {
+    await Promise.all(ports.map(async (port) => processes.set(port, await startNode(binary, port, path.join(dir, String(port)), nodeTimeoutMs))));
+    await run(cli, ['--cluster', 'create', ...ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
+    await cluster.settled();
+    // Every replica attached and in sync before a test relies on failover.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const nodes = await describe();
+      const synced = await Promise.all(nodes.filter((n) => n.role === 'replica').map(async (r) => ((await node(r.port).info('replication')) as string).includes('master_link_status:up')));
+      if (nodes.filter((n) => n.role === 'replica').length === masters * replicas && synced.every(Boolean)) break;
+      if (Date.now() > deadline) throw new Error('the replicas did not sync within 20 s');
+      await sleep(50);
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return cluster;
+}
