@@ -1,5 +1,4 @@
-import { hourWindow } from '../domain/windows';
-import { KEEP_AFTER_END_SECONDS } from './session-store';
+import { KEEP_AFTER_END_SECONDS, attemptWindow } from './session-store';
 import type { Session, SessionStore, StoredCode } from './session-store';
 
 // Lapsed records are dropped every this many writes, so a long-running process stays small.
@@ -49,11 +48,11 @@ export function createMemorySessionStore(clock: () => number): SessionStore {
       if (code.tries <= 0) codes.delete(subject);
       return { outcome: 'wrong', triesLeft: Math.max(0, code.tries) };
     },
-    async countAttempt(subject, nowMs) {
+    async countAttempt(subject, nowMs, window = 'hour') {
       sweep();
-      const hour = hourWindow(nowMs);
-      const name = `${subject}|${hour.id}`;
-      const entry = attempts.get(name) ?? { count: 0, endMs: hour.endMs };
+      const w = attemptWindow(window, nowMs);
+      const name = `${subject}|${w.id}`;
+      const entry = attempts.get(name) ?? { count: 0, endMs: w.endMs };
       entry.count += 1;
       attempts.set(name, entry);
       return entry.count;

@@ -1,7 +1,7 @@
 import type { RedisClient } from './redis-client';
-import { hourWindow, secondsUntil } from '../domain/windows';
+import { secondsUntil } from '../domain/windows';
 import { redisKeys } from './redis-keys';
-import { KEEP_AFTER_END_SECONDS, sha256 } from './session-store';
+import { KEEP_AFTER_END_SECONDS, attemptWindow, sha256 } from './session-store';
 import type { CodeCheck, Session, SessionStore } from './session-store';
 import type { StoreGuard } from './store-guard';
 
@@ -64,10 +64,10 @@ export function createRedisSessionStore(redis: RedisClient, deps: { guard: Store
         const [outcome, left] = await scripts.tollgateCheckCode(redisKeys.code(sha256(subject)), hash, nowMs);
         return outcome === 'wrong' ? { outcome, triesLeft: Math.max(0, Number(left)) } : ({ outcome } as CodeCheck);
       }),
-    countAttempt: (subject, nowMs) =>
+    countAttempt: (subject, nowMs, window = 'hour') =>
       guard.run('count_sign_in', () => {
-        const hour = hourWindow(nowMs);
-        return scripts.tollgateCountAttempt(redisKeys.signIns(sha256(subject), hour.id), secondsUntil(hour.endMs, nowMs) + 60);
+        const w = attemptWindow(window, nowMs);
+        return scripts.tollgateCountAttempt(redisKeys.signIns(sha256(subject), w.id), secondsUntil(w.endMs, nowMs) + 60);
       }),
   };
 }

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { dayWindow, hourWindow } from '../domain/windows';
+import type { Window } from '../domain/windows';
 
 /** A portal session, stored under the SHA-256 of its cookie value (the value itself never is). */
 export interface Session {
@@ -42,8 +44,16 @@ export interface SessionStore {
   putCode(subject: string, code: StoredCode): Promise<void>;
   /** Checks a code's hash against the subject's, as one atomic step: a match uses it up, a miss costs a try. */
   checkCode(subject: string, hash: string, nowMs: number): Promise<CodeCheck>;
-  /** Counts one attempt of `subject` in the current UTC hour; returns the count including it. */
-  countAttempt(subject: string, nowMs: number): Promise<number>;
+  /** Counts one attempt of `subject` in the current UTC hour (or day); returns the count including it. */
+  countAttempt(subject: string, nowMs: number, window?: AttemptWindow): Promise<number>;
+}
+
+/** The calendar window an attempt is counted in. */
+export type AttemptWindow = 'hour' | 'day';
+
+/** The UTC window of `nowMs` that attempts are counted in. */
+export function attemptWindow(window: AttemptWindow, nowMs: number): Window {
+  return window === 'day' ? dayWindow(nowMs) : hourWindow(nowMs);
 }
 
 /** SHA-256 in hex: how session cookies and codes are stored. */

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import { hourWindow } from '../domain/windows';
-import { KEEP_AFTER_END_SECONDS } from './session-store';
+import { KEEP_AFTER_END_SECONDS, attemptWindow } from './session-store';
 import type { CodeCheck, Session, SessionStore } from './session-store';
 
 const SCHEMA = `
@@ -68,10 +67,10 @@ export function createSqliteSessionStore(db: Database.Database, clock: () => num
       putCode.run(subject, code.hash, code.expiresAtMs, code.tries);
     },
     checkCode: async (subject, hash, nowMs) => check(subject, hash, nowMs),
-    async countAttempt(subject, nowMs) {
+    async countAttempt(subject, nowMs, window = 'hour') {
       sweep();
-      const hour = hourWindow(nowMs);
-      return (countAttempt.get(`${subject}|${hour.id}`, hour.endMs) as { count: number }).count;
+      const w = attemptWindow(window, nowMs);
+      return (countAttempt.get(`${subject}|${w.id}`, w.endMs) as { count: number }).count;
     },
   };
 }

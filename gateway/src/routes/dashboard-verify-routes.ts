@@ -28,7 +28,7 @@ export const DASHBOARD_VERIFY_ROUTES = {
     successStatus: 202,
     errors: ['CONFLICT', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', ...CALLER_ERRORS],
   },
-  confirmEmail: { method: 'post', path: '/dashboard/v1/account/verify-email/confirm', summary: 'Prove your account’s address with the mailed code', body: CONFIRM_BODY, data: ACCOUNT_ONLY, message: 'Email address proven', errors: ['CONFLICT', ...CALLER_ERRORS] },
+  confirmEmail: { method: 'post', path: '/dashboard/v1/account/verify-email/confirm', summary: 'Prove your account’s address with the mailed code', body: CONFIRM_BODY, data: ACCOUNT_ONLY, message: 'Email address proven', errors: ['CONFLICT', 'RATE_LIMITED', ...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
 /** What the proof routes need. */

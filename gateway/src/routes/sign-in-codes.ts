@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Request } from 'express';
 import { AppError } from '@tollgate/envelope';
 import { clientBucket } from '../domain/client-address';
-import { hourWindow, secondsUntil } from '../domain/windows';
+import { dayWindow, hourWindow, secondsUntil } from '../domain/windows';
 import { codeHash } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
 import { MailError } from '../mail/mailer';
@@ -14,6 +14,13 @@ export const CODE_DIGITS = 6;
 export const CODE_TTL_MS = 15 * 60_000;
 /** Wrong tries after which a code is void. */
 export const CODE_TRIES = 5;
+/**
+ * Codes checked per subject (address or account) in one UTC day, right or wrong. Tries per code
+ * and codes per hour alone let a patient guesser make 1,200 guesses a day (about a 35% chance a
+ * year against a million codes); with this cap it is 30 (under 1% a year). Someone who makes the
+ * guesses locks the address out of signing in until the next UTC day, and the 429 says so.
+ */
+export const CODE_CHECKS_PER_DAY = 30;
 
 /** JSON Schema of a code in a body: checked before the store is asked, so a typo costs no try. */
 export const CODE_FIELD = { type: 'string', pattern: `^[0-9]{${CODE_DIGITS}}$`, description: `the ${CODE_DIGITS}-digit code from the mail` };
@@ -64,7 +71,12 @@ export function createCodes(deps: CodeDeps): Codes {
       return expiresAtMs;
     },
     async check(subject, code) {
-      const found = await sessionStore.checkCode(subject, codeHash(subject, code), clock());
+      const nowMs = clock();
+      if ((await sessionStore.countAttempt(`check:${subject}`, nowMs, 'day')) > CODE_CHECKS_PER_DAY) {
+        const retry = secondsUntil(dayWindow(nowMs).endMs, nowMs);
+        throw new AppError('RATE_LIMITED', `more than ${CODE_CHECKS_PER_DAY} codes were tried here today; retry after ${retry} s (the next UTC day)`, { headers: { 'Retry-After': String(retry) }, details: { retry_after_seconds: retry } });
+      }
+      const found = await sessionStore.checkCode(subject, codeHash(subject, code), nowMs);
       if (found.outcome === 'ok') return;
       if (found.outcome === 'wrong') {
         const left = found.triesLeft;

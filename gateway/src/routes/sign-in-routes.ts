@@ -56,7 +56,7 @@ export const SIGN_IN_ROUTES = {
     body: VERIFY_BODY,
     data: SESSION_SCHEMA,
     message: 'Signed in',
-    errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'],
+    errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'STORE_UNAVAILABLE'],
   },
   session: { method: 'get', path: '/dashboard/v1/session', summary: 'The signed-in session (cookie): its account, CSRF token and end', data: SESSION_SCHEMA, message: 'Signed in', errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
   signOut: { method: 'delete', path: '/dashboard/v1/session', summary: 'Sign out: ends the session and clears its cookie (needs the CSRF header)', data: SIGNED_OUT_SCHEMA, message: 'Signed out', errors: ['BAD_REQUEST', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },

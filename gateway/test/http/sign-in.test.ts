@@ -172,6 +172,22 @@ describe.each(['memory', 'redis'] as const)('portal sign-in and sessions with th
     expect((await dash('post', '/sign-in/verify', { body: { email, code: lastMail(`other-${email}`).code } })).status).toBe(401);
   });
 
+  it('when more than 30 codes are tried for one address in a UTC day, then 429 until the next day, even for a right code; then it signs in', async () => {
+    let checked = 0;
+    while (checked < 30) {
+      await dash('post', '/sign-in', { body: { email } });
+      const { code } = lastMail(email);
+      const wrong = code === '000000' ? '000001' : '000000';
+      for (let i = 0; i < 5; i++, checked++) expect((await dash('post', '/sign-in/verify', { body: { email, code: wrong } })).body.error.details.reason).toBe('code_wrong');
+    }
+    await dash('post', '/sign-in', { body: { email } });
+    const refused = await dash('post', '/sign-in/verify', { body: { email, code: lastMail(email).code } });
+    const untilMidnight = 86_400_000 - (gw.clock.now() % 86_400_000);
+    expect([refused.status, refused.body.error.code, refused.headers['retry-after']]).toEqual([429, 'RATE_LIMITED', String(Math.ceil(untilMidnight / 1000))]);
+    gw.clock.advance(untilMidnight);
+    expect((await signIn()).account.email).toBe(email);
+  });
+
   it('when one address asks too often (from many clients), or one client for many addresses, then 429 with Retry-After until the next hour', async () => {
     await build({ SIGNINS_PER_HOUR: '3', TRUSTED_PROXIES: 'loopback' });
     const ask = (address: string, ip: string) => dash('post', '/sign-in', { body: { email: address }, headers: { 'x-forwarded-for': ip } });
