@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateApiKey, hashApiKey, keyHints, newAccountId, newKeyId, parseApiKey, accountOfKeyId } from '../domain/api-key';
 import { dayIds } from '../domain/windows';
 import { EmailTakenError, HISTORY_OUTCOMES, KeyRevokedError, newAccountRecord, newKeyRecord } from './account-store';
-import type { Account, AccountStore, ApiKey, HistoryCount, HistoryDay, Page } from './account-store';
+import type { Account, AccountStore, ApiKey, HistoryDay, Page } from './account-store';
 import { CREATE_SCRIPT } from './admit-script';
 import { END_GRACE_SCRIPT } from './end-grace-script';
 import { migrateLegacyKey, migrateLegacyKeyById } from './redis-migration';
@@ -11,7 +11,8 @@ import { createWriteCoalescer } from './write-coalescer';
 import type { RedisClient } from './redis-client';
 import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, UNROLL_SCRIPT } from './key-scripts';
 import { decodeAccount, decodeKey, decodeSecret, encodeAccount, encodeKey, encodeSecret, encodeSubscription, subscriptionField } from './record-codec';
-import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, indexMember, redisKeys } from './redis-keys';
+import { indexMember, redisKeys } from './redis-keys';
+import { HISTORY_ACCOUNTS_PER_CALL, historyCalls } from './redis-history';
 import type { StoreGuard } from './store-guard';
 
 interface AccountScripts {
@@ -53,37 +54,6 @@ const refusedAfter = <T>(result: Promise<T | EmailTakenError | KeyRevokedError>)
     if (value instanceof EmailTakenError || value instanceof KeyRevokedError) throw value;
     return value;
   });
-
-/** Accounts whose history one call to a single Redis adds at most (a few hundred commands inside). */
-const HISTORY_ACCOUNTS_PER_CALL = 50;
-
-/** One account's part of a history batch: its counts, the days they fall on, and its keys' last use. */
-interface HistoryGroup {
-  accountId: string;
-  days: string[];
-  counts: HistoryCount[];
-  used: [string, number][];
-}
-
-/** A batch's counts and last uses, grouped by account (the unit of a Cluster slot). */
-function historyGroups(counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>): HistoryGroup[] {
-  const groups = new Map<string, HistoryGroup>();
-  const groupOf = (accountId: string): HistoryGroup => {
-    let group = groups.get(accountId);
-    if (!group) groups.set(accountId, (group = { accountId, days: [], counts: [], used: [] }));
-    return group;
-  };
-  for (const c of counts) {
-    const group = groupOf(c.accountId);
-    group.counts.push(c);
-    if (!group.days.includes(c.dayId)) group.days.push(c.dayId);
-  }
-  for (const [keyId, atMs] of lastUsed) {
-    const accountId = accountOfKeyId(keyId);
-    if (accountId) groupOf(accountId).used.push([keyId, atMs]);
-  }
-  return [...groups.values()];
-}
 
 /** Members after `cursor`, at most `limit`, and the cursor of the next page. */
 async function pageOfIndex(redis: RedisClient, index: string, cursor: string | undefined, limit: number): Promise<{ ids: string[]; next: string | null }> {
@@ -312,21 +282,8 @@ export function createRedisAccountStore(redis: RedisClient, ctx: RedisAccountsCo
         coalesce();
         const sent: Promise<unknown>[] = [];
         const batch = batchId ?? randomUUID();
-        const groups = historyGroups(counts, lastUsed);
-        // One Redis takes the whole batch in calls of up to HISTORY_ACCOUNTS_PER_CALL accounts (its
-        // cost per flush then barely grows with the accounts); a Cluster, one call per account.
-        const perCall = isCluster(redis) ? 1 : HISTORY_ACCOUNTS_PER_CALL;
-        for (let i = 0; i < groups.length; i += perCall) {
-          const keys: string[] = [];
-          const args: (string | number)[] = [HISTORY_TTL_SECONDS, HISTORY_BATCH_TTL_SECONDS];
-          for (const group of groups.slice(i, i + perCall)) {
-            keys.push(redisKeys.historyBatch(group.accountId, batch), ...group.days.map((day) => redisKeys.history(group.accountId, day)), ...group.used.map(([keyId]) => redisKeys.key(group.accountId, keyId)));
-            args.push(group.days.length, group.counts.length, group.used.length);
-            for (const c of group.counts) args.push(group.days.indexOf(c.dayId) + 1, `${c.api}:${c.outcome}`, c.count);
-            for (const [, atMs] of group.used) args.push(new Date(atMs).toISOString());
-          }
-          sent.push(scripts.tollgateHistory(keys.length, ...keys, ...args));
-        }
+        // One Redis takes the whole batch in a few calls; a Cluster, one call per account.
+        for (const { keys, args } of historyCalls(counts, lastUsed, batch, isCluster(redis) ? 1 : HISTORY_ACCOUNTS_PER_CALL)) sent.push(scripts.tollgateHistory(keys.length, ...keys, ...args));
         // Every command is waited for (none left running unseen), then the first failure thrown.
         for (const result of await Promise.allSettled(sent)) if (result.status === 'rejected') throw result.reason;
       }),
