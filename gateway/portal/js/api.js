@@ -53,14 +53,7 @@ export async function openApi() {
   return res.json();
 }
 
-/** The live plan table as a list: [{ api, playground_per_day, plans: [{ name, monthly_quota, rate_per_second, price, currency }] }]. */
-export async function plans() {
-  const data = await request('GET', '/dashboard/v1/plans');
-  const table = data && typeof data === 'object' && 'apis' in data ? data.apis : data;
-  const list = Array.isArray(table) ? table : Object.entries(table).map(([api, value]) => ({ api, ...value }));
-  return list.map((entry) => ({
-    api: entry.api,
-    playground_per_day: entry.playground_per_day ?? 0,
-    plans: Array.isArray(entry.plans) ? entry.plans.map((p) => ({ name: p.name ?? p.plan, ...p })) : Object.entries(entry.plans).map(([name, p]) => ({ name, ...p })),
-  }));
+/** The live plan table (GET /dashboard/v1/plans): [{ api, playground_per_day, plans: [{ name, monthly_quota, rate_per_second, price, currency }] }]. */
+export function plans() {
+  return request('GET', '/dashboard/v1/plans');
 }
