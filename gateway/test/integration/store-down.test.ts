@@ -8,6 +8,9 @@ import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
 import { eventually } from '../support/eventually';
 import { ADMIN_TOKEN, buildGateway } from '../support/gateway-fixture';
+
+// The production default: these tests are about what a frozen or lost Redis does to calls.
+const STORE_TIMEOUT = { REDIS_TIMEOUT_MS: '250' };
 import type { GatewayFixture } from '../support/gateway-fixture';
 import { startRedisProxy } from '../support/redis-proxy';
 import { startRedisServer } from '../support/redis-server';
@@ -41,7 +44,7 @@ const call = (key: string) => request(gw.app).get('/token/v1/prices').set('x-tol
 
 describe('quota store failures (fail closed, the default)', () => {
   it('when Redis freezes, then calls get 503 STORE_UNAVAILABLE uncharged and /readyz 503; when it thaws, both recover', async () => {
-    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: STORE_TIMEOUT });
     const { key, id } = await subscribedKey();
     expect((await call(key)).status).toBe(200);
     redisServer.pause();
@@ -67,7 +70,7 @@ describe('quota store failures (fail closed, the default)', () => {
   });
 
   it('when Redis is gone (connection refused), then 503 within 100 ms', async () => {
-    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: STORE_TIMEOUT });
     const { key } = await subscribedKey();
     const port = redisServer.port;
     await redisServer.stop();
@@ -80,7 +83,7 @@ describe('quota store failures (fail closed, the default)', () => {
   });
 
   it('when Redis dies and comes back on the same port, then 503 meanwhile and service resumes by itself', async () => {
-    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: STORE_TIMEOUT });
     const { key } = await subscribedKey();
     const port = redisServer.port;
     await redisServer.stop();
@@ -98,7 +101,7 @@ describe('quota store failures (fail closed, the default)', () => {
 
 describe('quota store failures with QUOTA_FAIL_MODE=open', () => {
   it('when Redis freezes, then recently verified keys pass uncounted, unknown keys still get 503, and /readyz stays ready', async () => {
-    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: { QUOTA_FAIL_MODE: 'open' } });
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: { ...STORE_TIMEOUT, QUOTA_FAIL_MODE: 'open' } });
     const { key, id } = await subscribedKey();
     // A key verified before the gateway hears revocations is not remembered (it could be revoked unheard).
     await eventually(async () => (await request(gw.app).get('/readyz')).body.data?.revocations_heard === true, 'revocations heard');
@@ -123,7 +126,7 @@ describe('a Redis connection lost with a command in flight', () => {
   it('when the answer to an admission is lost with the connection, then the client gets 503 and the call is given back', async () => {
     const proxy = await startRedisProxy(redisServer.port);
     try {
-      gw = await buildGateway({ upstream: upstream.url, redisUrl: proxy.url });
+      gw = await buildGateway({ upstream: upstream.url, redisUrl: proxy.url, env: STORE_TIMEOUT });
       const { key, id } = await subscribedKey();
       expect((await call(key)).status).toBe(200);
       upstream.seen.length = 0;
@@ -163,7 +166,7 @@ describe('a Redis connection lost with a command in flight', () => {
 
 describe('account changes and history while Redis stalls', () => {
   it('when a roll is answered 503 because Redis froze, then after the thaw the key keeps its secret, and a roll then works with its grace', async () => {
-    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: STORE_TIMEOUT });
     const { key, record } = await gw.stores.keyStore.create({ owner: 'a', subscriptions: { token: { plan: 'pro', status: 'active' } } });
     redisServer.pause();
     const rolled = await request(gw.app).post(`/admin/v1/keys/${record.id}/roll`).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send({ grace_seconds: 3600 });
@@ -181,7 +184,7 @@ describe('account changes and history while Redis stalls', () => {
   });
 
   it('when the same history batch is written twice (its first answer was lost), then it is counted once', async () => {
-    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url });
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: STORE_TIMEOUT });
     const { record } = await gw.stores.keyStore.create({ owner: 'a' });
     const day = new Date(gw.clock.now()).toISOString().slice(0, 10);
     const counts = [{ accountId: record.account_id, api: 'token', dayId: day, outcome: '2xx' as const, count: 5 }];
@@ -195,7 +198,7 @@ describe('account changes and history while Redis stalls', () => {
 
 describe('failing open never serves a secret past its end', () => {
   it('when a key was rolled without grace, or has expired, before Redis froze, then its old secret gets 503, not 200', async () => {
-    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: { QUOTA_FAIL_MODE: 'open' } });
+    gw = await buildGateway({ upstream: upstream.url, redisUrl: redisServer.url, env: { ...STORE_TIMEOUT, QUOTA_FAIL_MODE: 'open' } });
     await eventually(async () => (await request(gw.app).get('/readyz')).body.data?.revocations_heard === true, 'revocations heard');
     const account = await gw.stores.accountStore.createAccount({ name: 'a', subscriptions: { token: { plan: 'pro', status: 'active' } } });
     const rolled = (await gw.stores.accountStore.createKey(account.id, { name: 'rolled' }))!;

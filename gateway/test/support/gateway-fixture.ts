@@ -50,7 +50,9 @@ export interface GatewayFixture {
 /** Builds the app the way main.ts does, from an environment, with the test plan table. */
 export async function buildGateway(options: { upstream: string; redisUrl?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number }): Promise<GatewayFixture> {
   const config = loadConfig(
-    { ADMIN_TOKEN, PROXY_SECRET, PLANS_FILE: 'test-plans.json', BURGER_URL: options.upstream, TOKEN_URL: options.upstream, LOG_LEVEL: 'silent', ...options.env },
+    // A Redis timeout well above this VM's stalls under a full test run (a 250 ms one failed a
+    // dashboard test once at load 6); the store-down tests set the production default themselves.
+    { ADMIN_TOKEN, PROXY_SECRET, PLANS_FILE: 'test-plans.json', BURGER_URL: options.upstream, TOKEN_URL: options.upstream, LOG_LEVEL: 'silent', REDIS_TIMEOUT_MS: '2000', ...options.env },
     () => JSON.stringify(options.plans ?? TEST_PLANS),
   );
   const clock = manualClock(options.start ?? Date.parse('2026-03-31T23:59:50.000Z'));
