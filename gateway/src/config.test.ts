@@ -37,9 +37,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'localhost:7000' }).redisUrl).toBeUndefined();
     expect(loadConfig({}).redisClusterNodes).toBeUndefined();
     expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' })).toThrow(/^REDIS_URL and REDIS_CLUSTER_NODES are both set; set REDIS_URL for one Redis or REDIS_CLUSTER_NODES for a Redis Cluster, not both$/);
-    for (const bad of ['localhost', 'redis://a:7000', 'a:7000;b:7001', 'a:70000', 'a:0', ':7000', ',']) {
-      expect(() => loadConfig({ REDIS_CLUSTER_NODES: bad })).toThrow(/^REDIS_CLUSTER_NODES (must be host:port pairs|names port)/);
+    for (const bad of ['localhost', 'redis://a:7000', 'a:7000;b:7001', 'a:70000', 'a:0', ':7000', ',', '[:]:7000', '[1.2.3.4]:7000', '[::1', '::1:7000']) {
+      expect(() => loadConfig({ REDIS_CLUSTER_NODES: bad })).toThrow(/^REDIS_CLUSTER_NODES (must be host:port pairs|names)/);
     }
+    // A node named twice is one seed node.
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.1:7000,[::1]:7000,[::1]:7000' }).redisClusterNodes).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: '::1', port: 7000 },
+    ]);
   });
 
   it('when PLANS_FILE is valid, then it replaces the table and only its APIs are routed', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIPv6 } from 'node:net';
 import proxyAddr from 'proxy-addr';
 import { parseEnv, secretSchema } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
@@ -116,8 +117,14 @@ function parseClusterNodes(value: string): ClusterNode[] {
       const colon = part.lastIndexOf(':');
       const port = Number(part.slice(colon + 1));
       if (port < 1 || port > 65535) throw new Error(`REDIS_CLUSTER_NODES names port ${part.slice(colon + 1)} in '${part}'; a port is 1 to 65535`);
-      return { host: part.slice(0, colon).replace(/^\[|\]$/g, ''), port };
-    });
+      const bracketed = part.startsWith('[');
+      const host = part.slice(0, colon).replace(/^\[|\]$/g, '');
+      // Brackets hold an IPv6 address and nothing else (`[::1]:7000`); `[:]` or `[1.2.3.4]` would only fail later, at connection.
+      if (bracketed && !isIPv6(host)) throw new Error(`REDIS_CLUSTER_NODES names '${part}'; brackets hold an IPv6 address, such as [::1]:7000`);
+      return { host, port };
+    })
+    // A node named twice is one seed node.
+    .filter((node, i, all) => all.findIndex((n) => n.host === node.host && n.port === node.port) === i);
 }
 
 const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });

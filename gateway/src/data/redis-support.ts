@@ -187,7 +187,17 @@ export function watchPersistence(redis: RedisClient, logger: Logger | undefined)
     setTimeout(read, 200).unref();
   };
   redis.on('ready', schedule);
-  if (isCluster(redis)) redis.on('+node', schedule);
+  if (isCluster(redis)) {
+    redis.on('+node', schedule);
+    // A promoted replica was already in the client's map (as a replica): no '+node' says it is a
+    // master now, but the slot map refreshed after a failover shows a different set of masters.
+    let masters = '';
+    redis.on('refresh', () => {
+      const now = redis.nodes('master').map((n) => `${n.options.host}:${n.options.port}`).sort().join(',');
+      if (now !== masters) schedule();
+      masters = now;
+    });
+  }
   if (redis.status === 'ready') schedule();
   return () => current;
 }

@@ -52,7 +52,12 @@ export interface StartClusterOptions {
   replicasPerMaster?: number;
   /** `cluster-node-timeout`: how long a silent master is waited for before its replica takes over. */
   nodeTimeoutMs?: number;
+  /** Picks each node's port ({@link freeClusterPort} by default; a test of the harness hands out taken ones). */
+  pickPort?: (taken: ReadonlySet<number>) => Promise<number>;
 }
+
+/** Attempts at starting one node, each on a newly picked port when the last one's was taken. */
+const START_ATTEMPTS = 5;
 
 /** A port that is free now, with its bus port (+10000) free too: bind both, read, close. */
 export async function freeClusterPort(taken: ReadonlySet<number>): Promise<number> {
@@ -84,8 +89,17 @@ function run(file: string, args: string[]): Promise<string> {
   });
 }
 
-/** Starts one cluster-enabled `redis-server` (AOF on) and resolves once it accepts connections. */
-async function startNode(binary: string, port: number, dir: string, nodeTimeoutMs: number): Promise<{ child: ChildProcess; exited: Promise<void> }> {
+interface NodeProcess {
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+/**
+ * Starts one cluster-enabled `redis-server` (AOF on) and resolves once it accepts connections.
+ * `started` gets the process as soon as it is spawned, so a cluster whose start fails part-way
+ * still stops it; one that does not come up in time is killed here.
+ */
+async function startNode(binary: string, port: number, dir: string, nodeTimeoutMs: number, started: (p: NodeProcess) => void): Promise<NodeProcess> {
   mkdirSync(dir, { recursive: true });
   const child = spawn(
     binary,
@@ -101,10 +115,14 @@ async function startNode(binary: string, port: number, dir: string, nodeTimeoutM
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  started({ child, exited });
   let onEarlyExit: ((code: number | null) => void) | undefined;
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server :${port} did not start within 10 s: ${output.slice(-500)}`)), 10_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`redis-server :${port} did not start within 10 s: ${output.slice(-500)}`));
+    }, 10_000);
     child.once('error', (err) => {
       clearTimeout(timer);
       reject(err);
@@ -164,19 +182,23 @@ export async function startRedisCluster(options: StartClusterOptions = {}): Prom
   const binary = existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
   const cli = existsSync('/usr/bin/redis-cli') ? '/usr/bin/redis-cli' : 'redis-cli';
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-cluster-'));
+  const pickPort = options.pickPort ?? freeClusterPort;
   const taken = new Set<number>();
   const ports: number[] = [];
-  for (let i = 0; i < masters * (1 + replicas); i++) {
-    const port = await freeClusterPort(taken);
+  const pick = async (): Promise<number> => {
+    const port = await pickPort(taken);
     taken.add(port).add(port + BUS_OFFSET);
-    ports.push(port);
-  }
-  const processes = new Map<number, { child: ChildProcess; exited: Promise<void> }>();
+    return port;
+  };
+  for (let i = 0; i < masters * (1 + replicas); i++) ports.push(await pick());
+  const processes = new Map<number, NodeProcess>();
+  // Every process ever spawned, the failed ones included: stop() waits for each to be gone.
+  const spawned: NodeProcess[] = [];
   const connections = new Map<number, Redis>();
   const stop = async (): Promise<void> => {
     for (const c of connections.values()) c.disconnect();
     await Promise.all(
-      [...processes.values()].map(async ({ child, exited }) => {
+      spawned.map(async ({ child, exited }) => {
         child.kill('SIGCONT');
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -204,7 +226,10 @@ export async function startRedisCluster(options: StartClusterOptions = {}): Prom
 
   const cluster: RedisCluster = {
     ports,
-    seeds: ports.map((p) => `${HOST}:${p}`).join(','),
+    // Read when asked: a node started again on another port (above) changes it.
+    get seeds() {
+      return ports.map((p) => `${HOST}:${p}`).join(',');
+    },
     node,
     describe,
     async masterOf(slot) {
@@ -258,7 +283,25 @@ export async function startRedisCluster(options: StartClusterOptions = {}): Prom
   };
 
   try {
-    await Promise.all(ports.map(async (port) => processes.set(port, await startNode(binary, port, path.join(dir, String(port)), nodeTimeoutMs))));
+    // A port found free may be taken before redis-server binds it (its bus port, +10000, is in
+    // the range the kernel hands to outgoing connections): such a node is started on another.
+    // Every node is waited for, failed or not, before a failure is thrown, so stop() sees them all.
+    const starts = await Promise.allSettled(
+      ports.map(async (_, i) => {
+        for (let attempt = 1; ; attempt++) {
+          const port = ports[i]!;
+          try {
+            processes.set(port, await startNode(binary, port, path.join(dir, String(port)), nodeTimeoutMs, (p) => spawned.push(p)));
+            return;
+          } catch (err) {
+            if (attempt >= START_ATTEMPTS || !/Address already in use/i.test((err as Error).message)) throw err;
+            ports[i] = await pick();
+          }
+        }
+      }),
+    );
+    const failed = starts.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     await run(cli, ['--cluster', 'create', ...ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
     await cluster.settled();
     // Every replica attached and in sync before a test relies on failover.
