@@ -14,7 +14,7 @@ async function main(): Promise<number> {
   const logger = createLogger({ service: 'gateway-cli', level: 'error' });
   const redis = createStoreClient({ redisUrl: config.redisUrl, clusterNodes: config.redisClusterNodes }, { logger });
   try {
-    if (!(await whenReady(redis, 5_000))) throw new Error(`Redis at ${config.redisUrl ?? config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')} is not reachable`);
+    if (!(await whenReady(redis, 5_000))) throw new Error(`Redis at ${config.redisUrl ? withoutPassword(config.redisUrl) : config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')} is not reachable`);
     const clock = (): number => Date.now();
     const { accountStore, keyStore, quotaStore } = createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) });
     const result = await runCliCommand(process.argv.slice(2), { accountStore, keyStore, quotaStore, plans: config.plans, clock });
@@ -33,3 +33,10 @@ main().then(
     process.exit(usage ? 2 : 1);
   },
 );
+
+/** A Redis URL fit for an error line: its password (the URL may carry one) replaced by `***`. */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}

@@ -5,7 +5,7 @@ import { parseApiKey } from '../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../src/domain/plans';
 import { dayWindow } from '../../src/domain/windows';
 import { runGatewayScript } from '../support/gateway-process';
-import { startRedisServer } from '../support/redis-server';
+import { freePort, startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
 
 let server: RedisServer;
@@ -149,6 +149,15 @@ describe('operator CLI', () => {
     const line = result.stderr.split('\n')[0] ?? '';
     if (typeof message === 'string') expect(line).toBe(`gateway cli: ${message}`);
     else expect(line.replace('gateway cli: ', '')).toMatch(message);
+  });
+});
+
+describe('gateway cli without Redis', () => {
+  it('when Redis cannot be reached, then exit 1 with one line naming it, its password hidden', async () => {
+    const port = await freePort();
+    const result = await runGatewayScript('src/cli.ts', ['account', 'list'], { REDIS_URL: `redis://operator:s3cret-password@127.0.0.1:${port}/0` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`gateway cli: Redis at redis://operator:***@127.0.0.1:${port}/0 is not reachable\n`);
   });
 });
 
