@@ -9,14 +9,15 @@ import type { EchoUpstream } from '../support/echo-upstream';
 import { eventually } from '../support/eventually';
 import { ADMIN_TOKEN, buildGateway } from '../support/gateway-fixture';
 
-// The production default: these tests are about what a frozen or lost Redis does to calls.
-const STORE_TIMEOUT = { REDIS_TIMEOUT_MS: '250' };
 import type { GatewayFixture } from '../support/gateway-fixture';
 import { startRedisProxy } from '../support/redis-proxy';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
 
 jest.setTimeout(30_000);
+
+// The production default: these tests are about what a frozen or lost Redis does to calls.
+const STORE_TIMEOUT = { REDIS_TIMEOUT_MS: '250' };
 
 let upstream: EchoUpstream;
 let redisServer: RedisServer;
@@ -137,6 +138,37 @@ describe('a Redis connection lost with a command in flight', () => {
       await eventually(async () => (await gw.stores.quotaStore.usage(id, 'token', gw.clock.now())).month === 1, 'the lost admission given back');
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('when the master behind the gateway\'s Redis name is demoted and its replica promoted, then a call or two get 503 (READONLY) and the gateway reconnects to the new master', async () => {
+    const replica = await startRedisServer();
+    const proxy = await startRedisProxy(redisServer.port);
+    const admin = (port: number) => new Redis(`redis://127.0.0.1:${port}`);
+    const [a, b] = [admin(redisServer.port), admin(replica.port)];
+    try {
+      gw = await buildGateway({ upstream: upstream.url, redisUrl: proxy.url, env: STORE_TIMEOUT });
+      const { key } = await subscribedKey();
+      expect((await call(key)).status).toBe(200);
+      await b.replicaof('127.0.0.1', redisServer.port);
+      await eventually(async () => (await b.info('replication')).includes('master_link_status:up') && (await b.dbsize()) === (await a.dbsize()), 'the replica in sync');
+      // The promotion the README describes: the replica becomes master, the old one its replica, the name moves.
+      await b.replicaof('NO', 'ONE');
+      await a.replicaof('127.0.0.1', replica.port);
+      proxy.retarget(replica.port);
+      const statuses: number[] = [];
+      await eventually(async () => {
+        gw.clock.advance(1_000);
+        statuses.push((await call(key)).status);
+        return statuses.at(-1) === 200;
+      }, 'calls served by the new master');
+      expect(statuses.slice(0, -1).every((s) => s === 503)).toBe(true);
+      expect(statuses.length).toBeLessThanOrEqual(20);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+      await proxy.close();
+      await replica.stop();
     }
   });
 

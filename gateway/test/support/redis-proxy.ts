@@ -6,6 +6,8 @@ export interface RedisProxy {
   url: string;
   /** The next chunk Redis sends back is thrown away and both connections are closed. */
   dropNextReply(): void;
+  /** New connections go to Redis on this port (as a moved name or virtual IP would); open ones stay. */
+  retarget(redisPort: number): void;
   close(): Promise<void>;
 }
 
@@ -15,9 +17,10 @@ export interface RedisProxy {
  */
 export async function startRedisProxy(redisPort: number): Promise<RedisProxy> {
   let drop = false;
+  let target = redisPort;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
-    const upstream = connect(redisPort, '127.0.0.1');
+    const upstream = connect(target, '127.0.0.1');
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('error', () => undefined);
@@ -42,6 +45,7 @@ export async function startRedisProxy(redisPort: number): Promise<RedisProxy> {
   return {
     url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
     dropNextReply: () => void (drop = true),
+    retarget: (port) => void (target = port),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
