@@ -1,6 +1,6 @@
 import { redisKeys } from '../../src/data/redis-keys';
-import { startClusterGateways, insideOneMonth, tally } from '../support/cluster-gateways';
-import type { ClusterGateways } from '../support/cluster-gateways';
+import { startClusterGateways, insideOneMonth, tally } from '../support/quota-gateways';
+import type { ClusterGateways } from '../support/quota-gateways';
 
 jest.setTimeout(120_000);
 

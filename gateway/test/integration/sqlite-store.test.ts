@@ -7,6 +7,8 @@ import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
 import { runGatewayScript, startGatewayProcess } from '../support/gateway-process';
 import type { GatewayProcess } from '../support/gateway-process';
+import { rawCall } from '../support/raw-http';
+import type { RawAnswer } from '../support/raw-http';
 
 jest.setTimeout(90_000);
 
@@ -24,18 +26,10 @@ async function startGateway(storePath: string): Promise<GatewayProcess> {
   return gateway;
 }
 
-function send(method: string, url: string, options: { agent?: http.Agent; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const req = http.request(url, { method, agent: options.agent, headers: { ...options.headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
+/** A call with a JSON body (when given), through the tests' plain HTTP client. */
+function send(method: string, url: string, options: { agent?: http.Agent; headers?: Record<string, string>; body?: unknown } = {}): Promise<RawAnswer> {
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return rawCall(url, { method, agent: options.agent, headers: { ...options.headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
 }
 async function admin<T>(method: string, url: string, body?: unknown, expected = [200, 201]): Promise<T> {
   const res = await send(method, url, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` }, body });

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import Redis from 'ioredis';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,8 +12,9 @@ import { rawCall } from './raw-http';
 import type { GatewayProcess } from './gateway-process';
 import { startRedisCluster } from './redis-cluster';
 import type { RedisCluster } from './redis-cluster';
+import { startRedisServer } from './redis-server';
 
-const ADMIN_TOKEN = 'cluster-tests-admin-token-0123456';
+const ADMIN_TOKEN = 'quota-tests-admin-token-0123456';
 
 /** One answered call of a load. */
 export interface CallResult {
@@ -23,9 +25,8 @@ export interface CallResult {
   at: number;
 }
 
-/** A cluster, an echo service and gateway processes on the cluster, with a one-plan table of quota `quota`. */
-export interface ClusterGateways {
-  redisCluster: RedisCluster;
+/** An echo service and gateway processes on one Redis store, with a one-plan table of quota `quota`. */
+export interface QuotaGateways {
   gateways: GatewayProcess[];
   /** An admin API call on gateway `g`; throws on a non-2xx answer. */
   admin<T>(method: string, pathname: string, body?: unknown, g?: number): Promise<T>;
@@ -36,23 +37,69 @@ export interface ClusterGateways {
    * (all at once when unset). `during(done)` is called after each answer with the count so far.
    */
   load(keys: string[], total: number, options?: { perSecond?: number; during?: (answered: number) => void }): Promise<CallResult[]>;
-  /** The account's month counter in the cluster. */
+  /** The account's month counter in the store. */
   monthCount(accountId: string): Promise<number>;
   stop(): Promise<void>;
 }
 
+/** {@link QuotaGateways} on a three-master cluster (a replica each). */
+export interface ClusterGateways extends QuotaGateways {
+  redisCluster: RedisCluster;
+}
+
+/** What the gateways are started on: the store's variables, how to read a counter, how to stop it. */
+interface QuotaStoreUnder {
+  env: Record<string, string>;
+  get(name: string): Promise<string | null>;
+  stop(): Promise<void>;
+}
+
+interface QuotaGatewaysOptions {
+  count: number;
+  quota: number;
+  env?: Record<string, string>;
+}
+
 /** Starts a three-master cluster (a replica each) and `count` gateway processes on it. */
-export async function startClusterGateways(options: { count: number; quota: number; env?: Record<string, string> }): Promise<ClusterGateways> {
-  const [redisCluster, upstream] = await Promise.all([startRedisCluster(), startEchoUpstream()]);
-  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-cluster-gw-'));
+export async function startClusterGateways(options: QuotaGatewaysOptions): Promise<ClusterGateways> {
+  const redisCluster = await startRedisCluster();
+  const store: QuotaStoreUnder = {
+    env: { REDIS_CLUSTER_NODES: redisCluster.seeds },
+    get: async (name) => redisCluster.node(await redisCluster.masterOf(await redisCluster.slotOf(name))).get(name),
+    stop: () => redisCluster.stop(),
+  };
+  return { ...(await startQuotaGateways(options, store)), redisCluster };
+}
+
+/** Starts one `redis-server` and `count` gateway processes on it. */
+export async function startRedisGateways(options: QuotaGatewaysOptions): Promise<QuotaGateways> {
+  const server = await startRedisServer();
+  const reader = new Redis(server.url);
+  const store: QuotaStoreUnder = {
+    env: { REDIS_URL: server.url },
+    get: (name) => reader.get(name),
+    stop: async () => {
+      reader.disconnect();
+      await server.stop();
+    },
+  };
+  return startQuotaGateways(options, store);
+}
+
+async function startQuotaGateways(options: QuotaGatewaysOptions, store: QuotaStoreUnder): Promise<QuotaGateways> {
+  const upstream = await startEchoUpstream().catch(async (err: unknown) => {
+    await store.stop();
+    throw err;
+  });
+  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-quota-gw-'));
   const plansFile = path.join(dir, 'plans.json');
   // A rate far above what the tests send: only the monthly quota refuses.
   writeFileSync(plansFile, JSON.stringify({ token: { playground_per_day: 0, plans: { q: { monthly_quota: options.quota, rate_per_second: 10_000, price: 0, currency: 'EUR' } } } }));
-  const env = { REDIS_CLUSTER_NODES: redisCluster.seeds, PLANS_FILE: plansFile, TOKEN_URL: upstream.url, ADMIN_TOKEN, PROXY_SECRET: 'cluster-tests-proxy-secret-0123', ...options.env };
+  const env = { ...store.env, PLANS_FILE: plansFile, TOKEN_URL: upstream.url, ADMIN_TOKEN, PROXY_SECRET: 'quota-tests-proxy-secret-01234', ...options.env };
   let gateways: GatewayProcess[] = [];
   const stop = async (): Promise<void> => {
     await Promise.all(gateways.map((g) => g.stop()));
-    await Promise.all([redisCluster.stop(), (upstream as EchoUpstream).close()]);
+    await Promise.all([store.stop(), (upstream as EchoUpstream).close()]);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -69,7 +116,6 @@ export async function startClusterGateways(options: { count: number; quota: numb
   };
   let accounts = 0;
   return {
-    redisCluster,
     gateways,
     admin,
     async account() {
@@ -98,8 +144,7 @@ export async function startClusterGateways(options: { count: number; quota: numb
       }
     },
     async monthCount(accountId) {
-      const name = redisKeys.month(accountId, 'token', monthWindow(Date.now()).id);
-      return Number((await redisCluster.node(await redisCluster.masterOf(await redisCluster.slotOf(name))).get(name)) ?? 0);
+      return Number((await store.get(redisKeys.month(accountId, 'token', monthWindow(Date.now()).id))) ?? 0);
     },
     stop,
   };
