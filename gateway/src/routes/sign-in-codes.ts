@@ -47,16 +47,18 @@ export interface Codes {
 /** Codes mailed to prove an address: stored hashed, {@link CODE_TTL_MS} long, {@link CODE_TRIES} wrong tries. */
 export function createCodes(deps: CodeDeps): Codes {
   const { sessionStore, clock, signInsPerHour } = deps;
-  const refuse = (what: string, nowMs: number): never => {
-    const retry = secondsUntil(hourWindow(nowMs).endMs, nowMs);
-    throw new AppError('RATE_LIMITED', `at most ${signInsPerHour} codes an hour ${what}; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) }, details: { retry_after_seconds: retry } });
+  // A 429 until the window's end: `message` is told the seconds to wait.
+  const refuse = (windowEndMs: number, nowMs: number, message: (retry: number) => string): never => {
+    const retry = secondsUntil(windowEndMs, nowMs);
+    throw new AppError('RATE_LIMITED', message(retry), { headers: { 'Retry-After': String(retry) }, details: { retry_after_seconds: retry } });
   };
+  const refuseThisHour = (what: string, nowMs: number): never => refuse(hourWindow(nowMs).endMs, nowMs, (retry) => `at most ${signInsPerHour} codes an hour ${what}; retry after ${retry} s`);
   return {
     async limit(req, email) {
       const nowMs = clock();
       // The client first (an IPv6 one by its /64): one client cycling through addresses is stopped without counting against them.
-      if ((await sessionStore.countAttempt(`ip:${clientBucket(req.ip)}`, nowMs)) > signInsPerHour) refuse('from one client address', nowMs);
-      if ((await sessionStore.countAttempt(`email:${email}`, nowMs)) > signInsPerHour) refuse('for one email address', nowMs);
+      if ((await sessionStore.countAttempt(`ip:${clientBucket(req.ip)}`, nowMs)) > signInsPerHour) refuseThisHour('from one client address', nowMs);
+      if ((await sessionStore.countAttempt(`email:${email}`, nowMs)) > signInsPerHour) refuseThisHour('for one email address', nowMs);
     },
     async send(subject, compose) {
       const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
@@ -73,8 +75,7 @@ export function createCodes(deps: CodeDeps): Codes {
     async check(subject, code) {
       const nowMs = clock();
       if ((await sessionStore.countAttempt(`check:${subject}`, nowMs, 'day')) > CODE_CHECKS_PER_DAY) {
-        const retry = secondsUntil(dayWindow(nowMs).endMs, nowMs);
-        throw new AppError('RATE_LIMITED', `more than ${CODE_CHECKS_PER_DAY} codes were tried here today; retry after ${retry} s (the next UTC day)`, { headers: { 'Retry-After': String(retry) }, details: { retry_after_seconds: retry } });
+        refuse(dayWindow(nowMs).endMs, nowMs, (retry) => `more than ${CODE_CHECKS_PER_DAY} codes were tried here today; retry after ${retry} s (the next UTC day)`);
       }
       const found = await sessionStore.checkCode(subject, codeHash(subject, code), nowMs);
       if (found.outcome === 'ok') return;
