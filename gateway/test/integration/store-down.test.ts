@@ -165,6 +165,8 @@ describe('a Redis connection lost with a command in flight', () => {
       expect(statuses.slice(0, -1).every((s) => s === 503)).toBe(true);
       expect(statuses.length).toBeLessThanOrEqual(20);
     } finally {
+      // The shared server is a master again for the tests after this one.
+      await a.replicaof('NO', 'ONE');
       a.disconnect();
       b.disconnect();
       await proxy.close();
@@ -185,6 +187,8 @@ describe('a Redis connection lost with a command in flight', () => {
       redisServer = await startRedisServer({ port });
       await other.connect();
       await eventually(async () => Number(((await other.call('PUBSUB', 'NUMSUB', 'gw:revocations')) as [string, number])[1]) === 1, 'the subscription');
+      // Redis counts the subscriber before its confirmation reaches the client, which then reports it.
+      await eventually(async () => lost.mock.calls.some(([heard]) => heard === true), 'the subscription reported');
       expect(lost).toHaveBeenCalledWith(true);
       await other.publish('gw:revocations', 'key_000000000000000000000001');
       await eventually(async () => revoked.length === 1, 'the revocation heard');
