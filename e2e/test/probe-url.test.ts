@@ -1,7 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { freePort } from '../../gateway/test/support/redis-server';
+import { freePort } from '@tollgate/envelope/test/processes';
 import { probeUrl } from '../../scripts/stack/probe-url';
 
 // probeUrl against real local sockets: what `npm start` says about an upstream that does not answer.

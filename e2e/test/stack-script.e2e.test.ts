@@ -3,7 +3,7 @@ import type { Server } from 'node:net';
 import { join } from 'node:path';
 import { parseEnv } from '../../packages/envelope/src/parse-env';
 import { secretSchema } from '../../packages/envelope/src/secret-schema';
-import { freePort } from '../../gateway/test/support/redis-server';
+import { freePort } from '@tollgate/envelope/test/processes';
 import { childrenRunning, freeStackPorts, startStackProcess } from './support/stack-process';
 import type { StackProcess } from './support/stack-process';
 

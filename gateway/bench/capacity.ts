@@ -4,8 +4,8 @@ import { BUILT_IN_PLANS } from '../src/domain/plans';
 import { dayWindow, monthWindow } from '../src/domain/windows';
 import type { HistoryCount } from '../src/data/account-store';
 import { HISTORY_OUTCOMES } from '../src/data/account-store';
-import { createRedisStores } from '../src/data/redis-stores';
-import { redisKeys } from '../src/data/redis-keys';
+import { createRedisStores } from '../src/data/redis/redis-stores';
+import { redisKeys } from '../src/data/redis/redis-keys';
 import { startRedisServer } from '../test/support/redis-server';
 
 /**

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../test/support/redis-server';
+import { freePort } from '@tollgate/envelope/test/processes';
 
 /** A server under test running as its own process. */
 export interface ChildServer {

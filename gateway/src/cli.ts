@@ -1,8 +1,8 @@
 import { createLogger } from '@tollgate/envelope';
-import { CLI_USAGE, CliUsageError, runCliCommand } from './cli-commands';
+import { CLI_USAGE, CliUsageError, runCliCommand } from './admin/cli-commands';
 import { loadConfig } from './config';
-import { createStoreClient, whenReady } from './data/redis-client';
-import { createRedisStores } from './data/redis-stores';
+import { createStoreClient, whenReady } from './data/redis/redis-client';
+import { createRedisStores } from './data/redis/redis-stores';
 
 /** The operator CLI's composition root: same config and Redis store as the gateway. */
 async function main(): Promise<number> {

@@ -7,7 +7,7 @@ import type { QuerySchema } from '@tollgate/envelope';
 import { BUILT_IN_PLANS } from './domain/plans';
 import type { PlanTable } from './domain/plans';
 import { parsePlanTable } from './domain/plans-file';
-import { parseCorsOrigins } from './http/cors-policy';
+import { parseCorsOrigins } from './domain/cors-origins';
 
 // Nothing trusted: the socket's own address is the client's.
 const TRUST_NONE = (): boolean => false;

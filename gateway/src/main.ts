@@ -10,8 +10,9 @@ import { openStores } from './data/open-stores';
 import { createServiceDocuments } from './data/service-documents';
 import { createUsageRecorder } from './data/usage-recorder';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
-import { createMetrics, createStoreLatencyRecorder } from './metrics';
-import { createDocsRoutes } from './routes/docs-routes';
+import { createMetrics, createStoreLatencyRecorder } from './http/metrics';
+import { createDocsRoutes } from './docs/docs-routes';
+import { gatewayRouteDocs } from './gateway-route-docs';
 
 async function main(): Promise<void> {
   let config: GatewayConfig;
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
   // Asked now so unknown routes are refused from the first call; a service still starting is asked again later.
   void documents.all();
-  const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader });
+  const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader, gatewayRoutes: gatewayRouteDocs() });
   const recorder = createUsageRecorder({ store: stores.accountStore, clock, logger });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
   if (config.smtpUrl) logger.info({ mail: mailer.describe, mail_from: config.mailFrom }, `portal mail (sign-in codes) goes through ${mailer.describe}`);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../../gateway/test/support/redis-server';
+import { freePort } from '@tollgate/envelope/test/processes';
 
 /** `npm start`'s script (scripts/stack.ts) as a real process, with what it printed. */
 export interface StackProcess {

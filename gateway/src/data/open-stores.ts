@@ -1,13 +1,13 @@
 import type { Logger } from '@tollgate/envelope';
 import { MEMORY_STORE_PATH } from '../config';
 import type { ClusterNode } from '../config';
-import { createMemoryStores } from './memory-stores';
-import type { Stores } from './quota-store';
-import { createStoreClient, whenReady } from './redis-client';
-import type { RedisClient } from './redis-client';
-import { migrateLegacyKeys } from './redis-migration';
-import { createRedisStores } from './redis-stores';
-import { openSqliteStores } from './sqlite-stores';
+import { createMemoryStores } from './memory/memory-stores';
+import type { Stores } from './stores';
+import { createStoreClient, whenReady } from './redis/redis-client';
+import type { RedisClient } from './redis/redis-client';
+import { migrateLegacyKeys } from './redis/legacy-migration';
+import { createRedisStores } from './redis/redis-stores';
+import { openSqliteStores } from './sqlite/sqlite-stores';
 
 /** Options of {@link openStores}. */
 export interface OpenStoresOptions {

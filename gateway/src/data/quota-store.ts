@@ -1,8 +1,5 @@
 import type { AdmissionDecision } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
-import type { AccountStore } from './account-store';
-import type { KeyStore } from './key-store';
-import type { SessionStore } from './session-store';
 
 /** One call to admit: which account (read from the presented key) and secret, which API and its plans, when. */
 export interface AdmitRequest {
@@ -60,26 +57,4 @@ export interface QuotaStore {
    * a cache of keys must drop all), `listening(false)` when it cannot be opened.
    */
   onRevoked(revoked: (id: string) => void, listening: (heard: boolean) => void): void;
-}
-
-/** The store could not be reached or did not answer in time. */
-export class StoreError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StoreError';
-  }
-}
-
-/** Both stores over one backing store, as the gateway, CLI and tests build them. */
-export interface Stores {
-  accountStore: AccountStore;
-  /** Keys as one-key accounts, for the routes and CLI commands made before accounts. */
-  keyStore: KeyStore;
-  quotaStore: QuotaStore;
-  /** Portal sessions and mailed codes (session-store.ts). */
-  sessionStore: SessionStore;
-  /** Which backing store this is, for logs and `/readyz`. */
-  kind: 'redis' | 'sqlite' | 'memory';
-  /** How the backing store survives its own restart (Redis only), for `/readyz`. */
-  persistence?: () => string;
 }

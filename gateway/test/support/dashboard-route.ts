@@ -1,5 +1,5 @@
 import type { RouteDoc } from '@tollgate/envelope';
-import { DASHBOARD_ROUTES } from '../../src/routes/dashboard-routes';
+import { DASHBOARD_ROUTES } from '../../src/dashboard/dashboard-routes';
 
 /** Every self-service route's RouteDoc. */
 export const DASHBOARD_ROUTE_DOCS: RouteDoc[] = Object.values(DASHBOARD_ROUTES);

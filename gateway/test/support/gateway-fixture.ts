@@ -5,18 +5,18 @@ import { createLogger } from '@tollgate/envelope';
 import { createApp, createGatewayListener } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { GatewayConfig } from '../../src/config';
-import { createMemoryStores } from '../../src/data/memory-stores';
-import { createRedisStores } from '../../src/data/redis-stores';
-import { createRedisClient } from '../../src/data/redis-client';
+import { createMemoryStores } from '../../src/data/memory/memory-stores';
+import { createRedisStores } from '../../src/data/redis/redis-stores';
+import { createRedisClient } from '../../src/data/redis/redis-client';
 import { createUsageRecorder } from '../../src/data/usage-recorder';
 import type { UsageRecorder } from '../../src/data/usage-recorder';
 import { createServiceDocuments } from '../../src/data/service-documents';
-import type { Stores } from '../../src/data/quota-store';
+import type { Stores } from '../../src/data/stores';
 import type { PlanTable } from '../../src/domain/plans';
-import { createMetrics } from '../../src/metrics';
-import type { GatewayMetrics } from '../../src/metrics';
-import { manualClock } from './store-contract';
-import type { ManualClock } from './store-contract';
+import { createMetrics } from '../../src/http/metrics';
+import type { GatewayMetrics } from '../../src/http/metrics';
+import { manualClock } from '../data/store-contract';
+import type { ManualClock } from '../data/store-contract';
 
 /** Plans small enough to reach their limits in a test. */
 export const TEST_PLANS: PlanTable = {

@@ -1,5 +1,6 @@
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { startMain } from '@tollgate/envelope/test/processes';
 
 const GATEWAY_DIR = path.resolve(__dirname, '../..');
 const NODE_ARGS = ['--conditions=development', '--import', 'tsx'];
@@ -18,19 +19,13 @@ export interface GatewayProcess {
 
 /** Starts `src/main.ts` with PORT=0 and the given environment; resolves when it listens. */
 export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [...NODE_ARGS, 'src/main.ts'], {
-    cwd: GATEWAY_DIR,
-    // Without REDIS_URL a gateway keeps an embedded store file; tests that want one set STORE_PATH.
-    env: { PATH: process.env.PATH ?? '', PORT: '0', STORE_PATH: ':memory:', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // Without REDIS_URL a gateway keeps an embedded store file; tests that want one set STORE_PATH.
+  const main = startMain(GATEWAY_DIR, { PORT: '0', STORE_PATH: ':memory:', ...env });
+  const { child } = main;
   const output: string[] = [];
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let buffer = '';
-    let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start within 20 s: ${stderr}${output.join('\n')}`)), 20_000);
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => reject(new Error(`gateway did not start within 20 s: ${main.output()}`)), 20_000);
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const lines = buffer.split('\n');
@@ -46,7 +41,7 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`gateway exited with code ${code}: ${stderr}`));
+      reject(new Error(`gateway exited with code ${code}: ${main.output()}`));
     });
   });
   return {
@@ -54,14 +49,11 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     port,
     output,
     async stop() {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
+      await main.stop();
     },
     async kill() {
       child.kill('SIGKILL');
-      await exited;
+      await main.exited;
     },
   };
 }

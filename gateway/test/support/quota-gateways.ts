@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { redisKeys } from '../../src/data/redis-keys';
+import { redisKeys } from '../../src/data/redis/redis-keys';
 import { monthWindow } from '../../src/domain/windows';
 import { startEchoUpstream } from './echo-upstream';
 import type { EchoUpstream } from './echo-upstream';

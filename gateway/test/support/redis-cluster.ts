@@ -1,10 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
+import { freePort } from '@tollgate/envelope/test/processes';
 
 const HOST = '127.0.0.1';
 /** A node's cluster bus listens on its port + 10000 (fixed by Redis), so port 0 cannot be used. */
@@ -62,23 +62,11 @@ const START_ATTEMPTS = 5;
 /** A port that is free now, with its bus port (+10000) free too: bind both, read, close. */
 export async function freeClusterPort(taken: ReadonlySet<number>): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const port = await listenAndClose(0);
+    const port = await freePort(0);
     if (port + BUS_OFFSET > 65_535 || taken.has(port) || taken.has(port + BUS_OFFSET)) continue;
-    if (await listenAndClose(port + BUS_OFFSET).then(() => true, () => false)) return port;
+    if (await freePort(port + BUS_OFFSET).then(() => true, () => false)) return port;
   }
   throw new Error('no free port pair (port, port + 10000) found in 100 attempts');
-}
-
-function listenAndClose(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(port, HOST, () => {
-      const address = server.address();
-      const bound = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(bound));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '@tollgate/envelope/test/processes';
 
 /** A throw-away redis-server on a loopback port. */
 export interface RedisServer {
@@ -24,19 +26,6 @@ export interface StartRedisOptions {
   aofDir?: string;
 }
 
-/** A port nothing listens on right now: bind port 0, read it, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Starts `redis-server --port P --save '' --appendonly no` (or AOF into `aofDir`) on 127.0.0.1 and resolves once it
  * accepts connections. No test framework needed: the end-to-end test and the demo reuse it.
@@ -44,7 +33,10 @@ export function freePort(): Promise<number> {
 export async function startRedisServer(options: StartRedisOptions = {}): Promise<RedisServer> {
   const binary = options.binary ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server');
   const port = options.port ?? (await freePort());
-  const persistence = options.aofDir ? ['--appendonly', 'yes', '--dir', options.aofDir] : ['--appendonly', 'no'];
+  // Its own folder even without AOF: a replica writes the copy it syncs from its master there,
+  // which in the working directory would be a stray dump.rdb in the repository.
+  const dir = options.aofDir ?? mkdtempSync(path.join(tmpdir(), 'tollgate-redis-'));
+  const persistence = options.aofDir ? ['--appendonly', 'yes', '--dir', dir] : ['--appendonly', 'no', '--dir', dir];
   const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,6 +80,7 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
       await exited;
       clearTimeout(timer);
+      if (!options.aofDir) rmSync(dir, { recursive: true, force: true });
     },
     pause: () => void child.kill('SIGSTOP'),
     resume: () => void child.kill('SIGCONT'),

@@ -15,6 +15,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { freePort } from '@tollgate/envelope/test/processes';
 import { parseBigMacCsv } from '../src/data/parse-big-mac-csv';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -51,15 +52,6 @@ function measureParse(text: string): { firstMs: number; medianMs: number } {
   }
   const sorted = [...times].sort((a, b) => a - b);
   return { firstMs: times[0] ?? NaN, medianMs: sorted[Math.floor(sorted.length / 2)] ?? NaN };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 async function load(url: string): Promise<{ rps: number; p50: number; p99: number; errors: number }> {

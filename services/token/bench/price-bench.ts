@@ -5,7 +5,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { LOCAL_COINS } from '../test/support/local-indexer';
-import { freePort, waitForOk } from '../test/support/ports';
+import { freePort, waitForOk } from '@tollgate/envelope/test/processes';
 
 // Benchmark (not a test): GET /v1/price with 12 tokens against the local indexer, each in its own
 // process. Latency is measured with sequential keep-alive requests timed in microseconds (one at a

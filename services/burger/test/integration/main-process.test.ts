@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
+import { freePort, startMain as startProcess } from '@tollgate/envelope/test/processes';
 import { REAL_DATASET_PATH, realDatasetText } from '../support/real-dataset';
 
 const SERVICE_DIR = join(__dirname, '..', '..');
@@ -10,12 +10,7 @@ const SERVICE_DIR = join(__dirname, '..', '..');
 const PROCESS_TIMEOUT_MS = 60_000;
 
 /** Starts `src/main.ts` as `pnpm run dev` does, with only PATH and the given variables (none of ours leaks in). */
-function startMain(env: Record<string, string>): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVICE_DIR,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
-  });
-}
+const startMain = (env: Record<string, string>): ChildProcessWithoutNullStreams => startProcess(SERVICE_DIR, { LOG_LEVEL: 'info', ...env }).child;
 
 /** Resolves with the port the service logs once it listens. */
 function listeningPort(child: ChildProcessWithoutNullStreams): Promise<number> {
@@ -28,14 +23,6 @@ function listeningPort(child: ChildProcessWithoutNullStreams): Promise<number> {
     });
     child.once('exit', (code) => reject(new Error(`service exited with ${code} before listening: ${buffered}`)));
   });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function listening(port: number): Promise<void> {

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { freePort, startAnvil, type Anvil } from '../support/anvil.js';
+import { freePort, startMain, waitForOk } from '@tollgate/envelope/test/processes';
+import { startAnvil, type Anvil } from '../support/anvil.js';
 
 // A real anvil and the real composition root in a child process.
 jest.setTimeout(60_000);
@@ -9,32 +9,8 @@ jest.setTimeout(60_000);
 const root = path.resolve(__dirname, '../..');
 let anvil: Anvil;
 
-function startService(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForHealth(url: string, exited: Promise<number | null>): Promise<void> {
-  let gone = false;
-  void exited.then(() => (gone = true));
-  for (let i = 0; i < 300 && !gone; i += 1) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('service did not become healthy');
-}
+const startService = (env: Record<string, string>) => startMain(root, { LOG_LEVEL: 'warn', ...env });
+const waitForHealth = (url: string, exited: Promise<unknown>) => waitForOk(`${url}/healthz`, { attempts: 300, delayMs: 100, exited });
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 1 });

@@ -1,24 +1,11 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startLocalIndexer } from '../support/local-indexer';
 import type { LocalIndexer } from '../support/local-indexer';
-import { freePort, waitForOk } from '../support/ports';
+import { freePort, startMain as startProcess, waitForOk } from '@tollgate/envelope/test/processes';
 
 const root = join(__dirname, '..', '..');
 
-function startMain(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => text, exited };
-}
+const startMain = (env: Record<string, string>) => startProcess(root, { LOG_LEVEL: 'warn', ...env });
 
 describe('the token service as a process', () => {
   let indexer: LocalIndexer;

@@ -1,0 +1,118 @@
+import type { Request, Router } from 'express';
+import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope';
+import { accountOfKeyId } from '../domain/api-key';
+import { KeyRevokedError } from '../data/account-store';
+import type { AccountStore, ApiKey } from '../data/account-store';
+import { sendCreated } from '../http/send-created';
+import { API_KEY_SCHEMA, API_KEY_WITH_SECRET_SCHEMA, pageSchema } from '../http/account-schemas';
+import { CREATE_KEY_BODY, LIST_KEYS_QUERY, ROLL_KEY_BODY } from '../http/account-requests';
+import { expiryMs } from '../http/dates';
+import { createBodyParser } from '../http/body';
+import { CALLER_ERRORS } from './dashboard-auth';
+import type { DashboardCaller } from './dashboard-auth';
+
+/** Live (neither revoked nor expired) keys an account may hold: enough for every environment, few enough to audit. */
+export const MAX_LIVE_KEYS = 20;
+// The same bodies and query as the admin key routes: one rule for what a key may be.
+const LIST_QUERY = LIST_KEYS_QUERY;
+const CREATE_BODY = CREATE_KEY_BODY;
+const ROLL_BODY = ROLL_KEY_BODY;
+
+/** The key routes of the dashboard, described once (merged into DASHBOARD_ROUTES). */
+export const DASHBOARD_KEY_ROUTES = {
+  listKeys: { method: 'get', path: '/dashboard/v1/keys', summary: 'Your account’s keys, oldest first (never their secrets)', query: LIST_QUERY, data: pageSchema(API_KEY_SCHEMA), message: 'API keys listed', errors: [...CALLER_ERRORS] },
+  createKey: { method: 'post', path: '/dashboard/v1/keys', summary: `Add a key to your account (at most ${MAX_LIVE_KEYS} live keys); its secret is shown once`, body: CREATE_BODY, data: API_KEY_WITH_SECRET_SCHEMA, message: 'API key created; keep its secret, it is shown once', successStatus: 201, errors: ['CONFLICT', ...CALLER_ERRORS] },
+  rollKey: { method: 'post', path: '/dashboard/v1/keys/{id}/roll', summary: 'Give a key a new secret; the old one works for the grace period', body: ROLL_BODY, data: API_KEY_WITH_SECRET_SCHEMA, message: 'API key rolled; keep its new secret, it is shown once', errors: ['NOT_FOUND', 'CONFLICT', ...CALLER_ERRORS] },
+  endGrace: { method: 'post', path: '/dashboard/v1/keys/{id}/end-grace', summary: 'End a rolled key’s grace now: the secret before the roll stops working, the current one keeps working', data: API_KEY_SCHEMA, message: 'Grace ended; only the current secret works', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
+  revokeKey: { method: 'delete', path: '/dashboard/v1/keys/{id}', summary: 'Revoke a key, every secret of it (also the one calling)', data: API_KEY_SCHEMA, message: 'API key revoked', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
+} satisfies Record<string, RouteDoc>;
+
+/** What the key routes need. */
+export interface DashboardKeyDeps {
+  accountStore: AccountStore;
+  clock: () => number;
+  authenticate: (req: Request) => Promise<DashboardCaller>;
+}
+
+function isLive(key: ApiKey, nowMs: number): boolean {
+  return key.revoked_at === null && (key.expires_at === null || Date.parse(key.expires_at) > nowMs);
+}
+
+/** Adds `/keys` routes to the dashboard router. */
+export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): void {
+  const { accountStore, authenticate } = deps;
+  const parseList = createQueryParser<{ limit: number; cursor?: string }>(LIST_QUERY);
+  const parseCreate = createBodyParser<{ name: string; expires_at?: string }>(CREATE_BODY);
+  const parseRoll = createBodyParser<{ grace_seconds: number }>(ROLL_BODY);
+
+  // Another account's key answers as an unknown one does: whether an id exists is not for others to learn.
+  async function ownKey(caller: DashboardCaller, id: string): Promise<ApiKey> {
+    const key = accountOfKeyId(id) === caller.account.id ? await accountStore.getKey(id) : undefined;
+    if (!key || key.account_id !== caller.account.id) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
+    return key;
+  }
+
+  async function liveKeys(accountId: string, nowMs: number): Promise<number> {
+    let live = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await accountStore.listKeys(accountId, { cursor, limit: 100 });
+      live += (page?.items ?? []).filter((k) => isLive(k, nowMs)).length;
+      cursor = page?.next_cursor ?? undefined;
+    } while (cursor);
+    return live;
+  }
+
+  router.get('/keys', async (req, res) => {
+    const { account } = await authenticate(req);
+    const { limit, cursor } = parseList(req.query);
+    const page = await accountStore.listKeys(account.id, { cursor, limit });
+    if (!page) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
+    sendOk(res, page, DASHBOARD_KEY_ROUTES.listKeys.message);
+  });
+
+  router.post('/keys', async (req, res) => {
+    const { account } = await authenticate(req);
+    const body = parseCreate(req.body);
+    const nowMs = deps.clock();
+    const expiresAtMs = body.expires_at === undefined ? undefined : expiryMs(body.expires_at, nowMs);
+    // Checked, then made: two requests at once may pass it together, which a cap against runaway scripts tolerates.
+    if ((await liveKeys(account.id, nowMs)) >= MAX_LIVE_KEYS) {
+      throw new AppError('CONFLICT', `this account already has ${MAX_LIVE_KEYS} live keys, the most it may hold; revoke one first`, { details: { max_live_keys: MAX_LIVE_KEYS } });
+    }
+    const created = await accountStore.createKey(account.id, { name: body.name, expiresAtMs });
+    if (!created) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
+    sendCreated(res, { ...created.record, key: created.key }, DASHBOARD_KEY_ROUTES.createKey.message);
+  });
+
+  router.post('/keys/:id/roll', async (req, res) => {
+    const caller = await authenticate(req);
+    const key = await ownKey(caller, req.params.id);
+    const { grace_seconds: grace } = parseRoll(req.body);
+    try {
+      const rolled = await accountStore.rollKey(key.id, grace * 1000);
+      if (!rolled) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
+      sendOk(res, { ...rolled.record, key: rolled.key }, DASHBOARD_KEY_ROUTES.rollKey.message);
+    } catch (err) {
+      if (err instanceof KeyRevokedError) throw new AppError('CONFLICT', 'this key is revoked and cannot be rolled; create a new one', { cause: err });
+      throw err;
+    }
+  });
+
+  router.post('/keys/:id/end-grace', async (req, res) => {
+    const caller = await authenticate(req);
+    const key = await ownKey(caller, req.params.id);
+    const ended = await accountStore.endGrace(key.id);
+    if (!ended) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
+    sendOk(res, ended, DASHBOARD_KEY_ROUTES.endGrace.message);
+  });
+
+  router.delete('/keys/:id', async (req, res) => {
+    const caller = await authenticate(req);
+    const key = await ownKey(caller, req.params.id);
+    const revoked = await accountStore.revokeKey(key.id);
+    if (!revoked) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
+    sendOk(res, revoked, DASHBOARD_KEY_ROUTES.revokeKey.message);
+  });
+}

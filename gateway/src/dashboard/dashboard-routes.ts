@@ -1,0 +1,158 @@
+import express, { Router } from 'express';
+import { AppError, sendOk } from '@tollgate/envelope';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import type { Plan, PlanTable } from '../domain/plans';
+import { hourWindow, secondsUntil } from '../domain/windows';
+import type { AccountStore } from '../data/account-store';
+import type { KeyRecord, KeyStore } from '../data/key-store';
+import type { QuotaStore } from '../data/quota-store';
+import { ACCOUNT_SCHEMA } from '../http/account-schemas';
+import { sendCreated } from '../http/send-created';
+import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
+import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
+import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
+import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-routes';
+import { clientBucket } from '../domain/client-address';
+import { DASHBOARD_PLANS_ROUTES, addDashboardPlansRoutes } from './dashboard-plans-routes';
+import { DASHBOARD_VERIFY_ROUTES, HOW_TO_VERIFY, addDashboardVerifyRoutes } from './dashboard-verify-routes';
+import { createCodes } from './sign-in-codes';
+import { SIGN_IN_ROUTES, addSignInRoutes } from './sign-in-routes';
+import type { SessionStore } from '../data/session-store';
+import type { Mailer } from '../mail/mailer';
+import { NEW_KEY_SCHEMA } from '../http/schemas';
+
+const SIGNUP_BODY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['email'],
+  properties: { email: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', description: 'an email address' } },
+};
+
+const SUBSCRIBE_BODY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plan'],
+  properties: { plan: { type: 'string', minLength: 1, description: 'a plan name' } },
+};
+
+const SUBSCRIPTION_DATA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['api', 'plan', 'status', 'monthly_quota', 'rate_per_second', 'price', 'currency'],
+  properties: {
+    api: { type: 'string' },
+    plan: { type: 'string' },
+    status: { const: 'active' },
+    monthly_quota: { type: 'integer' },
+    rate_per_second: { type: 'integer' },
+    price: { type: 'integer', description: 'Monthly price in the smallest currency unit' },
+    currency: { type: 'string' },
+  },
+};
+
+/** The self-service routes, described once (OpenAPI, `/docs`, contract tests). */
+export const DASHBOARD_ROUTES = {
+  ...DASHBOARD_PLANS_ROUTES,
+  signup: { method: 'post', path: '/dashboard/v1/signup', summary: 'Sign up: a new account with one key and no subscription; only the playground until its address is proven (verify-email)', body: SIGNUP_BODY, data: NEW_KEY_SCHEMA, message: 'Signed up; keep this key, it is shown once', successStatus: 201, errors: ['BAD_REQUEST', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] },
+  ...SIGN_IN_ROUTES,
+  ...DASHBOARD_ACCOUNT_ROUTES,
+  ...DASHBOARD_VERIFY_ROUTES,
+  ...DASHBOARD_KEY_ROUTES,
+  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a plan (free plans at once; paid plans need a payment method; both need a proven email address)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', 'NOT_FOUND', ...CALLER_ERRORS] },
+  unsubscribe: { method: 'delete', path: '/dashboard/v1/subscriptions/{api}', summary: 'Cancel your account’s subscription to an API (its playground allowance applies again)', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
+} satisfies Record<string, RouteDoc>;
+
+/** What the dashboard routes need. */
+export interface DashboardDeps {
+  plans: PlanTable;
+  keyHeader: string;
+  /** Sign-up only: it makes an account of one key as before accounts. */
+  keyStore: KeyStore;
+  accountStore: AccountStore;
+  quotaStore: QuotaStore;
+  clock: () => number;
+  signupsPerHour: number;
+  readUsage: (record: KeyRecord, nowMs: number) => Promise<unknown>;
+  /** Portal sessions and mailed codes. */
+  sessionStore: SessionStore;
+  mailer: Mailer;
+  /** Codes asked for per address and per client address in one UTC hour. */
+  signInsPerHour: number;
+  sessionTtlHours: number;
+  /** The origin links in mail point at; unset: the request's own. */
+  publicUrl?: string;
+}
+
+/** "5.75 USD" from 575 and USD, with the currency's own number of minor digits. */
+export function formatPrice(price: number, currency: string): string {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return `${(price / 10 ** digits).toFixed(digits)} ${currency}`;
+}
+
+/** `/dashboard/v1/*`: the back end of the developer dashboard, authenticated by any key of the account. */
+export function createDashboardRoutes(deps: DashboardDeps): Router {
+  const { plans, keyStore, accountStore } = deps;
+  const parseSignup = createBodyParser<{ email: string }>(SIGNUP_BODY);
+  const parseSubscribe = createBodyParser<{ plan: string }>(SUBSCRIBE_BODY);
+  const authenticate = createDashboardAuth(deps);
+  const codes = createCodes(deps);
+  const router = Router();
+  router.use(express.json({ limit: '4kb' }));
+
+  addDashboardPlansRoutes(router, plans);
+  addSignInRoutes(router, { ...deps, codes });
+
+  router.post('/signup', async (req, res) => {
+    const { email } = parseSignup(req.body);
+    const nowMs = deps.clock();
+    // An IPv6 client by its /64: one host holds them all.
+    const count = await deps.quotaStore.countSignup(clientBucket(req.ip), nowMs);
+    if (count > deps.signupsPerHour) {
+      const retry = secondsUntil(hourWindow(nowMs).endMs, nowMs);
+      throw new AppError('RATE_LIMITED', `at most ${deps.signupsPerHour} sign-ups an hour from one address; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
+    }
+    // The address is not proven: the account gets the playground only, until verify-email.
+    const { key, record } = await keyStore.create({ owner: email.toLowerCase(), email_verified: false });
+    sendCreated(res, { ...record, key }, DASHBOARD_ROUTES.signup.message);
+  });
+
+  addDashboardAccountRoutes(router, { ...deps, authenticate });
+  addDashboardKeyRoutes(router, { ...deps, authenticate });
+  addDashboardVerifyRoutes(router, { ...deps, codes, authenticate });
+
+  router.put('/subscriptions/:api', async (req, res) => {
+    const { account } = await authenticate(req);
+    const { api } = req.params;
+    const apiPlans = apiPlansOf(plans, api);
+    const { plan } = parseSubscribe(req.body);
+    checkPlan(plans, api, plan);
+    if (!account.email_verified) {
+      throw new AppError('FORBIDDEN', `prove this account's email address before subscribing (until then only the playground is open): ${HOW_TO_VERIFY}`, { details: { reason: 'email_unverified' } });
+    }
+    const limits = apiPlans.plans[plan] as Plan;
+    if (limits.price > 0) {
+      throw new AppError('SUBSCRIPTION_REQUIRED', `the ${plan} plan for ${api} costs ${formatPrice(limits.price, limits.currency)} a month: a payment method is needed; add one to your account, or ask an operator to subscribe this key`, {
+        details: { api, plan, price: limits.price, currency: limits.currency, payment_method_required: true },
+      });
+    }
+    if (!(await accountStore.setSubscription(account.id, api, { plan, status: 'active' }))) throw gone();
+    sendOk(res, { api, plan, status: 'active', ...limits }, DASHBOARD_ROUTES.subscribe.message);
+  });
+
+  // Idempotent: cancelling what is not subscribed leaves the account as it is, and says so by showing it.
+  router.delete('/subscriptions/:api', async (req, res) => {
+    const { account } = await authenticate(req);
+    const { api } = req.params;
+    apiPlansOf(plans, api);
+    const updated = await accountStore.setSubscription(account.id, api, null);
+    if (!updated) throw gone();
+    sendOk(res, updated, DASHBOARD_ROUTES.unsubscribe.message);
+  });
+
+  return router;
+}
+
+// The account was deleted between authenticating and writing: its key no longer opens anything.
+function gone(): AppError {
+  return new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
+}

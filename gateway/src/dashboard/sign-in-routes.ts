@@ -1,0 +1,220 @@
+import type { Request, Response, Router } from 'express';
+import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { MAX_EMAIL_LENGTH, normaliseEmail } from '../domain/email';
+import { EmailTakenError } from '../data/account-store';
+import type { Account, AccountStore } from '../data/account-store';
+import { sha256 } from '../data/session-store';
+import type { SessionStore } from '../data/session-store';
+import { ACCOUNT_SCHEMA } from '../http/account-schemas';
+import { createBodyParser } from '../http/body';
+import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
+import type { Codes } from './sign-in-codes';
+import { clearSessionCookie, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
+
+const EMAIL_FIELD = { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' };
+const SIGN_IN_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email'], properties: { email: EMAIL_FIELD } };
+const VERIFY_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email', 'code'], properties: { email: EMAIL_FIELD, code: CODE_FIELD } };
+
+/** JSON Schema of a code on its way: where it went and until when it works. */
+export const CODE_SENT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['email', 'expires_at'],
+  properties: { email: { type: 'string' }, expires_at: { type: 'string', format: 'date-time', description: 'When the mailed code stops working' } },
+};
+
+const SESSION_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['account', 'csrf_token', 'expires_at'],
+  properties: {
+    account: ACCOUNT_SCHEMA,
+    csrf_token: { type: 'string', description: 'Send it back in the x-csrf-token header with every POST, PUT and DELETE made with the session cookie' },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+const SIGNED_OUT_SCHEMA = { type: 'object', additionalProperties: false, required: ['signed_out'], properties: { signed_out: { const: true } } };
+
+/** The portal's sign-in routes, described once (merged into DASHBOARD_ROUTES). */
+export const SIGN_IN_ROUTES = {
+  signIn: {
+    method: 'post',
+    path: '/dashboard/v1/sign-in',
+    summary: `Mail a ${CODE_TTL_MS / 60_000}-minute sign-in code and link to an address (the same answer whether it has an account or not; a new address gets one when the code comes back)`,
+    body: SIGN_IN_BODY,
+    data: CODE_SENT_SCHEMA,
+    message: 'Sign-in code sent; check your mail',
+    successStatus: 202,
+    errors: ['BAD_REQUEST', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'STORE_UNAVAILABLE'],
+  },
+  verifySignIn: {
+    method: 'post',
+    path: '/dashboard/v1/sign-in/verify',
+    summary: 'Sign in with the mailed code: sets the HttpOnly session cookie and answers the CSRF token (creates the account on first sign-in; proves its email)',
+    body: VERIFY_BODY,
+    data: SESSION_SCHEMA,
+    message: 'Signed in',
+    errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'STORE_UNAVAILABLE'],
+  },
+  session: { method: 'get', path: '/dashboard/v1/session', summary: 'The signed-in session (cookie): its account, CSRF token and end', data: SESSION_SCHEMA, message: 'Signed in', errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
+  signOut: { method: 'delete', path: '/dashboard/v1/session', summary: 'Sign out: ends the session and clears its cookie (needs the CSRF header)', data: SIGNED_OUT_SCHEMA, message: 'Signed out', errors: ['BAD_REQUEST', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
+} satisfies Record<string, RouteDoc>;
+
+/** What the sign-in routes need. */
+export interface SignInDeps {
+  accountStore: AccountStore;
+  sessionStore: SessionStore;
+  codes: Codes;
+  clock: () => number;
+  sessionTtlHours: number;
+  /** The origin links in mail point at; unset: the request's own protocol and Host when it names this gateway (see {@link linkOrigin}). */
+  publicUrl?: string;
+}
+
+/** Answers 202 with the success envelope: a mail is on its way. */
+export function sendAccepted<T>(res: Response, data: T, message: string): void {
+  res.status(202).json(okEnvelope(data, message, requestIdOf(res)));
+}
+
+// Loopback names: a link to one can reach only the reader's own machine.
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The origin a mailed link may point at: `PUBLIC_URL`; without it, the request's protocol and Host,
+ * but only when that Host names this gateway's own listening address or a loopback name. Any other
+ * Host was chosen by whoever asked for the code, who need not own the address: a link there would
+ * carry the owner's code to that host (Host-header poisoning), so the mail then gives the code alone.
+ */
+export function linkOrigin(req: Request, publicUrl: string | undefined): string | undefined {
+  if (publicUrl) return publicUrl;
+  let url: URL;
+  try {
+    url = new URL(`${req.protocol}://${req.get('host') ?? ''}`);
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const own = url.hostname.replace(/^\[|\]$/g, '') === req.socket.localAddress?.replace(/^::ffff:/, '') && port === req.socket.localPort;
+  return own || LOOPBACK.test(url.hostname) ? url.origin : undefined;
+}
+
+function emailOf(raw: string): string {
+  const email = normaliseEmail(raw);
+  if (email === null) throw new AppError('BAD_REQUEST', 'email must be an email address, such as ada@example.com', { details: { parameter: 'email' } });
+  return email;
+}
+
+/** The sign-in mail: the code on a line of its own, and (with an origin) a link that fills it in. */
+export function signInMail(to: string, code: string, origin: string | undefined): { to: string; subject: string; text: string } {
+  const how = origin
+    ? ['Enter it on the sign-in page, or open this link:', `${origin}/portal/sign-in?${new URLSearchParams({ email: to, code }).toString()}`]
+    : ['Enter it on the sign-in page of the Tollgate portal.'];
+  return {
+    to,
+    subject: 'Your Tollgate sign-in code',
+    text: [
+      'Your Tollgate sign-in code:',
+      '',
+      `    ${code}`,
+      '',
+      ...how,
+      '',
+      `The code works once, for ${CODE_TTL_MS / 60_000} minutes. If you did not ask for it, ignore this mail: nobody can sign in without it.`,
+    ].join('\n'),
+  };
+}
+
+/** Adds `/sign-in`, `/sign-in/verify` and `/session` to the dashboard router. */
+export function addSignInRoutes(router: Router, deps: SignInDeps): void {
+  const { accountStore, sessionStore, codes, clock } = deps;
+  const parseSignIn = createBodyParser<{ email: string }>(SIGN_IN_BODY);
+  const parseVerify = createBodyParser<{ email: string; code: string }>(VERIFY_BODY);
+  const readSession = createSessionAuth(deps);
+
+  // The account of a proven address: made now on a first sign-in. Proving an address whose account
+  // was made unproven (JSON sign-up) revokes the keys made before: whoever made them may not own it.
+  async function accountFor(email: string): Promise<Account> {
+    let account = await accountStore.findAccountByEmail(email);
+    if (!account) {
+      try {
+        return await accountStore.createAccount({ email, name: email, email_verified: true });
+      } catch (err) {
+        if (!(err instanceof EmailTakenError)) throw err;
+        account = await accountStore.findAccountByEmail(email);
+        if (!account) throw err;
+      }
+    }
+    if (account.status === 'suspended') throw new AppError('FORBIDDEN', 'this account is suspended; contact the operator', { details: { reason: 'suspended' } });
+    if (account.email_verified) return account;
+    // Passes until one finds nothing live: a key made with an old one while a pass ran is caught by
+    // the next (what is left is a key whose creation was under way through the last pass).
+    while ((await revokeLiveKeys(account.id)) > 0);
+    return (await accountStore.setEmailVerified(account.id)) ?? account;
+  }
+
+  /** Revokes every live key of an account; resolves with how many there were. */
+  async function revokeLiveKeys(accountId: string): Promise<number> {
+    let revoked = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await accountStore.listKeys(accountId, { cursor, limit: 100 });
+      for (const key of page?.items ?? []) {
+        if (key.revoked_at) continue;
+        await accountStore.revokeKey(key.id);
+        revoked++;
+      }
+      cursor = page?.next_cursor ?? undefined;
+    } while (cursor);
+    return revoked;
+  }
+
+  router.post('/sign-in', async (req, res) => {
+    const email = emailOf(parseSignIn(req.body).email);
+    const origin = linkOrigin(req, deps.publicUrl);
+    await codes.limit(req, email);
+    // Nothing here asks whether the address has an account: the answer and its timing are the same.
+    const expiresAtMs = await codes.send(`sign-in:${email}`, (code) => signInMail(email, code, origin));
+    sendAccepted(res, { email, expires_at: new Date(expiresAtMs).toISOString() }, SIGN_IN_ROUTES.signIn.message);
+  });
+
+  router.post('/sign-in/verify', async (req, res) => {
+    const body = parseVerify(req.body);
+    const email = emailOf(body.email);
+    await codes.check(`sign-in:${email}`, body.code);
+    const account = await accountFor(email);
+    // A new session every sign-in (no fixation); the one this browser had before ends.
+    const before = sessionCookieOf(req);
+    if (before !== undefined) await sessionStore.deleteSession(sha256(before));
+    const token = newToken();
+    const nowMs = clock();
+    const ttlMs = deps.sessionTtlHours * 3_600_000;
+    const session = { account_id: account.id, csrf_token: newToken(), created_at: new Date(nowMs).toISOString(), expires_at: new Date(nowMs + ttlMs).toISOString() };
+    await sessionStore.putSession(sha256(token), session);
+    setSessionCookie(req, res, token, ttlMs);
+    sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.verifySignIn.message);
+  });
+
+  router.get('/session', async (req, res) => {
+    const { session, account } = await readSession(req);
+    sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.session.message);
+  });
+
+  // Signing out what is not signed in (no cookie, unknown or lapsed) just clears the cookie; a
+  // live session ends only with its CSRF token, so another site cannot sign its user out.
+  router.delete('/session', async (req, res) => {
+    const value = sessionCookieOf(req);
+    const tokenHash = value === undefined ? undefined : sha256(value);
+    const session = tokenHash === undefined ? undefined : await sessionStore.getSession(tokenHash);
+    if (session && tokenHash !== undefined) {
+      if (Date.parse(session.expires_at) > clock() && !csrfMatches(req, session)) {
+        throw new AppError('FORBIDDEN', 'signing out needs the session’s CSRF token in the x-csrf-token header', { details: { reason: 'csrf' } });
+      }
+      await sessionStore.deleteSession(tokenHash);
+    }
+    clearSessionCookie(req, res);
+    sendOk(res, { signed_out: true }, SIGN_IN_ROUTES.signOut.message);
+  });
+}

@@ -1,4 +1,0 @@
-import { describeStoreContract } from '../../test/support/store-contract';
-import { createMemoryStores } from './memory-stores';
-
-describeStoreContract('memory', async (clock) => ({ stores: createMemoryStores({ clock }), close: async () => {} }));

@@ -1,0 +1,30 @@
+import type { SecretEntry } from '../../domain/admission';
+import type { Account, AccountStore } from '../account-store';
+import { memoryParts } from './account-state';
+import type { MemoryAccountsOptions } from './account-state';
+import { memoryAccounts } from './memory-accounts';
+import { memoryApiKeys } from './memory-api-keys';
+import { memoryHistory } from './memory-history';
+
+/** The account store in this process, plus what the quota store beside it reads in the same step. */
+export interface MemoryAccountStore extends AccountStore {
+  /** The secret's entry and its account's state for one API, read synchronously by admission. */
+  admissionState(accountId: string, hash: string, api: string): { secret: SecretEntry | undefined; account: { suspended: boolean; subscription?: Account['subscriptions'][string] } | undefined };
+}
+
+/**
+ * Accounts, keys and history in this process: the same rules as the Redis store. Lost on restart,
+ * unless a `persistence` writes `state` through to disk (the SQLite store).
+ */
+export function createMemoryAccountStore(options: MemoryAccountsOptions): MemoryAccountStore {
+  const parts = memoryParts(options);
+  return {
+    ...memoryAccounts(parts),
+    ...memoryApiKeys(parts),
+    ...memoryHistory(parts),
+    admissionState(accountId, hash, api) {
+      const account = parts.accounts.get(accountId);
+      return { secret: parts.secretOf(hash, accountId), account: account && { suspended: account.status === 'suspended', subscription: account.subscriptions[api] } };
+    },
+  };
+}

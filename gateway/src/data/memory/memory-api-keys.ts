@@ -1,0 +1,96 @@
+import { hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
+import type { SecretEntry } from '../../domain/admission';
+import { KeyRevokedError, newKeyRecord } from '../account-store';
+import type { AccountStore } from '../account-store';
+import { copy, pageOf } from './account-state';
+import type { MemoryParts, StoredKey } from './account-state';
+
+type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'findKey'>;
+
+/** An account's keys in this process: records, the secrets admission reads, and their lifecycle. */
+export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
+  const { accounts, keys, secrets, persist, options } = parts;
+  const { clock } = options;
+  const setEntries = (stored: StoredKey, change: (entry: SecretEntry) => SecretEntry): void => {
+    for (const hash of [stored.hash, stored.previousHash]) {
+      const entry = hash === undefined ? undefined : secrets.get(hash);
+      if (hash !== undefined && entry) secrets.set(hash, change(entry));
+    }
+  };
+  return {
+    async createKey(accountId, input) {
+      if (!accounts.has(accountId)) return undefined;
+      const key = parts.makeKey(accountId);
+      const hash = hashApiKey(key);
+      const record = newKeyRecord(newKeyId(accountId), accountId, input, keyHints(key), clock());
+      keys.set(record.id, { record, hash });
+      secrets.set(hash, { keyId: record.id, expiresAtMs: input.expiresAtMs ?? 0, revokedAtMs: 0, graceUntilMs: 0 });
+      persist?.key(record.id);
+      return { key, record: copy(record)! };
+    },
+    getKey: async (keyId) => copy(keys.get(keyId)?.record),
+    async listKeys(accountId, { cursor, limit }) {
+      if (!accounts.has(accountId)) return undefined;
+      return pageOf([...keys.values()].map((s) => s.record).filter((k) => k.account_id === accountId), cursor, limit);
+    },
+    rollKey: memoryRollKey(parts),
+    async endGrace(keyId) {
+      const stored = keys.get(keyId);
+      if (!stored) return undefined;
+      const nowMs = clock();
+      const previous = stored.previousHash === undefined ? undefined : secrets.get(stored.previousHash);
+      if (!stored.record.revoked_at && previous && stored.previousHash !== undefined) {
+        if (previous.graceUntilMs === 0 || previous.graceUntilMs > nowMs) secrets.set(stored.previousHash, { ...previous, graceUntilMs: nowMs });
+        stored.record.grace_until = null;
+        persist?.key(keyId);
+        // As a roll: every gateway drops what it remembered of the old secret for failing open.
+        options.revoked(keyId);
+      }
+      return copy(stored.record);
+    },
+    async revokeKey(keyId) {
+      const stored = keys.get(keyId);
+      if (!stored) return undefined;
+      if (!stored.record.revoked_at) {
+        const nowMs = clock();
+        stored.record.revoked_at = new Date(nowMs).toISOString();
+        setEntries(stored, (entry) => ({ ...entry, revokedAtMs: nowMs, graceUntilMs: 0 }));
+        persist?.key(keyId);
+        options.revoked(keyId);
+      }
+      return copy(stored.record);
+    },
+    async findKey(secret) {
+      const parsed = parseApiKey(secret);
+      const entry = parsed.ok ? parts.secretOf(parsed.hash, parsed.accountId) : undefined;
+      const stored = entry && keys.get(entry.keyId);
+      const account = stored && accounts.get(stored.record.account_id);
+      if (!parsed.ok || !stored || !account) return undefined;
+      return { key: copy(stored.record)!, account: copy(account)!, secret: stored.hash === parsed.hash ? 'current' : 'previous' };
+    },
+  };
+}
+
+/** A new secret for a key, the old one kept for the grace. */
+function memoryRollKey(parts: MemoryParts): AccountStore['rollKey'] {
+  const { keys, secrets, persist, options } = parts;
+  return async (keyId, graceMs) => {
+    const stored = keys.get(keyId);
+    if (!stored) return undefined;
+    if (stored.record.revoked_at) throw new KeyRevokedError(keyId);
+    const nowMs = options.clock();
+    const current = secrets.get(stored.hash)!;
+    if (stored.previousHash !== undefined) secrets.delete(stored.previousHash);
+    // With no grace the previous secret ends now: refused as rolled, not as unknown.
+    secrets.set(stored.hash, { ...current, graceUntilMs: nowMs + graceMs });
+    stored.previousHash = stored.hash;
+    const key = parts.makeKey(stored.record.account_id);
+    stored.hash = hashApiKey(key);
+    secrets.set(stored.hash, { ...current, graceUntilMs: 0 });
+    Object.assign(stored.record, keyHints(key), { rolled_at: new Date(nowMs).toISOString(), grace_until: graceMs > 0 ? new Date(nowMs + graceMs).toISOString() : null });
+    persist?.key(keyId);
+    // As with Redis: every gateway drops what it remembered of the old secret for failing open.
+    options.revoked(keyId);
+    return { key, record: copy(stored.record)! };
+  };
+}

@@ -1,0 +1,78 @@
+import type { SecretEntry, Subscription } from '../../domain/admission';
+import type { Account, ApiKey } from '../account-store';
+
+const SUB_PREFIX = 'sub:';
+
+/** A subscription as stored in one hash field: `<status>|<plan>` (read by the admission script). */
+export function encodeSubscription(subscription: Subscription): string {
+  return `${subscription.status}|${subscription.plan}`;
+}
+
+/** A stored subscription read back. */
+export function decodeSubscription(value: string): Subscription {
+  const bar = value.indexOf('|');
+  return { status: value.slice(0, bar) === 'active' ? 'active' : 'inactive', plan: value.slice(bar + 1) };
+}
+
+/** The hash field of an API's subscription. */
+export const subscriptionField = (api: string): string => SUB_PREFIX + api;
+
+/** The hash fields of a new account. */
+export function encodeAccount(account: Account): Record<string, string> {
+  const fields: Record<string, string> = { email: account.email ?? '', email_verified: account.email_verified ? '1' : '0', name: account.name, status: account.status, created_at: account.created_at };
+  for (const [api, sub] of Object.entries(account.subscriptions)) fields[SUB_PREFIX + api] = encodeSubscription(sub);
+  return fields;
+}
+
+/** An account from its hash fields; undefined for a missing (empty) hash. */
+export function decodeAccount(id: string, fields: Record<string, string>): Account | undefined {
+  if (fields.created_at === undefined) return undefined;
+  const subscriptions: Record<string, Subscription> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith(SUB_PREFIX)) subscriptions[name.slice(SUB_PREFIX.length)] = decodeSubscription(value);
+  }
+  // No field: an account made before proofs existed (or migrated from a key), which counts as proven.
+  return { id, email: fields.email || null, email_verified: fields.email_verified !== '0', name: fields.name ?? '', status: fields.status === 'suspended' ? 'suspended' : 'active', created_at: fields.created_at, subscriptions };
+}
+
+/** A key's stored fields: its record, its current secret's hash and its expiry in ms for the scripts. */
+export function encodeKey(key: ApiKey, hash: string): Record<string, string> {
+  return {
+    name: key.name,
+    created_at: key.created_at,
+    prefix: key.prefix,
+    last4: key.last4,
+    hash,
+    expires_ms: key.expires_at ? String(Date.parse(key.expires_at)) : '0',
+    expires_at: key.expires_at ?? '',
+  };
+}
+
+/** A key from its hash fields; undefined for a missing (empty) hash. */
+export function decodeKey(id: string, accountId: string, fields: Record<string, string>): ApiKey | undefined {
+  if (fields.hash === undefined) return undefined;
+  return {
+    id,
+    account_id: accountId,
+    name: fields.name ?? '',
+    created_at: fields.created_at ?? '',
+    prefix: fields.prefix ?? '',
+    last4: fields.last4 ?? '',
+    expires_at: fields.expires_at || null,
+    revoked_at: fields.revoked_at || null,
+    last_used_at: fields.last_used_at || null,
+    rolled_at: fields.rolled_at || null,
+    grace_until: fields.grace_until || null,
+  };
+}
+
+/** A secret's entry as the admission script reads it. */
+export function encodeSecret(entry: SecretEntry): string {
+  return `${entry.keyId}|${entry.expiresAtMs}|${entry.revokedAtMs}|${entry.graceUntilMs}`;
+}
+
+/** A stored secret entry read back. */
+export function decodeSecret(value: string): SecretEntry {
+  const [keyId = '', expires = '0', revoked = '0', grace = '0'] = value.split('|');
+  return { keyId, expiresAtMs: Number(expires), revokedAtMs: Number(revoked), graceUntilMs: Number(grace) };
+}

@@ -1,0 +1,124 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AdmitOutcome } from '../../domain/admission';
+import type { ApiPlans } from '../../domain/plans';
+import { dayWindow, monthWindow, ttlSeconds } from '../../domain/windows';
+import { REFUND_MARKER_TTL_SECONDS } from '../retention';
+import type { Admission, AdmitRequest, RefundTicket } from '../quota-store';
+import { streamsOf } from './redis-client';
+import type { RedisClient } from './redis-client';
+import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
+import { REFUND_SCRIPT, admitScriptFor } from './scripts/admit-script';
+import type { StoreGuard } from './store-guard';
+import { createWriteCoalescer } from './write-coalescer';
+
+/** What admission shares with the rest of the Redis stores. */
+export interface RedisQuotaContext {
+  guard: StoreGuard;
+  /** A deadline in Redis's clock, `budgetMs` from now. */
+  deadline: (budgetMs: number) => number;
+  maxWaitMs: number;
+  /** Queues what undoes a command the client was told failed. */
+  undo: (command: () => Promise<unknown>) => void;
+}
+
+type ScriptReply = [AdmitOutcome | 'late', string, number, number, number, string, string, number?];
+
+type AdmitCommand = (...args: (string | number)[]) => Promise<ScriptReply>;
+
+/** The refund script's keys and arguments for a ticket. */
+export const refundArgs = (t: RefundTicket): (string | number)[] => [
+  redisKeys.secondLog(t.accountId, t.api),
+  redisKeys.month(t.accountId, t.api, t.monthId),
+  redisKeys.playgroundLog(t.accountId, t.api, t.dayId),
+  redisKeys.day(t.accountId, t.api, t.dayId),
+  redisKeys.refunded(t.accountId, t.member),
+  t.member,
+  t.charged ?? '',
+  REFUND_MARKER_TTL_SECONDS,
+];
+
+/** Defines the refund script on the client; returns how to send it. */
+export function defineRefund(redis: RedisClient): (ticket: RefundTicket) => Promise<number> {
+  // ioredis sends EVALSHA and falls back to EVAL on NOSCRIPT (e.g. after a Redis restart).
+  redis.defineCommand('tollgateRefund', { numberOfKeys: 5, lua: REFUND_SCRIPT });
+  const command = (redis as unknown as { tollgateRefund(...args: (string | number)[]): Promise<number> }).tollgateRefund.bind(redis);
+  return (ticket) => command(...refundArgs(ticket));
+}
+
+/** One admission: one script, one round trip (see admit-script.ts). */
+export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, refund: (ticket: RefundTicket) => Promise<number>): (request: AdmitRequest) => Promise<Admission> {
+  const admitCommandOf = createAdmitCommands(redis);
+  // Log members must be unique across gateway processes: a random prefix per process and a counter.
+  const memberPrefix = randomBytes(6).toString('base64url');
+  let sequence = 0;
+  const coalesce = createWriteCoalescer(() => streamsOf(redis));
+  return (request) => {
+    const { accountId, api, nowMs, apiPlans } = request;
+    const month = monthWindow(nowMs);
+    const day = dayWindow(nowMs);
+    const member = `${memberPrefix}:${++sequence}`;
+    const ticket: RefundTicket = { accountId, api, monthId: month.id, dayId: day.id, member };
+    return ctx.guard.run(
+      'admit',
+      (): Promise<Admission> => {
+        coalesce();
+        const reply = admitCommandOf(api, apiPlans)(
+          redisKeys.account(accountId),
+          redisKeys.secrets(accountId),
+          redisKeys.secondLog(accountId, api),
+          redisKeys.month(accountId, api, month.id),
+          redisKeys.day(accountId, api, day.id),
+          redisKeys.playgroundLog(accountId, api, day.id),
+          request.keyHash,
+          nowMs,
+          member,
+          ttlSeconds(month, nowMs),
+          ttlSeconds(day, nowMs),
+          ctx.deadline(ctx.maxWaitMs),
+        );
+        return reply.then((fields) => admissionOf(fields, ticket));
+      },
+      // The client is told 503: whatever the script does when it finally runs is given back.
+      () => ctx.undo(() => refund(ticket)),
+    );
+  };
+}
+
+/**
+ * One admission script per API, its plans written in (admit-script.ts), defined on first use;
+ * ioredis sends each by its SHA and falls back to EVAL on NOSCRIPT.
+ */
+function createAdmitCommands(redis: RedisClient): (api: string, apiPlans: ApiPlans) => AdmitCommand {
+  const admitCommands = new WeakMap<ApiPlans, Map<string, AdmitCommand>>();
+  return (api, apiPlans) => {
+    let byApi = admitCommands.get(apiPlans);
+    if (!byApi) admitCommands.set(apiPlans, (byApi = new Map()));
+    let command = byApi.get(api);
+    if (!command) {
+      const lua = admitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS);
+      // Named by the script itself: the same plans on the same client define the same command.
+      const name = `tollgateAdmit_${createHash('sha1').update(lua).digest('hex')}`;
+      redis.defineCommand(name, { numberOfKeys: 6, lua });
+      command = (redis as unknown as Record<string, AdmitCommand>)[name]!.bind(redis);
+      byApi.set(api, command);
+    }
+    return command;
+  };
+}
+
+/** The script's reply read as an {@link Admission}; a charged call carries the ticket that refunds it. */
+function admissionOf([outcome, plan, used, secondCount, secondResetMs, status, keyId, validUntilMs]: ScriptReply, ticket: RefundTicket): Admission {
+  if (outcome === 'late') throw new Error('the admission reached Redis after its deadline and was not charged');
+  const admission: Admission = { outcome, used, secondCount, secondResetMs };
+  if (keyId) admission.keyId = keyId;
+  if (validUntilMs) admission.validUntilMs = validUntilMs;
+  if (status) admission.subscription = { plan, status: status === 'active' ? 'active' : 'inactive' };
+  if (status === 'active' && outcome !== 'unknown_plan') admission.plan = plan;
+  if (outcome === 'admitted' || outcome === 'playground') {
+    admission.charge = outcome === 'admitted' ? 'month' : 'day';
+    // The same object the undo above holds: it runs only if this answer never came.
+    ticket.charged = admission.charge;
+    admission.ticket = ticket;
+  }
+  return admission;
+}

@@ -1,0 +1,140 @@
+import { accountOfKeyId, hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
+import { KeyRevokedError, newKeyRecord } from '../account-store';
+import type { AccountStore, ApiKey, Page } from '../account-store';
+import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
+import type { AccountParts } from './account-context';
+import { migrateLegacyKey } from './legacy-migration';
+import { decodeKey, decodeSecret, encodeKey, encodeSecret } from './record-codec';
+import { indexMember, redisKeys } from './redis-keys';
+import { END_GRACE_SCRIPT } from './scripts/end-grace-script';
+
+type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'findKey'>;
+
+/** An account's keys in Redis: records, the secrets admission reads, and their lifecycle. */
+export function redisApiKeys(parts: AccountParts): ApiKeysPart {
+  const { redis, ctx, scripts, readAccount, readKey, migrated } = parts;
+  const { guard, clock } = ctx;
+  return {
+    createKey: (accountId, input) => {
+      const keyId = newKeyId(accountId);
+      const key = parts.makeKey(accountId);
+      const hash = hashApiKey(key);
+      const record = newKeyRecord(keyId, accountId, input, keyHints(key), clock());
+      const secret = encodeSecret({ keyId, expiresAtMs: input.expiresAtMs ?? 0, revokedAtMs: 0, graceUntilMs: 0 });
+      const names = [redisKeys.account(accountId), redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), redisKeys.keys(accountId)];
+      const forget = (): void => ctx.undo(() => redis.multi().del(names[1]!).hdel(names[2]!, hash).zrem(names[3]!, indexMember(Date.parse(record.created_at), keyId)).exec());
+      return guard.run(
+        'create_key',
+        async () => {
+          const made = await scripts.tollgateCreateKey(...names, ctx.deadline(ctx.maxWaitMs), hash, secret, indexMember(Date.parse(record.created_at), keyId), ...Object.entries(encodeKey(record, hash)).flat());
+          if (made === 0) throw new Error(LATE);
+          return made === -1 ? undefined : { key, record };
+        },
+        forget,
+      );
+    },
+    getKey: (keyId) =>
+      guard.run('get_key', async () => {
+        await migrated(keyId);
+        return readKey(keyId);
+      }),
+    listKeys: (accountId, { cursor, limit }) =>
+      guard.run('list_keys', async (): Promise<Page<ApiKey> | undefined> => {
+        if (!(await redis.exists(redisKeys.account(accountId)))) return undefined;
+        const { ids, next } = await pageOfIndex(redis, redisKeys.keys(accountId), cursor, limit);
+        return { items: (await Promise.all(ids.map(readKey))).filter(present), next_cursor: next };
+      }),
+    rollKey: redisRollKey(parts),
+    endGrace: (keyId) =>
+      guard.run('end_grace', async () => {
+        await migrated(keyId);
+        const accountId = accountOfKeyId(keyId);
+        if (!accountId) return undefined;
+        if (!(await redis.eval(END_GRACE_SCRIPT, 2, redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), clock()))) return undefined;
+        await redis.publish(redisKeys.revocations(), keyId);
+        return readKey(keyId);
+      }),
+    revokeKey: (keyId) =>
+      guard.run('revoke_key', async () => {
+        await migrated(keyId);
+        const accountId = accountOfKeyId(keyId);
+        if (!accountId) return undefined;
+        const nowMs = clock();
+        if (!(await scripts.tollgateRevoke(redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), nowMs, new Date(nowMs).toISOString(), keyId))) return undefined;
+        await redis.publish(redisKeys.revocations(), keyId);
+        return readKey(keyId);
+      }),
+    findKey: (secret) =>
+      guard.run('find_key', async () => {
+        const parsed = parseApiKey(secret);
+        if (!parsed.ok) return undefined;
+        const read = () => redis.hget(redisKeys.secrets(parsed.accountId), parsed.hash);
+        let entry = await read();
+        // An old key not moved into its account yet (see migrated) is moved now.
+        if (!entry && parsed.legacy && (await migrateLegacyKey(redis, parsed.hash, clock(), ctx.apis))) entry = await read();
+        if (!entry) return undefined;
+        const { keyId } = decodeSecret(entry);
+        const [fields, account] = await Promise.all([redis.hgetall(redisKeys.key(parsed.accountId, keyId)), readAccount(parsed.accountId)]);
+        const key = decodeKey(keyId, parsed.accountId, fields);
+        return key && account && { key, account, secret: fields.hash === parsed.hash ? ('current' as const) : ('previous' as const) };
+      }),
+  };
+}
+
+/** A new secret for a key, the old one kept for the grace; a roll the client was told failed is undone. */
+function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
+  const { redis, ctx, scripts, readKey, migrated } = parts;
+  return (keyId, graceMs) => {
+    const accountId = accountOfKeyId(keyId);
+    if (!accountId) return Promise.resolve(undefined);
+    const names = [redisKeys.key(accountId, keyId), redisKeys.secrets(accountId)] as const;
+    // What a roll the client was told failed must be undone to: read before the roll is sent.
+    let undoArgs: string[] | undefined;
+    let abandoned = false;
+    const forget = (): void => {
+      abandoned = true;
+      const args = undoArgs;
+      if (args) ctx.undo(() => scripts.tollgateUnroll(...names, ...args));
+    };
+    return refusedAfter(
+      ctx.guard.run(
+        'roll_key',
+        async (): Promise<{ key: string; record: ApiKey } | KeyRevokedError | undefined> => {
+          await migrated(keyId);
+          const before = await redis.hmget(names[0], 'hash', 'prev_hash', 'rolled_at', 'grace_until', 'prefix', 'last4');
+          const [oldHash, oldPrev] = before;
+          if (!oldHash) return undefined;
+          const [oldEntry, oldPrevEntry] = await redis.hmget(names[1], oldHash, oldPrev || '-');
+          const key = parts.makeKey(accountId);
+          const newHash = hashApiKey(key);
+          const nowMs = ctx.clock();
+          const graceUntil = nowMs + graceMs;
+          const hints = keyHints(key);
+          if (abandoned) throw new Error(LATE);
+          undoArgs = [newHash, oldHash, oldEntry ?? '', oldPrev ?? '', oldPrevEntry ?? '', ...before.slice(2).map((v) => v ?? '')];
+          const rolled = await scripts.tollgateRoll(
+            ...names,
+            ctx.deadline(ctx.maxWaitMs),
+            newHash,
+            graceUntil,
+            new Date(nowMs).toISOString(),
+            graceMs > 0 ? new Date(graceUntil).toISOString() : '',
+            hints.prefix,
+            hints.last4,
+            keyId,
+            oldHash,
+          );
+          if (rolled === 0) throw new Error(LATE);
+          if (rolled === -1) return undefined;
+          if (rolled === -2) return new KeyRevokedError(keyId);
+          if (rolled === -3) throw new Error('the key was rolled by another request at the same time');
+          // Other gateways drop what they remembered of the old secret for failing open.
+          await redis.publish(redisKeys.revocations(), keyId);
+          const record = await readKey(keyId);
+          return record && { key, record };
+        },
+        forget,
+      ),
+    );
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Every Redis key name the gateway uses, built only here. An account's data carries the account id
+ * as a hash tag (`{acc_…}`): its record, its keys, their secrets and its counters share one Cluster
+ * slot, so one admission script reads and charges them together. Keys are found from a secret
+ * without a lookup because the secret carries its account id.
+ */
+export const redisKeys = {
+  /** Hash: the account (email, name, status, created_at, sub:<api> = status|plan). Durable. */
+  account: (accountId: string): string => `gw:{${accountId}}:acct`,
+  /** Hash: SHA-256 of each secret → `keyId|expiresMs|revokedMs|graceUntilMs` (what admission reads). Durable. */
+  secrets: (accountId: string): string => `gw:{${accountId}}:secrets`,
+  /** Hash: one key's record (name, created_at, prefix, last4, hash, prev_hash, …). Durable. */
+  key: (accountId: string, keyId: string): string => `gw:{${accountId}}:key:${keyId}`,
+  /** Sorted set (all scores 0): `<created ms, 13 digits>:<keyId>`, the account's keys in creation order. */
+  keys: (accountId: string): string => `gw:{${accountId}}:keys`,
+  /** Sorted set: times of the calls admitted in the last two seconds (sliding log). */
+  secondLog: (accountId: string, api: string): string => `gw:{${accountId}}:sec:${api}`,
+  /** Counter: calls charged to a plan in one UTC month (`2026-03`). */
+  month: (accountId: string, api: string, monthId: string): string => `gw:{${accountId}}:month:${api}:${monthId}`,
+  /** Sorted set: members of one UTC day's playground calls, so a refund undoes exactly one. */
+  playgroundLog: (accountId: string, api: string, dayId: string): string => `gw:{${accountId}}:pg:${api}:${dayId}`,
+  /** Marker: this call was refunded (so a second refund does nothing). */
+  refunded: (accountId: string, member: string): string => `gw:{${accountId}}:rf:${member}`,
+  /** Counter: playground calls in one UTC day (`2026-03-31`). */
+  day: (accountId: string, api: string, dayId: string): string => `gw:{${accountId}}:day:${api}:${dayId}`,
+  /** Hash: one UTC day's calls by `<api>:<outcome>`, kept 90 days. */
+  history: (accountId: string, dayId: string): string => `gw:{${accountId}}:hist:${dayId}`,
+  /** Marker: this history batch was added (so a batch sent again is not counted twice). */
+  historyBatch: (accountId: string, batchId: string): string => `gw:{${accountId}}:hb:${batchId}`,
+  /** Sorted set (all scores 0): `<created ms, 13 digits>:<accountId>`, every account; durable. */
+  accountIndex: (): string => 'gw:accounts',
+  /** String: the account id holding an email; durable. */
+  email: (email: string): string => `gw:email:${email}`,
+  /** Pub/sub channel: ids of revoked keys and suspended accounts, so every gateway drops them from its fail-open cache. */
+  revocations: (): string => 'gw:revocations',
+  /** Counter: self-service sign-ups from one client address in one UTC hour. */
+  signups: (ip: string, hourId: string): string => `gw:{signup:${ip}}:${hourId}`,
+  /** String (JSON): a portal session, by the SHA-256 of its cookie; lives to its end plus a day. */
+  session: (tokenHash: string): string => `gw:{session:${tokenHash}}`,
+  /** Hash: a mailed code (hash, expires, tries), by the SHA-256 of its subject (`sign-in:<email>`, `verify:<account>`). */
+  code: (subjectHash: string): string => `gw:{code:${subjectHash}}`,
+  /** Counter: sign-in codes asked for by one subject (an email or a client address, hashed) in one UTC hour. */
+  signIns: (subjectHash: string, hourId: string): string => `gw:{signin:${subjectHash}}:${hourId}`,
+  /** What keys made before accounts left, read once by the migration. */
+  legacy: {
+    record: (keyId: string): string => `gw:{${keyId}}:key`,
+    month: (keyId: string, api: string, monthId: string): string => `gw:{${keyId}}:month:${api}:${monthId}`,
+    day: (keyId: string, api: string, dayId: string): string => `gw:{${keyId}}:day:${api}:${dayId}`,
+    keyIndex: (): string => 'gw:keys',
+  },
+};
+
+/** Seconds an idle second-log lives; entries older than two seconds are trimmed on every call anyway. */
+export const SECOND_LOG_TTL_SECONDS = 60;
+
+/** A listing member: creation time first, so members sort in creation order. */
+export function indexMember(createdMs: number, id: string): string {
+  return `${String(createdMs).padStart(13, '0')}:${id}`;
+}

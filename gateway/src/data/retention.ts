@@ -1,0 +1,17 @@
+/**
+ * How long what the stores keep for a while lives, the same in every engine: the contract suite
+ * holds each store to it (a history batch sent again adds nothing while its marker lives).
+ */
+
+/** Seconds a refund marker lives: longer than any call can wait for its refund. */
+export const REFUND_MARKER_TTL_SECONDS = 86_400;
+
+/**
+ * Seconds a history batch's marker lives: longer than a gateway keeps resending a batch (an hour
+ * of pending batches, see usage-recorder.ts), and no longer, since there is one per account, per
+ * gateway, per second.
+ */
+export const HISTORY_BATCH_TTL_SECONDS = 7_200;
+
+/** Seconds a day of history lives: 90 days and the day itself. */
+export const HISTORY_TTL_SECONDS = 91 * 86_400;

@@ -1,0 +1,100 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
+import type { SecretEntry } from '../../domain/admission';
+import type { Account } from '../account-store';
+import { emptyAccountState } from '../memory/account-state';
+import type { MemoryAccountState, StoredKey } from '../memory/account-state';
+import type { Counter } from '../memory/counters';
+
+/** The file is held by another process: the one-line reason a second gateway refuses to start. */
+export class StoreInUseError extends Error {
+  constructor(file: string) {
+    super(`STORE_PATH ${file} is in use by another gateway process (one process per store file): stop that one, or set STORE_PATH to another file`);
+    this.name = 'StoreInUseError';
+  }
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, record TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS keys (
+  id TEXT PRIMARY KEY, record TEXT NOT NULL,
+  hash TEXT NOT NULL, entry TEXT NOT NULL,
+  previous_hash TEXT, previous_entry TEXT
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS history (name TEXT PRIMARY KEY, counts TEXT NOT NULL, expires_at_ms INTEGER NOT NULL) WITHOUT ROWID;
+`;
+
+interface KeyRow {
+  id: string;
+  record: string;
+  hash: string;
+  entry: string;
+  previous_hash: string | null;
+  previous_entry: string | null;
+}
+
+// Loaded when a store file is opened, not with this module: a gateway on Redis (the containers,
+// built without install scripts) never needs the native binding.
+function loadSqlite(): typeof Database {
+  try {
+    return createRequire(__filename)('better-sqlite3') as typeof Database;
+  } catch (err) {
+    throw new Error(`the embedded store needs better-sqlite3's native binding, which this install lacks (${(err as Error).message.split('\n')[0]}); set REDIS_URL, or run pnpm rebuild better-sqlite3`, { cause: err });
+  }
+}
+
+/** Opens the file for this process alone (a second opener gets {@link StoreInUseError}) and makes the tables. */
+export function openDatabase(file: string): Database.Database {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const Sqlite = loadSqlite();
+  const db = new Sqlite(file, { timeout: 0 });
+  try {
+    // Exclusive before WAL: no shared-memory index, and the lock taken by the first write below is
+    // held until close, so no other process can read or write the file meanwhile.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    // FULL: a commit is on disk (fsync) before an account or key is answered as created, through
+    // power loss too. Those writes are rare; counters are written once a second, off the call path.
+    db.pragma('synchronous = FULL');
+    db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
+  } catch (err) {
+    db.close();
+    if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw new StoreInUseError(file);
+    throw err;
+  }
+  return db;
+}
+
+/** Everything in the file, as the memory stores hold it; lapsed counters and history are skipped. */
+export function loadState(db: Database.Database, nowMs: number): { accountState: MemoryAccountState; counters: Map<string, Counter> } {
+  const state = emptyAccountState();
+  for (const row of db.prepare('SELECT record FROM accounts').all() as { record: string }[]) {
+    const account = JSON.parse(row.record) as Account;
+    // Written before proofs existed: such an account counts as proven.
+    account.email_verified ??= true;
+    state.accounts.set(account.id, account);
+    if (account.email !== null) state.emails.set(account.email, account.id);
+  }
+  for (const row of db.prepare('SELECT * FROM keys').all() as KeyRow[]) {
+    const stored: StoredKey = { record: JSON.parse(row.record) as StoredKey['record'], hash: row.hash };
+    state.secrets.set(row.hash, JSON.parse(row.entry) as SecretEntry);
+    if (row.previous_hash !== null && row.previous_entry !== null) {
+      stored.previousHash = row.previous_hash;
+      state.secrets.set(row.previous_hash, JSON.parse(row.previous_entry) as SecretEntry);
+    }
+    state.keys.set(row.id, stored);
+  }
+  for (const row of db.prepare('SELECT * FROM history WHERE expires_at_ms > ?').all(nowMs) as { name: string; counts: string; expires_at_ms: number }[]) {
+    state.history.set(row.name, { counts: new Map(Object.entries(JSON.parse(row.counts) as Record<string, number>)), expiresAtMs: row.expires_at_ms });
+  }
+  const counters = new Map<string, Counter>();
+  for (const row of db.prepare('SELECT * FROM counters WHERE expires_at_ms > ?').all(nowMs) as { name: string; value: number; expires_at_ms: number }[]) {
+    counters.set(row.name, { value: row.value, expiresAtMs: row.expires_at_ms });
+  }
+  db.prepare('DELETE FROM counters WHERE expires_at_ms <= ?').run(nowMs);
+  db.prepare('DELETE FROM history WHERE expires_at_ms <= ?').run(nowMs);
+  return { accountState: state, counters };
+}

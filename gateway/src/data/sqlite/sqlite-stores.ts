@@ -1,0 +1,115 @@
+import path from 'node:path';
+import type { HistoryEntry } from '../memory/account-state';
+import { createMemoryStores } from '../memory/memory-stores';
+import type { MemoryStoresOptions } from '../memory/memory-stores';
+import type { Stores } from '../stores';
+import { loadState, openDatabase } from './sqlite-file';
+import { createSqliteSessionStore } from './sqlite-sessions';
+
+/** Options of {@link openSqliteStores}. */
+export interface SqliteStoresOptions extends Omit<MemoryStoresOptions, 'counters' | 'accountState' | 'persistence' | 'kind'> {
+  /** The database file; its directory is made when missing. */
+  path: string;
+  /** How often counters, usage history and keys' last use are written (ms); 1000 unless set. */
+  flushEveryMs?: number;
+  /** Told when a timed write fails (the disk is full, say); what it held is written with the next one. */
+  onFlushError?: (err: Error) => void;
+}
+
+/** The SQLite stores, and how to write everything still pending and close the file. */
+export interface SqliteStores {
+  stores: Stores;
+  /** Writes the counters, history and last uses changed since the last write (done every second by itself). */
+  flush(): void;
+  /** Flushes, then closes the file; the stores must not be used after. */
+  close(): void;
+}
+
+/**
+ * The memory stores, written through to an SQLite file: accounts and keys (records and secrets)
+ * before each change resolves; counters, usage history and keys' last use at most once a
+ * `flushEveryMs` and on close. Everything is read back into memory at open, so a call is admitted
+ * as by the memory store, plus a counter marked for writing.
+ */
+export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
+  const file = path.resolve(options.path);
+  const db = openDatabase(file);
+  const { accountState, counters } = loadState(db, options.clock());
+  const { accounts, keys, secrets, history } = accountState;
+
+  const putAccount = db.prepare('INSERT OR REPLACE INTO accounts (id, record) VALUES (?, ?)');
+  const putKey = db.prepare('INSERT OR REPLACE INTO keys (id, record, hash, entry, previous_hash, previous_entry) VALUES (?, ?, ?, ?, ?, ?)');
+  const putCounter = db.prepare('INSERT OR REPLACE INTO counters (name, value, expires_at_ms) VALUES (?, ?, ?)');
+  const dropCounter = db.prepare('DELETE FROM counters WHERE name = ?');
+  const putHistory = db.prepare('INSERT OR REPLACE INTO history (name, counts, expires_at_ms) VALUES (?, ?, ?)');
+  const dropHistory = db.prepare('DELETE FROM history WHERE name = ?');
+
+  const writeKey = (keyId: string): void => {
+    const stored = keys.get(keyId);
+    if (!stored) return;
+    const previous = stored.previousHash === undefined ? undefined : secrets.get(stored.previousHash);
+    putKey.run(keyId, JSON.stringify(stored.record), stored.hash, JSON.stringify(secrets.get(stored.hash)), previous ? stored.previousHash : null, previous ? JSON.stringify(previous) : null);
+  };
+  const dirtyCounters = new Set<string>();
+  const dirtyHistory = new Set<string>();
+  const dirtyKeys = new Set<string>();
+
+  const flushNow = db.transaction((nowMs: number) => {
+    for (const name of dirtyCounters) {
+      const counter = counters.get(name);
+      if (counter && counter.expiresAtMs > nowMs) putCounter.run(name, counter.value, counter.expiresAtMs);
+      else dropCounter.run(name);
+    }
+    for (const name of dirtyHistory) {
+      const day: HistoryEntry | undefined = history.get(name);
+      if (day) putHistory.run(name, JSON.stringify(Object.fromEntries(day.counts)), day.expiresAtMs);
+      else dropHistory.run(name);
+    }
+    for (const keyId of dirtyKeys) writeKey(keyId);
+  });
+  let open = true;
+  const flush = (): void => {
+    if (!open || (dirtyCounters.size === 0 && dirtyHistory.size === 0 && dirtyKeys.size === 0)) return;
+    flushNow(options.clock());
+    dirtyCounters.clear();
+    dirtyHistory.clear();
+    dirtyKeys.clear();
+  };
+
+  const memoryStores = createMemoryStores({
+    clock: options.clock,
+    generateKey: options.generateKey,
+    newAccountId: options.newAccountId,
+    kind: 'sqlite',
+    counters,
+    accountState,
+    persistence: {
+      account: (id) => void putAccount.run(id, JSON.stringify(accounts.get(id))),
+      key: writeKey,
+      keyUsed: (keyId) => void dirtyKeys.add(keyId),
+      history: (name) => void dirtyHistory.add(name),
+      counter: (name) => void dirtyCounters.add(name),
+    },
+  });
+  // Sessions straight to the file (no copy in memory): a portal sign-in survives a restart.
+  const stores: Stores = { ...memoryStores, sessionStore: createSqliteSessionStore(db, options.clock) };
+  const timer = setInterval(() => {
+    try {
+      flush();
+    } catch (err) {
+      options.onFlushError?.(err as Error);
+    }
+  }, options.flushEveryMs ?? 1_000);
+  timer.unref();
+  return {
+    stores,
+    flush,
+    close() {
+      if (!open) return;
+      clearInterval(timer);
+      flush();
+      open = false;
+      db.close();
+    },
+  };
+}

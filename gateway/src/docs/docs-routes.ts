@@ -1,0 +1,76 @@
+import { dirname } from 'node:path';
+import express, { Router } from 'express';
+import { createOpenApiDocument } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope';
+import type { ServiceDocuments } from '../data/service-documents';
+import { mergeOpenApi } from '../domain/merge-openapi';
+import { DOCS_PAGE } from './docs-page';
+
+/** What the docs routes need. */
+export interface DocsDeps {
+  documents: ServiceDocuments;
+  keyHeader: string;
+  /** The gateway's own routes, described by the audiences that serve them (see gateway-route-docs.ts). */
+  gatewayRoutes: GatewayRouteDocs;
+}
+
+/** The gateway's own routes for the reference: self-service with the key or a session, administration with the bearer token. */
+export interface GatewayRouteDocs {
+  dashboard: RouteDoc[];
+  admin: RouteDoc[];
+  /** The portal session cookie's name, for its security scheme. */
+  sessionCookie: string;
+}
+
+const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+const PUBLIC_DASHBOARD_PATHS = new Set(['/dashboard/v1/plans', '/dashboard/v1/signup', '/dashboard/v1/sign-in', '/dashboard/v1/sign-in/verify']);
+
+function gatewayPaths(routes: GatewayRouteDocs): Record<string, Record<string, unknown>> {
+  // One document per section, so routes of one path listed in two tables end up under that path together.
+  const section = (routes: RouteDoc[], tag: string, security: Record<string, string[]>) => {
+    const doc = createOpenApiDocument({ title: tag, version: '1' }, routes);
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item)) Object.assign(op as object, { tags: [tag], security: [security] });
+    }
+    return doc.paths;
+  };
+  const dashboard = section(routes.dashboard, 'dashboard', { apiKey: [] });
+  // Dashboard routes take a key or the portal's session cookie; a few take neither.
+  for (const [path, item] of Object.entries(dashboard)) {
+    for (const op of Object.values(item)) Object.assign(op as object, { security: PUBLIC_DASHBOARD_PATHS.has(path) ? [] : [{ apiKey: [] }, { portalSession: [] }] });
+  }
+  return {
+    ...dashboard,
+    ...section(routes.admin, 'admin', { adminToken: [] }),
+  };
+}
+
+/**
+ * `GET /docs` (Swagger UI, served from the installed package: no CDN) and `GET /docs/openapi.json`,
+ * one reference for every API under its `/{api}` prefix, built from each service's own
+ * `/v1/openapi.json` (see service-documents.ts: asked with the proxy secret, reused for a minute).
+ */
+export function createDocsRoutes(deps: DocsDeps): Router {
+  const router = Router();
+  router.get('/docs/openapi.json', async (_req, res) => {
+    const apis = await deps.documents.all();
+    res.json(
+      mergeOpenApi(apis, {
+        title: 'Tollgate APIs',
+        version: '1.0.0',
+        keyHeader: deps.keyHeader,
+        gatewayPaths: gatewayPaths(deps.gatewayRoutes),
+        securitySchemes: {
+          adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+          portalSession: { type: 'apiKey', in: 'cookie', name: deps.gatewayRoutes.sessionCookie, description: 'The portal session (POST /dashboard/v1/sign-in/verify); every POST, PUT and DELETE with it also needs the x-csrf-token header' },
+        },
+      }),
+    );
+  });
+  router.get(['/docs', '/docs/'], (_req, res) => {
+    res.type('html').send(DOCS_PAGE);
+  });
+  router.use('/docs/assets', express.static(SWAGGER_UI, { index: false, maxAge: '1h' }));
+  return router;
+}

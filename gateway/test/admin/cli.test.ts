@@ -1,0 +1,171 @@
+import Redis from 'ioredis';
+import type { QuotaStore } from '../../src/data/quota-store';
+import { createRedisStores } from '../../src/data/redis/redis-stores';
+import { parseApiKey } from '../../src/domain/api-key';
+import { BUILT_IN_PLANS } from '../../src/domain/plans';
+import { dayWindow } from '../../src/domain/windows';
+import { runGatewayScript } from '../support/gateway-process';
+import { freePort } from '@tollgate/envelope/test/processes';
+import { startRedisServer } from '../support/redis-server';
+import type { RedisServer } from '../support/redis-server';
+
+let server: RedisServer;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(() => server.stop());
+
+jest.setTimeout(90_000);
+
+const cli = (...args: string[]) => runGatewayScript('src/cli.ts', args, { REDIS_URL: server.url });
+/** Runs a command that must succeed and returns what it printed, parsed. */
+async function ok<T = Record<string, unknown>>(...args: string[]): Promise<T> {
+  const result = await cli(...args);
+  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+  return JSON.parse(result.stdout) as T;
+}
+
+/** One call to the token API with a secret, admitted (or not) through the store the CLI writes to. */
+function admit(quotaStore: QuotaStore, secret: string) {
+  const parsed = parseApiKey(secret);
+  if (!parsed.ok) throw new Error(`not a key: ${secret}`);
+  return quotaStore.admit({ accountId: parsed.accountId, keyHash: parsed.hash, legacy: parsed.legacy, api: 'token', apiPlans: BUILT_IN_PLANS.token!, nowMs: Date.now() });
+}
+
+describe('operator CLI', () => {
+  it('when a key is created, listed, subscribed, used, read and revoked, then the store and the gateway agree', async () => {
+    const created = await cli('create', '--owner', 'ops@example.com', '--subscribe', 'burger=starter');
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout) as { id: string; key: string; subscriptions: object };
+    expect(key.subscriptions).toEqual({ burger: { plan: 'starter', status: 'active' } });
+
+    const listed = JSON.parse((await cli('list')).stdout) as { id: string }[];
+    expect(listed.map((k) => k.id)).toContain(key.id);
+
+    const subscribed = await cli('subscribe', key.id, 'token', 'pro');
+    expect(JSON.parse(subscribed.stdout).subscriptions.token).toEqual({ plan: 'pro', status: 'active' });
+
+    // A call admitted through the same store shows up in the CLI's usage.
+    const redis = new Redis(server.url);
+    const { quotaStore } = createRedisStores(redis, { clock: Date.now });
+    expect((await admit(quotaStore, key.key)).outcome).toBe('admitted');
+    const usage = JSON.parse((await cli('usage', key.id)).stdout) as { apis: { api: string; used: number; limit: number }[] };
+    expect(usage.apis.find((a) => a.api === 'token')).toMatchObject({ used: 1, limit: 650_000 });
+
+    const revoked = JSON.parse((await cli('revoke', key.id)).stdout) as { revoked_at: string | null };
+    expect(revoked.revoked_at).not.toBeNull();
+    expect((await admit(quotaStore, key.key)).outcome).toBe('revoked');
+    await redis.quit();
+  });
+
+  it('when an account is created, subscribed, suspended, reactivated and cancelled, then the gateway admits its keys accordingly', async () => {
+    const redis = new Redis(server.url);
+    const { quotaStore, accountStore } = createRedisStores(redis, { clock: Date.now });
+    try {
+      const account = await ok<{ id: string; email: string; subscriptions: object }>('account', 'create', '--email', 'Team@Example.com', '--name', 'Team', '--subscribe', 'burger=starter');
+      expect(account).toMatchObject({ email: 'team@example.com', name: 'Team', status: 'active', subscriptions: { burger: { plan: 'starter', status: 'active' } } });
+      expect(await ok('account', 'get', account.id)).toEqual(account);
+      expect(await ok('account', 'list', '--email', 'TEAM@example.com')).toEqual({ items: [account], next_cursor: null });
+      const taken = await cli('account', 'create', '--email', 'team@example.com');
+      expect([taken.code, taken.stderr]).toEqual([1, `gateway cli: the email team@example.com is already held by the account ${account.id}\n`]);
+
+      const key = await ok<{ id: string; key: string; account_id: string }>('key', 'create', account.id, '--name', 'ci', '--expires', new Date(Date.now() + 86_400_000).toISOString());
+      expect(key.account_id).toBe(account.id);
+      expect((await admit(quotaStore, key.key)).outcome).toBe('playground');
+      expect((await ok('account', 'subscribe', account.id, 'token', 'pro')).subscriptions).toMatchObject({ token: { plan: 'pro', status: 'active' } });
+      expect((await admit(quotaStore, key.key)).outcome).toBe('admitted');
+      expect((await ok('account', 'suspend', account.id)).status).toBe('suspended');
+      expect((await admit(quotaStore, key.key)).outcome).toBe('suspended');
+      expect((await ok('account', 'reactivate', account.id)).status).toBe('active');
+      expect((await admit(quotaStore, key.key)).outcome).toBe('admitted');
+      const usage = await ok<{ account_id: string; apis: { api: string; used: number }[] }>('account', 'usage', account.id);
+      expect(usage.apis.find((a) => a.api === 'token')).toMatchObject({ plan: 'pro', used: 2 });
+      expect((await ok('account', 'subscribe', account.id, 'token', 'pro', '--inactive')).subscriptions).toMatchObject({ token: { status: 'inactive' } });
+      expect((await ok('account', 'cancel', account.id, 'token')).subscriptions).toEqual({ burger: { plan: 'starter', status: 'active' } });
+
+      // The history the gateways flush, read back by day.
+      const today = dayWindow(Date.now()).id;
+      await accountStore.record([{ accountId: account.id, api: 'token', dayId: today, outcome: '2xx', count: 3 }], new Map());
+      const history = await ok<{ from: string; to: string; days: { day: string; api: string; counts: Record<string, number> }[] }>('account', 'history', account.id, '--from', today);
+      expect(history).toMatchObject({ from: today, to: today });
+      expect(history.days.find((d) => d.api === 'token')).toEqual({ day: today, api: 'token', counts: { '2xx': 3, '4xx': 0, '429': 0, '5xx': 0, refunded: 0 } });
+      expect((await ok<{ days: unknown[] }>('account', 'history', account.id)).days).toHaveLength(30 * Object.keys(BUILT_IN_PLANS).length);
+    } finally {
+      await redis.quit();
+    }
+  });
+
+  it('when keys are listed, rolled and revoked, then the old secret stops as told and a revoked key cannot be rolled', async () => {
+    const redis = new Redis(server.url);
+    const { quotaStore } = createRedisStores(redis, { clock: Date.now });
+    try {
+      const account = await ok<{ id: string }>('account', 'create', '--subscribe', 'token=free');
+      const first = await ok<{ id: string; key: string }>('key', 'create', account.id, '--name', 'one');
+      const second = await ok<{ id: string; key: string }>('key', 'create', account.id, '--name', 'two');
+      const page = await ok<{ items: { id: string }[]; next_cursor: string }>('key', 'list', account.id, '--limit', '1');
+      expect(page.items).toHaveLength(1);
+      const rest = await ok<{ items: { id: string }[]; next_cursor: null }>('key', 'list', account.id, '--cursor', page.next_cursor);
+      expect([...page.items, ...rest.items].map((k) => k.id).sort()).toEqual([first.id, second.id].sort());
+      expect(JSON.stringify([page, rest])).not.toContain(first.key);
+
+      const graced = await ok<{ key: string; grace_until: string }>('key', 'roll', first.id);
+      expect(Date.parse(graced.grace_until) - Date.now()).toBeGreaterThan(86_000_000);
+      expect((await admit(quotaStore, first.key)).outcome).toBe('admitted');
+      const rolled = await ok<{ key: string; grace_until: null }>('key', 'roll', first.id, '--grace-seconds', '0');
+      expect(rolled.grace_until).toBeNull();
+      expect((await admit(quotaStore, graced.key)).outcome).toBe('rolled');
+      expect((await admit(quotaStore, first.key)).outcome).toBe('unknown_key');
+      expect((await admit(quotaStore, rolled.key)).outcome).toBe('admitted');
+
+      expect((await ok('key', 'revoke', second.id)).revoked_at).not.toBeNull();
+      expect((await admit(quotaStore, second.key)).outcome).toBe('revoked');
+      const roll = await cli('key', 'roll', second.id);
+      expect([roll.code, roll.stderr]).toEqual([1, `gateway cli: the key ${second.id} is revoked and cannot be rolled; create a new key\n`]);
+    } finally {
+      await redis.quit();
+    }
+  });
+
+  it.each([
+    [['subscribe', 'key_000000000000000000000000', 'token', 'gold'], 2, 'plan must be one of free, starter, pro, scale for token'],
+    [['launch'], 2, "unknown command 'launch'"],
+    [['account', 'launch'], 2, "unknown command 'account launch'"],
+    [['revoke', 'key_000000000000000000000000'], 1, 'no API key with id key_000000000000000000000000'],
+    [['account', 'get', 'acc_000000000000000000000000'], 1, 'no account with id acc_000000000000000000000000'],
+    [['account', 'get', 'nope'], 1, 'no account with id nope'],
+    [['account', 'get'], 2, 'account get takes <id>'],
+    [['account', 'get', 'acc_000000000000000000000000', '--owner', 'x'], 2, 'account get does not take --owner'],
+    [['account', 'create', '--email', 'not-an-address'], 2, 'email must be an email address'],
+    [['account', 'create', '--subscribe', 'weather=free'], 2, "unknown API 'weather'; APIs: burger, token, logs"],
+    [['account', 'subscribe', 'acc_000000000000000000000000', 'weather', 'free'], 2, "unknown API 'weather'; APIs: burger, token, logs"],
+    [['account', 'list', '--limit', '0'], 2, 'limit must be an integer from 1 to 100'],
+    [['account', 'history', 'acc_000000000000000000000000', '--from', '2020-01-01'], 2, /^from must be within the 90 days of history kept/],
+    [['key', 'create', 'acc_000000000000000000000000'], 2, 'key create needs --name <name>'],
+    [['key', 'create', 'acc_000000000000000000000000', '--name', 'x', '--expires', '2020-01-01T00:00:00Z'], 2, /^expires_at must be in the future/],
+    [['key', 'roll', 'key_000000000000000000000000', '--grace-seconds', '604801'], 2, 'grace_seconds must be an integer from 0 to 604800'],
+    [['key', 'roll', 'key_000000000000000000000000'], 1, 'no API key with id key_000000000000000000000000'],
+  ] as [string[], number, string | RegExp][])('when the command is %j, then exit %d with one line saying why', async (args, code, message) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(code);
+    const line = result.stderr.split('\n')[0] ?? '';
+    if (typeof message === 'string') expect(line).toBe(`gateway cli: ${message}`);
+    else expect(line.replace('gateway cli: ', '')).toMatch(message);
+  });
+});
+
+describe('gateway cli without Redis', () => {
+  it('when Redis cannot be reached, then exit 1 with one line naming it, its password hidden', async () => {
+    const port = await freePort();
+    const result = await runGatewayScript('src/cli.ts', ['account', 'list'], { REDIS_URL: `redis://operator:s3cret-password@127.0.0.1:${port}/0` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`gateway cli: Redis at redis://operator:***@127.0.0.1:${port}/0 is not reachable\n`);
+  });
+});
+
+describe('gateway start-up', () => {
+  it('when PLANS_FILE is invalid, then the process exits 1 with one line naming the problem', async () => {
+    const result = await runGatewayScript('src/main.ts', [], { PLANS_FILE: '/nonexistent/plans.json', PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^gateway: PLANS_FILE \/nonexistent\/plans\.json cannot be read: ENOENT[^\n]*\n$/);
+  });
+});

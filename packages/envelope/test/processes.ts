@@ -1,0 +1,85 @@
+/**
+ * Ports and child processes for tests, benches and the offline demo of every deployable: a free
+ * loopback port, a deployable's `src/main.ts` started as `pnpm dev` starts it, and waiting for a
+ * URL to answer. No test-framework imports.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/**
+ * A loopback port that was free a moment ago, for a child process to listen on; given a `port`,
+ * that one if it is free (rejects with EADDRINUSE if not).
+ */
+export function freePort(port = 0): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Options of {@link waitForOk}. */
+export interface WaitOptions {
+  attempts?: number;
+  delayMs?: number;
+  /** Settles when the process that should answer has gone: waiting stops with an error at once. */
+  exited?: Promise<unknown>;
+}
+
+/** Polls `url` until it answers 2xx; a child process starting up refuses connections meanwhile. */
+export async function waitForOk(url: string, options: WaitOptions = {}): Promise<void> {
+  const { attempts = 200, delayMs = 50 } = options;
+  let gone = false;
+  void options.exited?.then(() => (gone = true));
+  for (let i = 0; i < attempts && !gone; i += 1) {
+    const res = await fetch(url).catch(() => undefined);
+    if (res?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+  throw new Error(gone ? `the process serving ${url} exited before it answered` : `${url} did not answer 2xx within ${(attempts * delayMs) / 1000} s`);
+}
+
+/** A deployable running as its own process. */
+export interface MainProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Its exit code once it exits (null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** SIGTERM, the graceful stop, then SIGKILL after `graceMs`; resolves with the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+/**
+ * Starts `script` (default `src/main.ts`) in `dir` through tsx with the `development` condition,
+ * as `pnpm dev` does, with only PATH and `env` in its environment (none of the test's leaks in).
+ */
+export function startMain(dir: string, env: Record<string, string>, script = 'src/main.ts'): MainProcess {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', script], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin.end();
+  let text = '';
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => text,
+    exited,
+    async stop(graceMs = 10_000) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
