@@ -129,7 +129,7 @@ function parseClusterNodes(value: string): ClusterNode[] {
 
 const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });
 
-/** Every variable the gateway reads, with its default; documented in the README's table. */
+/** Every variable the gateway reads, with its default; documented in docs/operating.md's table. */
 export const ENV_SCHEMA: QuerySchema = {
   type: 'object',
   additionalProperties: false,

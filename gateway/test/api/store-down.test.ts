@@ -152,7 +152,7 @@ describe('a Redis connection lost with a command in flight', () => {
       expect((await call(key)).status).toBe(200);
       await b.replicaof('127.0.0.1', redisServer.port);
       await eventually(async () => (await b.info('replication')).includes('master_link_status:up') && (await b.dbsize()) === (await a.dbsize()), 'the replica in sync');
-      // The promotion the README describes: the replica becomes master, the old one its replica, the name moves.
+      // The promotion docs/operating.md describes: the replica becomes master, the old one its replica, the name moves.
       await b.replicaof('NO', 'ONE');
       await a.replicaof('127.0.0.1', replica.port);
       proxy.retarget(replica.port);

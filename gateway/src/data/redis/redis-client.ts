@@ -54,8 +54,8 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
     // A master demoted to a replica keeps its connections and answers every write READONLY; the
-    // name the gateway connects to has moved to the promoted replica (README: high availability
-    // without Sentinel), so reconnect. The refused command is not resent: it did not run, and its
+    // name the gateway connects to has moved to the promoted replica (docs/operating.md: high
+    // availability without Sentinel), so reconnect. The refused command is not resent: it did not run, and its
     // caller has its 503.
     reconnectOnError: (err) => err.message.startsWith('READONLY'),
     lazyConnect: false,

@@ -17,7 +17,7 @@ describe('a master killed mid-load', () => {
     await insideOneMonth();
     const { accountId, keys } = await env.account();
     // Accounts and keys on every master, made before the load, and replicated before the kill:
-    // replication is asynchronous, so only what reached a replica survives its master (README).
+    // replication is asynchronous, so only what reached a replica survives its master (docs/operating.md, Redis Cluster).
     const others = await Promise.all(Array.from({ length: 6 }, () => env.account()));
     await env.redisCluster.replicated();
     const slot = await env.redisCluster.slotOf(redisKeys.account(accountId));

@@ -123,11 +123,11 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
 }
 
-// The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1): every run takes
+// The screenshots docs/portal.md shows are rewritten only when asked (UPDATE_SCREENSHOTS=1): every run takes
 // them, but a plain test run must not leave the checkout changed.
 const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS : path.join(tmpdir(), 'tollgate-screenshots');
 
-/** A PNG of the viewport (a record for the README, never compared); see SCREENSHOT_DIR for where. */
+/** A PNG of the viewport (a record for docs/portal.md, never compared); see SCREENSHOT_DIR for where. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled', caret: 'hide' });
 }
