@@ -19,6 +19,8 @@ export interface ClusterNodeInfo {
   masterId?: string;
   /** Whether the others count it failed (`fail` or `fail?`). */
   failed: boolean;
+  /** Whether its process runs: a node just killed is not counted failed by the others for a while. */
+  running: boolean;
   /** Slot ranges served, `[from, to]` inclusive (masters only). */
   slots: [number, number][];
 }
@@ -148,6 +150,7 @@ function parseNodes(text: string): ClusterNodeInfo[] {
         port,
         role: flagList.includes('master') ? 'master' : 'replica',
         failed: flagList.includes('fail') || flagList.includes('fail?'),
+        running: true,
         slots: slots.filter((s) => !s.startsWith('[')).map((s) => {
           const [from, to] = s.split('-').map(Number);
           return [from!, to ?? from!];
@@ -210,7 +213,10 @@ export async function startRedisCluster(options: StartClusterOptions = {}): Prom
     return c;
   };
   const live = (): number[] => ports.filter((p) => processes.get(p)?.child.exitCode === null && processes.get(p)?.child.signalCode === null);
-  const describe = async (): Promise<ClusterNodeInfo[]> => parseNodes((await node(live()[0]!).cluster('NODES')) as string);
+  const describe = async (): Promise<ClusterNodeInfo[]> => {
+    const running = live();
+    return parseNodes((await node(running[0]!).cluster('NODES')) as string).map((n) => ({ ...n, running: running.includes(n.port) }));
+  };
 
   const cluster: RedisCluster = {
     ports,
