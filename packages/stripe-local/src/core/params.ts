@@ -113,15 +113,14 @@ export class Params {
     return this.has(key) ? this.raw[key] : undefined;
   }
 
-  // qs makes an array of `a[0]…a[n]`, but an object when the indices are sparse or mixed.
+  // qs makes a (maybe sparse) array of `a[0]…a[n]`, or a hash of indices above its array limit.
   private entries(key: string): [string, RawValue][] {
     const value = this.value(key);
     if (value === undefined || value === '') return [];
-    if (Array.isArray(value)) return value.map((item, index) => [String(index), item]);
     if (typeof value === 'object' && Object.keys(value).every((k) => /^\d+$/.test(k))) {
       return Object.keys(value)
         .sort((a, b) => Number(a) - Number(b))
-        .map((k) => [k, value[k] as RawValue]);
+        .map((k) => [k, (value as Record<string, RawValue>)[k]!]);
     }
     throw invalidRequest(`Invalid array: ${this.name(key)}`, { param: this.name(key) });
   }

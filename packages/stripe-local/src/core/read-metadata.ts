@@ -1,5 +1,5 @@
 import { invalidRequest } from '../http/stripe-error';
-import type { Params } from './params';
+import type { Params, RawValue } from './params';
 
 /** Stripe's metadata: string values only. */
 export type Metadata = Record<string, string>;
@@ -14,9 +14,11 @@ export function readMetadata(params: Params, current: Metadata = {}, key = 'meta
   if (raw === undefined) return current;
   if (raw === '') return {};
   const name = params.name(key);
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalidRequest(`Invalid hash: ${name}`, { param: name });
+  if (typeof raw !== 'object') throw invalidRequest(`Invalid hash: ${name}`, { param: name });
   const next: Metadata = { ...current };
-  for (const [field, value] of Object.entries(raw)) {
+  // Keys that are numbers (`metadata[0]`) reach here as a sparse array; its keys are the indices.
+  for (const field of Object.keys(raw)) {
+    const value = (raw as Record<string, RawValue>)[field];
     if (typeof value !== 'string') throw invalidRequest(`Invalid string: ${name}[${field}]`, { param: `${name}[${field}]` });
     if (field.length > 40) throw invalidRequest(`Metadata keys can have up to 40 characters; ${field.slice(0, 40)}… is longer.`, { param: name });
     if (value.length > 500) throw invalidRequest(`Metadata values can have up to 500 characters; ${field} has ${value.length}.`, { param: `${name}[${field}]` });
