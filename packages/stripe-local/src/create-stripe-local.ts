@@ -56,10 +56,10 @@ export function createStripeLocal(options: StripeLocalOptions = {}): StripeLocal
     snapshot: (object) => present(store, object),
   };
   const advancing = new Set<Promise<void>>();
-  // The advance request is answered first; the clock's customers catch up on the next turn.
+  // The advance request is answered first; the clock's customers catch up after testClockDelayMs.
   const finish = (clock: TestClock) => {
     const run = new Promise<void>((resolve) =>
-      setImmediate(() => {
+      setTimeout(() => {
         try {
           finishAdvance(ctx, clock, { at: ctx.now(), request: AUTOMATIC });
         } catch (error) {
@@ -67,7 +67,7 @@ export function createStripeLocal(options: StripeLocalOptions = {}): StripeLocal
           settings.log(`stripe-local: advancing ${clock.id} failed: ${error instanceof Error ? error.stack : String(error)}`);
         }
         resolve();
-      }),
+      }, settings.testClockDelayMs),
     );
     advancing.add(run);
     void run.then(() => advancing.delete(run));

@@ -8,6 +8,8 @@ export interface StripeLocalOptions {
   webhookMaxAttempts?: number;
   /** How long a webhook receiver may take to answer (10 s). */
   webhookTimeoutMs?: number;
+  /** How long a test clock stays `advancing` before its customers catch up (0 ms: the next turn). */
+  testClockDelayMs?: number;
   /** Days after an invoice's first failed attempt on which it is retried ([3, 5, 7]). */
   retryDays?: readonly number[];
   /** What a subscription becomes when the last retry fails ('unpaid'). */
@@ -32,6 +34,7 @@ export function resolveOptions(options: StripeLocalOptions = {}): Settings {
     webhookRetryMs: options.webhookRetryMs ?? 5_000,
     webhookMaxAttempts: options.webhookMaxAttempts ?? 8,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
+    testClockDelayMs: options.testClockDelayMs ?? 0,
     retryDays: options.retryDays ?? [3, 5, 7],
     retriesExhausted: options.retriesExhausted ?? 'unpaid',
     publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? null,
@@ -39,8 +42,8 @@ export function resolveOptions(options: StripeLocalOptions = {}): Settings {
     fetch: options.fetch ?? fetch,
     log: options.log ?? (() => undefined),
   };
-  if (!(settings.webhookRetryMs >= 0) || !(settings.webhookMaxAttempts >= 1) || !(settings.webhookTimeoutMs > 0)) {
-    throw new RangeError('webhookRetryMs must be ≥ 0, webhookMaxAttempts ≥ 1 and webhookTimeoutMs > 0');
+  if (!(settings.webhookRetryMs >= 0) || !(settings.webhookMaxAttempts >= 1) || !(settings.webhookTimeoutMs > 0) || !(settings.testClockDelayMs >= 0)) {
+    throw new RangeError('webhookRetryMs and testClockDelayMs must be ≥ 0, webhookMaxAttempts ≥ 1 and webhookTimeoutMs > 0');
   }
   if (settings.retryDays.some((day, i) => !(day > 0) || day <= (settings.retryDays[i - 1] ?? 0))) {
     throw new RangeError('retryDays must be increasing positive numbers of days');

@@ -5,7 +5,7 @@ import { invalidRequest, missingParam } from '../http/stripe-error';
 import type { Recurring } from '../objects/price';
 import type { Subscription } from '../objects/subscription';
 import type { SchedulePhase } from '../objects/subscription-schedule';
-import { nextBillingDate } from './billing-periods';
+import { nextBillingDate, shiftByIntervals } from './billing-periods';
 import { checkSubscriptionPrices } from './start-subscription';
 
 const PRORATIONS = ['create_prorations', 'none', 'always_invoice'] as const;
@@ -14,15 +14,15 @@ const PRORATIONS = ['create_prorations', 'none', 'always_invoice'] as const;
  * A schedule's `phases[]`, checked for what stripe-local can carry out: the first phase is the
  * one in effect (same start, same prices as the subscription now), each next phase starts where
  * the one before ends, and every phase ends on one of the subscription's billing dates (given as
- * `end_date` or as `iterations` of the billing interval; the last phase runs one interval when
- * neither is given). Prices change only at those billing dates, so no phase needs prorations.
+ * `end_date` or as a `duration`; the last phase runs one billing interval when neither is given).
+ * Prices change only at those billing dates, so no phase needs prorations.
  */
 export function readPhases(ctx: Context, subscription: Subscription, entries: Params[], firstStart: number): SchedulePhase[] {
   if (entries.length === 0) throw missingParam('phases');
   const recurring = ctx.store.prices.require(subscription.items.data[0]!.price).recurring!;
   let start = firstStart;
   return entries.map((entry, index) => {
-    entry.allow('items', 'start_date', 'end_date', 'iterations', 'proration_behavior', 'metadata');
+    entry.allow('items', 'start_date', 'end_date', 'duration', 'proration_behavior', 'metadata');
     const startDate = entry.integer('start_date') ?? start;
     if (startDate !== start) {
       throw invalidRequest(index === 0 ? `The first phase must start when the current phase started (${start}).` : `Each phase must start when the one before ends (${start}).`, { param: entry.name('start_date') });
@@ -66,15 +66,16 @@ export function readPhases(ctx: Context, subscription: Subscription, entries: Pa
 }
 
 function endOf(entry: Params, start: number, anchor: number, recurring: Recurring, last: boolean): number {
-  const endDate = entry.integer('end_date');
-  const iterations = entry.integer('iterations') ?? (endDate === undefined && last ? 1 : undefined);
-  if (endDate !== undefined && iterations !== undefined) throw invalidRequest('You may only specify one of these parameters: end_date, iterations.', { param: entry.name('iterations') });
-  if (iterations !== undefined) {
-    if (iterations < 1 || iterations > 100) throw invalidRequest('iterations must be between 1 and 100.', { param: entry.name('iterations') });
-    let end = start;
-    for (let i = 0; i < iterations; i++) end = nextBillingDate(anchor, recurring, end);
-    return end;
+  const duration = entry.object('duration')?.allow('interval', 'interval_count');
+  let endDate = entry.integer('end_date');
+  if (endDate !== undefined && duration) throw invalidRequest('You may only specify one of these parameters: duration, end_date.', { param: entry.name('duration') });
+  if (duration) {
+    const interval = duration.oneOf('interval', ['day', 'week', 'month', 'year'] as const);
+    if (!interval) throw missingParam(duration.name('interval'));
+    endDate = shiftByIntervals(start, { interval, interval_count: duration.integer('interval_count') ?? 1 }, 1);
   }
+  // The last phase runs one billing interval when it says nothing.
+  if (endDate === undefined && last) endDate = nextBillingDate(anchor, recurring, start);
   if (endDate === undefined) throw missingParam(entry.name('end_date'));
   const billingDate = nextBillingDate(anchor, recurring, endDate - 1);
   if (endDate <= start || billingDate !== endDate) {

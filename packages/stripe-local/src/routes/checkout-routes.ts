@@ -88,8 +88,10 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
   if (anchor !== null && (anchor <= at || anchor > shiftByIntervals(at, prices[0]!.recurring!, 1))) {
     throw invalidRequest('billing_cycle_anchor must be in the future and no later than one billing interval from now.', { param: 'subscription_data[billing_cycle_anchor]' });
   }
-  const expiresAt = params.integer('expires_at') ?? at + DAY;
-  if (expiresAt < at + 1800 || expiresAt > at + DAY) throw invalidRequest('expires_at must be between 30 minutes and 24 hours from now.', { param: 'expires_at' });
+  // A session lives in wall-clock time, whatever clock its customer is on.
+  const created = ctx.now();
+  const expiresAt = params.integer('expires_at') ?? created + DAY;
+  if (expiresAt < created + 1800 || expiresAt > created + DAY) throw invalidRequest('expires_at must be between 30 minutes and 24 hours from now.', { param: 'expires_at' });
   const id = createId('cs_test_', 58);
   const total = lines.reduce((sum, line) => sum + line.amount_total, 0);
   const session: CheckoutSession = {
@@ -102,7 +104,7 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
     cancel_url: readUrl(params, 'cancel_url') ?? null,
     client_reference_id: params.string('client_reference_id') ?? null,
     client_secret: null,
-    created: at,
+    created,
     currency: prices[0]!.currency,
     customer: customerId ?? null,
     customer_creation: customerId ? null : 'always',
