@@ -4,13 +4,19 @@ import { useStripeLocal } from './start-stripe-local';
 
 const running = useStripeLocal();
 
+// A customer on a clock at `start`, subscribed to Starter (1000) or Pro (3000) a month.
+async function subscribedOnClock(start: string, plan: 'starter' | 'pro') {
+  const { clock, customer } = await clockedCustomer(running(), at(start));
+  const starter = await monthly(running(), 1000, 'Starter');
+  const pro = await monthly(running(), 3000, 'Pro');
+  const subscription = await running().stripe.subscriptions.create({ customer: customer.id, items: [{ price: (plan === 'starter' ? starter : pro).id }] });
+  return { clock, customer, starter, pro, subscription };
+}
+
 describe('plan changes and cancellations on a test clock', () => {
   it('when a plan is upgraded mid-period with always_invoice, then a proration invoice is made and paid at once', async () => {
     const { stripe } = running();
-    const { clock, customer } = await clockedCustomer(running(), at('2026-01-01T00:00:00Z'));
-    const starter = await monthly(running(), 1000, 'Starter');
-    const pro = await monthly(running(), 3000, 'Pro');
-    const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: starter.id }] });
+    const { clock, pro, subscription } = await subscribedOnClock('2026-01-01T00:00:00Z', 'starter');
     expect(subscription.items.data[0]).toMatchObject({ current_period_start: at('2026-01-01T00:00:00Z'), current_period_end: at('2026-02-01T00:00:00Z') });
     await advance(running(), clock.id, at('2026-01-16T00:00:00Z'));
 
@@ -33,10 +39,7 @@ describe('plan changes and cancellations on a test clock', () => {
 
   it('when a plan is upgraded with create_prorations, then the prorations wait for the renewal invoice', async () => {
     const { stripe } = running();
-    const { clock, customer } = await clockedCustomer(running(), at('2026-04-01T00:00:00Z'));
-    const starter = await monthly(running(), 1000, 'Starter');
-    const pro = await monthly(running(), 3000, 'Pro');
-    const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: starter.id }] });
+    const { clock, pro, subscription } = await subscribedOnClock('2026-04-01T00:00:00Z', 'starter');
     await advance(running(), clock.id, at('2026-04-16T00:00:00Z'));
     const updated = await stripe.subscriptions.update(subscription.id, { items: [{ id: subscription.items.data[0]!.id, price: pro.id }] });
     expect(updated.latest_invoice).toBe(subscription.latest_invoice);
@@ -80,10 +83,7 @@ describe('plan changes and cancellations on a test clock', () => {
 
   it('when a downgrade is scheduled for the period end, then the renewal bills the lower price and the schedule is released after', async () => {
     const { stripe } = running();
-    const { clock, customer } = await clockedCustomer(running(), at('2026-03-01T00:00:00Z'));
-    const starter = await monthly(running(), 1000, 'Starter');
-    const pro = await monthly(running(), 3000, 'Pro');
-    const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: pro.id }] });
+    const { clock, starter, pro, subscription } = await subscribedOnClock('2026-03-01T00:00:00Z', 'pro');
     const schedule = await stripe.subscriptionSchedules.create({ from_subscription: subscription.id });
     expect(schedule).toMatchObject({ status: 'active', subscription: subscription.id, end_behavior: 'release', current_phase: { start_date: at('2026-03-01T00:00:00Z'), end_date: at('2026-04-01T00:00:00Z') } });
     expect(schedule.id).toMatch(/^sub_sched_/);

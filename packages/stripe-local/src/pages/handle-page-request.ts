@@ -29,6 +29,8 @@ export async function handlePageRequest(ctx: Context, req: IncomingMessage, url:
 function pageRoutes(ctx: Context): PageRoute[] {
   return [
     { method: 'GET', pattern: '/', handle: () => page(200, 'stripe-local', html`<section><h1>stripe-local</h1><p>A local stand-in for Stripe's API at <code>/v1</code>, with hosted Checkout, portal and invoice pages.</p></section>`) },
+    // Browsers ask for it on every page; an empty answer keeps their consoles quiet.
+    { method: 'GET', pattern: '/favicon.ico', handle: () => ({ status: 204, body: '' }) },
     { method: 'GET', pattern: '/checkout/:id', handle: (path) => showCheckout(ctx, path.id!) },
     { method: 'POST', pattern: '/checkout/:id', handle: (path, form) => submitCheckout(ctx, path.id!, form) },
     {

@@ -11,6 +11,7 @@ import { readMetadata } from '../core/read-metadata';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest, missingParam } from '../http/stripe-error';
 import type { CheckoutSession, SessionLine } from '../objects/checkout-session';
+import { equalTo, listRoute, oneOf, retrieveRoute } from './list-routes';
 
 const DAY = 86_400;
 
@@ -18,21 +19,12 @@ const DAY = 86_400;
 export function checkoutRoutes(ctx: Context): ApiRoute[] {
   return [
     { method: 'POST', pattern: '/v1/checkout/sessions', handler: ({ params }) => createSession(ctx, params) },
-    { method: 'GET', pattern: '/v1/checkout/sessions/:id', handler: ({ params, path }) => (params.allow(), ctx.store.checkoutSessions.require(path.id!)) },
-    {
-      method: 'GET',
-      pattern: '/v1/checkout/sessions',
-      handler: ({ params }) => {
-        params.allow('customer', 'subscription', 'status', ...LIST_PARAMS);
-        const customer = params.string('customer');
-        const subscription = params.string('subscription');
-        const status = params.oneOf('status', ['open', 'complete', 'expired'] as const);
-        const sessions = ctx.store.checkoutSessions
-          .all()
-          .filter((s) => (customer === undefined || s.customer === customer) && (subscription === undefined || s.subscription === subscription) && (status === undefined || s.status === status));
-        return paginate(sessions, params, '/v1/checkout/sessions', 'checkout.session');
-      },
-    },
+    retrieveRoute('/v1/checkout/sessions', ctx.store.checkoutSessions),
+    listRoute('/v1/checkout/sessions', ctx.store.checkoutSessions, {
+      customer: equalTo((s) => s.customer),
+      subscription: equalTo((s) => s.subscription),
+      status: oneOf(['open', 'complete', 'expired'], (s) => s.status),
+    }),
     {
       method: 'GET',
       pattern: '/v1/checkout/sessions/:id/line_items',

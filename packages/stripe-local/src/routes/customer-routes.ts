@@ -3,13 +3,13 @@ import { endSubscription } from '../billing/subscription-status';
 import { nowFor } from '../core/context';
 import type { Context, Moment } from '../core/context';
 import { createId } from '../core/create-id';
-import { LIST_PARAMS, paginate } from '../core/paginate';
 import type { Params } from '../core/params';
 import { readMetadata } from '../core/read-metadata';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest } from '../http/stripe-error';
 import { invoicePrefix, newCustomer } from '../objects/customer';
 import type { Customer } from '../objects/customer';
+import { equalTo, listRoute, retrieveRoute } from './list-routes';
 import { paymentMethodFor } from './payment-method-routes';
 
 const EDITABLE = ['email', 'name', 'description', 'phone', 'metadata', 'invoice_settings'];
@@ -34,7 +34,7 @@ export function customerRoutes(ctx: Context): ApiRoute[] {
         return customer;
       },
     },
-    { method: 'GET', pattern: '/v1/customers/:id', handler: ({ params, path }) => (params.allow(), ctx.store.customers.require(path.id!)) },
+    retrieveRoute('/v1/customers', ctx.store.customers),
     {
       method: 'POST',
       pattern: '/v1/customers/:id',
@@ -49,17 +49,7 @@ export function customerRoutes(ctx: Context): ApiRoute[] {
         return customer;
       },
     },
-    {
-      method: 'GET',
-      pattern: '/v1/customers',
-      handler: ({ params }) => {
-        params.allow('email', 'test_clock', ...LIST_PARAMS);
-        const email = params.string('email');
-        const clock = params.string('test_clock');
-        const customers = ctx.store.customers.all().filter((c) => (email === undefined || c.email === email) && (clock === undefined || c.test_clock === clock));
-        return paginate(customers, params, '/v1/customers', 'customer');
-      },
-    },
+    listRoute('/v1/customers', ctx.store.customers, { email: equalTo((c) => c.email), test_clock: equalTo((c) => c.test_clock) }),
     {
       method: 'DELETE',
       pattern: '/v1/customers/:id',

@@ -5,6 +5,7 @@ import { LIST_PARAMS, paginate } from '../core/paginate';
 import type { ApiRoute } from '../http/api-route';
 import { cardError, invalidRequest } from '../http/stripe-error';
 import type { Invoice } from '../objects/invoice';
+import { equalTo, listRoute, oneOf, retrieveRoute } from './list-routes';
 
 const STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 
@@ -17,24 +18,13 @@ export function invoiceRoutes(ctx: Context): ApiRoute[] {
     return invoice;
   };
   return [
-    { method: 'GET', pattern: '/v1/invoices/:id', handler: ({ params, path }) => (params.allow(), ctx.store.invoices.require(path.id!)) },
-    {
-      method: 'GET',
-      pattern: '/v1/invoices',
-      handler: ({ params }) => {
-        params.allow('customer', 'subscription', 'status', 'collection_method', ...LIST_PARAMS);
-        const customer = params.string('customer');
-        const subscription = params.string('subscription');
-        const status = params.oneOf('status', STATUSES);
-        params.oneOf('collection_method', ['charge_automatically'] as const);
-        const invoices = ctx.store.invoices
-          .all()
-          .filter(
-            (i) => (customer === undefined || i.customer === customer) && (subscription === undefined || i.parent.subscription_details.subscription === subscription) && (status === undefined || i.status === status),
-          );
-        return paginate(invoices, params, '/v1/invoices', 'invoice');
-      },
-    },
+    retrieveRoute('/v1/invoices', ctx.store.invoices),
+    listRoute('/v1/invoices', ctx.store.invoices, {
+      customer: equalTo((i) => i.customer),
+      subscription: equalTo((i) => i.parent.subscription_details.subscription),
+      status: oneOf(STATUSES, (i) => i.status),
+      collection_method: oneOf(['charge_automatically'], (i) => i.collection_method),
+    }),
     {
       method: 'GET',
       pattern: '/v1/invoices/:id/lines',

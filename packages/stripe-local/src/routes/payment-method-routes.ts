@@ -9,6 +9,7 @@ import { readMetadata } from '../core/read-metadata';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest, resourceMissing } from '../http/stripe-error';
 import type { PaymentMethod } from '../objects/payment-method';
+import { retrieveRoute } from './list-routes';
 
 /**
  * `/v1/payment_methods`: cards made from Stripe's test tokens (`card[token]=tok_visa`) or test
@@ -38,7 +39,7 @@ export function paymentMethodRoutes(ctx: Context): ApiRoute[] {
         return paymentMethod;
       },
     },
-    { method: 'GET', pattern: '/v1/payment_methods/:id', handler: ({ params, path }) => (params.allow(), ctx.store.paymentMethods.require(path.id!)) },
+    retrieveRoute('/v1/payment_methods', ctx.store.paymentMethods),
     { method: 'GET', pattern: '/v1/payment_methods', handler: ({ params }) => list(params, params.requireString('customer')) },
     { method: 'GET', pattern: '/v1/customers/:id/payment_methods', handler: ({ params, path }) => list(params, path.id) },
     {

@@ -1,12 +1,12 @@
 import type { Context, Moment } from '../core/context';
 import { createId } from '../core/create-id';
-import { LIST_PARAMS, paginate } from '../core/paginate';
 import type { Params } from '../core/params';
 import { readMetadata } from '../core/read-metadata';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest, missingParam } from '../http/stripe-error';
 import type { Interval, Price } from '../objects/price';
 import { newProduct } from '../objects/product';
+import { equalTo, listRoute, oneOf, retrieveRoute, sameBoolean } from './list-routes';
 
 const INTERVALS: readonly Interval[] = ['day', 'week', 'month', 'year'];
 const TAX_BEHAVIORS = ['exclusive', 'inclusive', 'unspecified'] as const;
@@ -59,7 +59,7 @@ export function priceRoutes(ctx: Context): ApiRoute[] {
         return price;
       },
     },
-    { method: 'GET', pattern: '/v1/prices/:id', handler: ({ params, path }) => (params.allow(), ctx.store.prices.require(path.id!)) },
+    retrieveRoute('/v1/prices', ctx.store.prices),
     {
       method: 'POST',
       pattern: '/v1/prices/:id',
@@ -77,30 +77,24 @@ export function priceRoutes(ctx: Context): ApiRoute[] {
         return price;
       },
     },
-    {
-      method: 'GET',
-      pattern: '/v1/prices',
-      handler: ({ params }) => {
-        params.allow('active', 'product', 'lookup_keys', 'type', 'currency', 'recurring', ...LIST_PARAMS);
-        const active = params.boolean('active');
-        const product = params.string('product');
-        const lookupKeys = params.strings('lookup_keys');
-        if (lookupKeys.length > 10) throw invalidRequest('You may pass at most 10 lookup_keys.', { param: 'lookup_keys' });
-        const type = params.oneOf('type', ['one_time', 'recurring'] as const);
-        const currency = params.string('currency')?.toLowerCase();
-        const interval = params.object('recurring')?.allow('interval', 'usage_type').oneOf('interval', INTERVALS);
-        const prices = ctx.store.prices.all().filter(
-          (p) =>
-            (active === undefined || p.active === active) &&
-            (product === undefined || p.product === product) &&
-            (lookupKeys.length === 0 || (p.lookup_key !== null && lookupKeys.includes(p.lookup_key))) &&
-            (type === undefined || p.type === type) &&
-            (currency === undefined || p.currency === currency) &&
-            (interval === undefined || p.recurring?.interval === interval),
-        );
-        return paginate(prices, params, '/v1/prices', 'price');
+    listRoute('/v1/prices', ctx.store.prices, {
+      active: sameBoolean((price) => price.active),
+      product: equalTo((price) => price.product),
+      type: oneOf(['one_time', 'recurring'], (price) => price.type),
+      lookup_keys: (params, name) => {
+        const keys = params.strings(name);
+        if (keys.length > 10) throw invalidRequest('You may pass at most 10 lookup_keys.', { param: name });
+        return keys.length === 0 ? undefined : (price) => price.lookup_key !== null && keys.includes(price.lookup_key);
       },
-    },
+      currency: (params, name) => {
+        const currency = params.string(name)?.toLowerCase();
+        return currency === undefined ? undefined : (price) => price.currency === currency;
+      },
+      recurring: (params, name) => {
+        const interval = params.object(name)?.allow('interval', 'usage_type').oneOf('interval', INTERVALS);
+        return interval === undefined ? undefined : (price) => price.recurring?.interval === interval;
+      },
+    }),
   ];
 }
 

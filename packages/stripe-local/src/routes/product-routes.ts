@@ -1,12 +1,12 @@
 import type { Context } from '../core/context';
 import { createId } from '../core/create-id';
-import { LIST_PARAMS, paginate } from '../core/paginate';
 import type { Params } from '../core/params';
 import { readMetadata } from '../core/read-metadata';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest } from '../http/stripe-error';
 import { newProduct } from '../objects/product';
 import type { Product } from '../objects/product';
+import { listRoute, retrieveRoute, sameBoolean } from './list-routes';
 
 const EDITABLE = ['name', 'active', 'description', 'metadata', 'statement_descriptor', 'unit_label', 'url', 'images'];
 
@@ -29,7 +29,7 @@ export function productRoutes(ctx: Context): ApiRoute[] {
         return product;
       },
     },
-    { method: 'GET', pattern: '/v1/products/:id', handler: ({ params, path }) => (params.allow(), ctx.store.products.require(path.id!)) },
+    retrieveRoute('/v1/products', ctx.store.products),
     {
       method: 'POST',
       pattern: '/v1/products/:id',
@@ -48,17 +48,13 @@ export function productRoutes(ctx: Context): ApiRoute[] {
         return product;
       },
     },
-    {
-      method: 'GET',
-      pattern: '/v1/products',
-      handler: ({ params }) => {
-        params.allow('active', 'ids', ...LIST_PARAMS);
-        const active = params.boolean('active');
-        const ids = params.strings('ids');
-        const products = ctx.store.products.all().filter((p) => (active === undefined || p.active === active) && (ids.length === 0 || ids.includes(p.id)));
-        return paginate(products, params, '/v1/products', 'product');
+    listRoute('/v1/products', ctx.store.products, {
+      active: sameBoolean((product) => product.active),
+      ids: (params, name) => {
+        const ids = params.strings(name);
+        return ids.length === 0 ? undefined : (product) => ids.includes(product.id);
       },
-    },
+    }),
     {
       method: 'DELETE',
       pattern: '/v1/products/:id',

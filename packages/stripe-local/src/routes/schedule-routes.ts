@@ -4,13 +4,13 @@ import { endSubscription } from '../billing/subscription-status';
 import { momentFor } from '../core/context';
 import type { Context } from '../core/context';
 import { createId } from '../core/create-id';
-import { LIST_PARAMS, paginate } from '../core/paginate';
 import { Params } from '../core/params';
 import { readMetadata } from '../core/read-metadata';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest, missingParam } from '../http/stripe-error';
 import { currentPeriod } from '../objects/subscription';
 import type { SubscriptionSchedule } from '../objects/subscription-schedule';
+import { equalTo, listRoute, retrieveRoute } from './list-routes';
 
 /**
  * `/v1/subscription_schedules`, for price changes at a later billing date (a downgrade at the
@@ -66,16 +66,8 @@ export function scheduleRoutes(ctx: Context): ApiRoute[] {
         return schedule;
       },
     },
-    { method: 'GET', pattern: '/v1/subscription_schedules/:id', handler: ({ params, path }) => (params.allow(), ctx.store.schedules.require(path.id!)) },
-    {
-      method: 'GET',
-      pattern: '/v1/subscription_schedules',
-      handler: ({ params }) => {
-        params.allow('customer', ...LIST_PARAMS);
-        const customer = params.string('customer');
-        return paginate(ctx.store.schedules.all().filter((s) => customer === undefined || s.customer === customer), params, '/v1/subscription_schedules', 'subscription schedule');
-      },
-    },
+    retrieveRoute('/v1/subscription_schedules', ctx.store.schedules),
+    listRoute('/v1/subscription_schedules', ctx.store.schedules, { customer: equalTo((s) => s.customer) }),
     {
       method: 'POST',
       pattern: '/v1/subscription_schedules/:id',

@@ -6,12 +6,12 @@ import { updateSubscription } from '../billing/update-subscription';
 import type { ProrationBehavior } from '../billing/update-subscription';
 import { momentFor } from '../core/context';
 import type { Context } from '../core/context';
-import { LIST_PARAMS, paginate } from '../core/paginate';
 import type { Params } from '../core/params';
 import { readMetadata } from '../core/read-metadata';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest, missingParam } from '../http/stripe-error';
-import type { SubscriptionStatus } from '../objects/subscription';
+import type { Subscription, SubscriptionStatus } from '../objects/subscription';
+import { equalTo, listRoute, retrieveRoute } from './list-routes';
 import { paymentMethodFor } from './payment-method-routes';
 
 const STATUSES: readonly (SubscriptionStatus | 'all' | 'ended')[] = ['incomplete', 'incomplete_expired', 'active', 'past_due', 'unpaid', 'canceled', 'ended', 'all'];
@@ -56,27 +56,23 @@ export function subscriptionRoutes(ctx: Context): ApiRoute[] {
         return subscription;
       },
     },
-    { method: 'GET', pattern: '/v1/subscriptions/:id', handler: ({ params, path }) => (params.allow(), ctx.store.subscriptions.require(path.id!)) },
-    {
-      method: 'GET',
-      pattern: '/v1/subscriptions',
-      handler: ({ params }) => {
-        params.allow('customer', 'price', 'status', 'test_clock', ...LIST_PARAMS);
-        const customer = params.string('customer');
-        const price = params.string('price');
-        const clock = params.string('test_clock');
-        const status = params.oneOf('status', STATUSES);
-        const ended = (s: SubscriptionStatus) => s === 'canceled' || s === 'incomplete_expired';
-        const subscriptions = ctx.store.subscriptions.all().filter(
-          (s) =>
-            (customer === undefined || s.customer === customer) &&
-            (price === undefined || s.items.data.some((item) => item.price === price)) &&
-            (clock === undefined || s.test_clock === clock) &&
-            (status === 'all' || (status === 'ended' ? ended(s.status) : status === undefined ? !ended(s.status) : s.status === status)),
-        );
-        return paginate(subscriptions, params, '/v1/subscriptions', 'subscription');
+    retrieveRoute('/v1/subscriptions', ctx.store.subscriptions),
+    listRoute('/v1/subscriptions', ctx.store.subscriptions, {
+      customer: equalTo((s) => s.customer),
+      test_clock: equalTo((s) => s.test_clock),
+      price: (params, name) => {
+        const price = params.string(name);
+        return price === undefined ? undefined : (s) => s.items.data.some((item) => item.price === price);
       },
-    },
+      // Without a status, Stripe lists the subscriptions that have not ended.
+      status: (params, name) => {
+        const status = params.oneOf(name, STATUSES);
+        const ended = (s: Subscription) => s.status === 'canceled' || s.status === 'incomplete_expired';
+        if (status === 'all') return undefined;
+        if (status === undefined || status === 'ended') return (s) => ended(s) === (status === 'ended');
+        return (s) => s.status === status;
+      },
+    }),
     {
       method: 'POST',
       pattern: '/v1/subscriptions/:id',

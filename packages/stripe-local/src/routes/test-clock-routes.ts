@@ -1,10 +1,10 @@
 import { beginAdvance } from '../billing/advance-clock';
 import type { Context } from '../core/context';
 import { createId } from '../core/create-id';
-import { LIST_PARAMS, paginate } from '../core/paginate';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest, missingParam } from '../http/stripe-error';
 import type { TestClock } from '../objects/test-clock';
+import { listRoute, retrieveRoute } from './list-routes';
 
 /**
  * `/v1/test_helpers/test_clocks`. `advance` answers at once with the clock `advancing`; the
@@ -39,12 +39,8 @@ export function testClockRoutes(ctx: Context, finish: (clock: TestClock) => void
         return clock;
       },
     },
-    { method: 'GET', pattern: '/v1/test_helpers/test_clocks/:id', handler: ({ params, path }) => (params.allow(), ctx.store.testClocks.require(path.id!)) },
-    {
-      method: 'GET',
-      pattern: '/v1/test_helpers/test_clocks',
-      handler: ({ params }) => (params.allow(...LIST_PARAMS), paginate(ctx.store.testClocks.all(), params, '/v1/test_helpers/test_clocks', 'test clock')),
-    },
+    retrieveRoute('/v1/test_helpers/test_clocks', ctx.store.testClocks),
+    listRoute('/v1/test_helpers/test_clocks', ctx.store.testClocks),
     {
       method: 'POST',
       pattern: '/v1/test_helpers/test_clocks/:id/advance',

@@ -1,11 +1,11 @@
 import type { Context } from '../core/context';
 import { createId } from '../core/create-id';
-import { LIST_PARAMS, paginate } from '../core/paginate';
 import type { Params } from '../core/params';
 import { readMetadata } from '../core/read-metadata';
 import type { ApiRoute } from '../http/api-route';
 import { invalidRequest, missingParam } from '../http/stripe-error';
 import type { WebhookEndpoint } from '../objects/webhook-endpoint';
+import { listRoute, retrieveRoute } from './list-routes';
 
 const EDITABLE = ['url', 'enabled_events', 'description', 'metadata'];
 
@@ -40,7 +40,7 @@ export function webhookEndpointRoutes(ctx: Context): ApiRoute[] {
         return { ...endpoint, secret };
       },
     },
-    { method: 'GET', pattern: '/v1/webhook_endpoints/:id', handler: ({ params, path }) => (params.allow(), ctx.store.webhookEndpoints.require(path.id!)) },
+    retrieveRoute('/v1/webhook_endpoints', ctx.store.webhookEndpoints),
     {
       method: 'POST',
       pattern: '/v1/webhook_endpoints/:id',
@@ -53,11 +53,7 @@ export function webhookEndpointRoutes(ctx: Context): ApiRoute[] {
         return endpoint;
       },
     },
-    {
-      method: 'GET',
-      pattern: '/v1/webhook_endpoints',
-      handler: ({ params }) => (params.allow(...LIST_PARAMS), paginate(ctx.store.webhookEndpoints.all(), params, '/v1/webhook_endpoints', 'webhook endpoint')),
-    },
+    listRoute('/v1/webhook_endpoints', ctx.store.webhookEndpoints),
     {
       method: 'DELETE',
       pattern: '/v1/webhook_endpoints/:id',
