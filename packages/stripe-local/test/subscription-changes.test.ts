@@ -52,6 +52,17 @@ describe('plan changes and cancellations on a test clock', () => {
     expect(renewed.items.data[0]).toMatchObject({ current_period_start: at('2026-05-01T00:00:00Z'), current_period_end: at('2026-06-01T00:00:00Z') });
   });
 
+  it('when a subscription’s price is archived, then the subscription keeps it, renews and changes quantity, but no new subscription takes it', async () => {
+    const { stripe } = running();
+    const { clock, customer, starter, subscription } = await subscribedOnClock('2026-08-01T00:00:00Z', 'starter');
+    await stripe.prices.update(starter.id, { active: false });
+    const more = await stripe.subscriptions.update(subscription.id, { items: [{ id: subscription.items.data[0]!.id, quantity: 2 }], proration_behavior: 'none' });
+    expect(more.items.data[0]).toMatchObject({ quantity: 2, price: { id: starter.id, active: false } });
+    await advance(running(), clock.id, at('2026-09-01T01:00:00Z'));
+    expect(await stripe.subscriptions.retrieve(subscription.id, { expand: ['latest_invoice'] })).toMatchObject({ status: 'active', latest_invoice: { total: 2000, status: 'paid' } });
+    await expect(stripe.subscriptions.create({ customer: customer.id, items: [{ price: starter.id }] })).rejects.toMatchObject({ message: expect.stringContaining('inactive') });
+  });
+
   it('when cancel_at_period_end is set and the clock passes the period end, then the subscription is canceled then', async () => {
     const { stripe } = running();
     const { clock, customer } = await clockedCustomer(running(), at('2026-01-31T00:00:00Z'));

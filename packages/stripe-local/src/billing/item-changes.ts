@@ -42,7 +42,7 @@ export function planItems(ctx: Context, subscription: Subscription, changes: Ite
   }
   const remaining = planned.flatMap((p) => (p.next ? [p.next.price] : []));
   if (remaining.length === 0) throw invalidRequest('A subscription needs at least one item; cancel it instead.', { param: 'items' });
-  checkSubscriptionPrices(remaining, 'items');
+  checkSubscriptionPrices(remaining, 'items', changes.flatMap((change) => (change.price && !change.deleted ? [change.price] : [])));
   const current = ctx.store.prices.require(subscription.items.data[0]!.price).recurring!;
   const next = remaining[0]!.recurring!;
   if (next.interval !== current.interval || next.interval_count !== current.interval_count) {

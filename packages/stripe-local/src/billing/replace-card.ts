@@ -10,9 +10,8 @@ import { openInvoices } from './subscription-status';
 
 /**
  * What the portal does with a new card: saves it as the customer's default and as every running
- * subscription's, then tries the open invoices with it, oldest first (which brings `past_due` and
- * `unpaid` subscriptions back to `active`). Returns the decline of the first invoice that still
- * failed, if one did.
+ * subscription's, then pays the open invoices with it, oldest first, until one is declined (which
+ * brings `past_due` and `unpaid` subscriptions back to `active`). Returns that decline, if any.
  */
 export function replaceCard(ctx: Context, customer: Customer, form: CardForm, moment: Moment): Decline | null {
   const card = readCardForm(form, moment.at);

@@ -1,7 +1,8 @@
 import type { Context, Moment } from '../core/context';
 import type { Subscription } from '../objects/subscription';
 import type { SubscriptionSchedule } from '../objects/subscription-schedule';
-import { applyItems, planItems } from './item-changes';
+import { applyItems } from './item-changes';
+import type { PlannedItem } from './item-changes';
 import { endSubscription } from './subscription-status';
 
 /**
@@ -15,11 +16,12 @@ export function enterNextPhase(ctx: Context, subscription: Subscription, moment:
   if (!schedule || schedule.status !== 'active') return 'continues';
   const phase = schedule.phases.find((candidate) => candidate.start_date === moment.at);
   if (phase) {
-    // Items keep their ids where the phase has an item in the same place.
+    // The phases were checked when they were set; an item keeps its id where the phase has an
+    // item in the same place.
     const current = subscription.items.data;
-    const changes = phase.items.map((item, index) => ({ id: current[index]?.id, price: ctx.store.prices.require(item.price), quantity: item.quantity, param: `items[${index}]` }));
-    const removed = current.slice(phase.items.length).map((item) => ({ id: item.id, deleted: true, param: 'items' }));
-    applyItems(subscription, planItems(ctx, subscription, [...changes, ...removed]), moment.at);
+    const planned: PlannedItem[] = phase.items.map((item, index) => ({ current: current[index], next: { price: ctx.store.prices.require(item.price), quantity: item.quantity } }));
+    for (const removed of current.slice(phase.items.length)) planned.push({ current: removed });
+    applyItems(subscription, planned, moment.at);
     schedule.current_phase = { start_date: phase.start_date, end_date: phase.end_date };
     ctx.emit('subscription_schedule.updated', schedule, moment);
     return 'continues';

@@ -25,13 +25,16 @@ export interface SubscriptionRequest {
   paymentBehavior: 'allow_incomplete' | 'error_if_incomplete' | 'default_incomplete';
 }
 
-/** Refuses prices a subscription cannot bill together: one-time, inactive, mixed intervals or currencies. */
-export function checkSubscriptionPrices(prices: Price[], param: string): void {
+/**
+ * Refuses prices a subscription cannot bill together: one-time, mixed intervals or currencies,
+ * and inactive among those `added` (a subscription may keep a price archived since).
+ */
+export function checkSubscriptionPrices(prices: Price[], param: string, added: Price[] = prices): void {
   if (prices.length === 0) throw invalidRequest('At least one recurring price is needed.', { param });
   const [first] = prices as [Price, ...Price[]];
+  if (added.some((price) => !price.active)) throw invalidRequest('The price specified is inactive. This field only accepts active prices.', { param });
   for (const price of prices) {
     if (!price.recurring) throw invalidRequest(`The price ${price.id} is not recurring; subscriptions need recurring prices.`, { param });
-    if (!price.active) throw invalidRequest(`The price specified is inactive. This field only accepts active prices.`, { param });
     if (price.currency !== first.currency) throw invalidRequest('All prices on a subscription must have the same currency.', { param });
     if (price.recurring.interval !== first.recurring?.interval || price.recurring.interval_count !== first.recurring.interval_count) {
       throw invalidRequest('All prices on a subscription must have the same recurring interval and interval_count.', { param });
