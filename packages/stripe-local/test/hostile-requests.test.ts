@@ -63,7 +63,7 @@ describe('hostile requests', () => {
           expect(JSON.parse(text).error).toEqual(expect.objectContaining({ type: expect.any(String), message: expect.any(String) }));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 
