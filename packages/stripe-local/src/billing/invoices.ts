@@ -1,0 +1,136 @@
+import type { Context, Moment } from '../core/context';
+import { embeddedList } from '../objects/list-object';
+import type { BillingReason, Invoice, InvoiceLine } from '../objects/invoice';
+import type { Subscription } from '../objects/subscription';
+import type { Decline } from '../http/stripe-error';
+import { chargeDecline } from './payment-methods';
+import { onInvoiceSettled, onPaymentFailed, onRetriesExhausted } from './subscription-status';
+
+/**
+ * Makes a subscription's invoice and finalizes it (`invoice.created`, `invoice.finalized`): it is
+ * numbered, gets its hosted page and PDF, and the customer's balance is applied. An invoice with
+ * nothing due is paid at once; otherwise the caller collects it with {@link payInvoice}.
+ */
+export function openInvoice(ctx: Context, subscription: Subscription, reason: BillingReason, lines: InvoiceLine[], period: { start: number; end: number }, moment: Moment, id: string): Invoice {
+  const customer = ctx.store.customers.require(subscription.customer);
+  const total = lines.reduce((sum, line) => sum + line.amount, 0);
+  for (const line of lines) line.invoice = id;
+  const invoice: Invoice = {
+    id,
+    object: 'invoice',
+    account_country: 'US',
+    account_name: ctx.settings.accountName,
+    amount_due: total,
+    amount_overpaid: 0,
+    amount_paid: 0,
+    amount_remaining: total,
+    attempt_count: 0,
+    attempted: false,
+    auto_advance: true,
+    billing_reason: reason,
+    collection_method: 'charge_automatically',
+    created: moment.at,
+    currency: subscription.currency,
+    customer: customer.id,
+    customer_email: customer.email,
+    customer_name: customer.name,
+    default_payment_method: null,
+    description: null,
+    discounts: [],
+    due_date: null,
+    effective_at: null,
+    ending_balance: null,
+    hosted_invoice_url: null,
+    invoice_pdf: null,
+    issuer: { type: 'self' },
+    lines: embeddedList(lines, `/v1/invoices/${id}/lines`),
+    livemode: false,
+    metadata: {},
+    next_payment_attempt: null,
+    number: null,
+    parent: { quote_details: null, subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id }, type: 'subscription_details' },
+    period_end: period.end,
+    period_start: period.start,
+    starting_balance: customer.balance,
+    status: 'draft',
+    status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
+    subtotal: total,
+    subtotal_excluding_tax: total,
+    test_clock: customer.test_clock,
+    total,
+    total_excluding_tax: total,
+    total_taxes: [],
+    webhooks_delivered_at: moment.at,
+  };
+  ctx.store.invoices.add(invoice);
+  ctx.emit('invoice.created', invoice, moment);
+  // A credit (negative balance) lowers what is due; what is left of it stays with the customer.
+  const due = Math.max(0, total + customer.balance);
+  customer.balance = total + customer.balance - due;
+  Object.assign(invoice, { amount_due: due, amount_remaining: due, ending_balance: customer.balance, status: 'open', effective_at: moment.at });
+  invoice.number = `${customer.invoice_prefix}-${String(customer.next_invoice_sequence++).padStart(4, '0')}`;
+  invoice.hosted_invoice_url = `${ctx.baseUrl()}/invoice/${id}`;
+  invoice.invoice_pdf = `${ctx.baseUrl()}/invoice/${id}/pdf`;
+  invoice.status_transitions.finalized_at = moment.at;
+  ctx.emit('invoice.finalized', invoice, moment);
+  if (due === 0) markPaid(ctx, invoice, moment);
+  return invoice;
+}
+
+/** How an attempt to collect an invoice is made. */
+export interface PaymentAttempt {
+  /** Charge this payment method instead of the subscription's or the customer's default. */
+  paymentMethodId?: string;
+  /** An attempt of the retry schedule (the first at finalization, then the retries). */
+  automatic?: boolean;
+  /** Paid outside Stripe: marked paid without a charge. */
+  outOfBand?: boolean;
+}
+
+/** Charges an open invoice; `null` when it is paid, otherwise the decline. */
+export function payInvoice(ctx: Context, invoice: Invoice, moment: Moment, attempt: PaymentAttempt = {}): Decline | null {
+  const subscription = ctx.store.subscriptions.get(invoice.parent.subscription_details.subscription);
+  const customer = ctx.store.customers.require(invoice.customer);
+  const paymentMethodId = attempt.paymentMethodId ?? subscription?.default_payment_method ?? customer.invoice_settings.default_payment_method;
+  const decline = invoice.amount_due === 0 || attempt.outOfBand ? null : chargeDecline(ctx, paymentMethodId);
+  invoice.attempt_count += 1;
+  invoice.attempted = true;
+  if (!decline) {
+    markPaid(ctx, invoice, moment);
+    return null;
+  }
+  if (attempt.automatic) scheduleRetry(ctx, invoice);
+  ctx.emit('invoice.payment_failed', invoice, moment);
+  onPaymentFailed(ctx, invoice, moment);
+  if (attempt.automatic && invoice.next_payment_attempt === null && invoice.billing_reason !== 'subscription_create') onRetriesExhausted(ctx, invoice, moment);
+  return decline;
+}
+
+// The retry schedule counts from the first attempt, made when the invoice was finalized.
+function scheduleRetry(ctx: Context, invoice: Invoice): void {
+  const made = (ctx.store.automaticAttempts.get(invoice.id) ?? 0) + 1;
+  ctx.store.automaticAttempts.set(invoice.id, made);
+  const days = invoice.billing_reason === 'subscription_create' ? undefined : ctx.settings.retryDays[made - 1];
+  invoice.next_payment_attempt = days === undefined ? null : (invoice.status_transitions.finalized_at ?? invoice.created) + days * 86_400;
+}
+
+function markPaid(ctx: Context, invoice: Invoice, moment: Moment): void {
+  invoice.status = 'paid';
+  invoice.amount_paid = invoice.amount_due;
+  invoice.amount_remaining = 0;
+  invoice.next_payment_attempt = null;
+  invoice.status_transitions.paid_at = moment.at;
+  ctx.emit('invoice.paid', invoice, moment);
+  ctx.emit('invoice.payment_succeeded', invoice, moment);
+  onInvoiceSettled(ctx, invoice, moment);
+}
+
+/** Ends an open invoice without payment: `void`, or `uncollectible`. */
+export function closeInvoice(ctx: Context, invoice: Invoice, status: 'void' | 'uncollectible', moment: Moment): void {
+  invoice.status = status;
+  invoice.next_payment_attempt = null;
+  if (status === 'void') invoice.status_transitions.voided_at = moment.at;
+  else invoice.status_transitions.marked_uncollectible_at = moment.at;
+  ctx.emit(status === 'void' ? 'invoice.voided' : 'invoice.marked_uncollectible', invoice, moment);
+  onInvoiceSettled(ctx, invoice, moment);
+}

@@ -1,0 +1,44 @@
+import { payInvoice } from '../billing/invoices';
+import { storeCard } from '../billing/payment-methods';
+import { readCardForm } from '../billing/read-card-form';
+import { momentFor } from '../core/context';
+import type { Context } from '../core/context';
+import { formatDate, formatMoney } from '../core/format-money';
+import type { Answer } from '../http/send-answer';
+import { cardError, StripeError } from '../http/stripe-error';
+import { cardFields, html, notFoundPage, page, readCardFields, redirect } from './html';
+
+/** `GET /invoice/:id`: the hosted invoice page, with a card form while the invoice is open. */
+export function showInvoice(ctx: Context, id: string, error?: { status: number; message: string }): Answer {
+  const invoice = ctx.store.invoices.get(id);
+  if (!invoice || invoice.status === 'draft') return notFoundPage('This invoice does not exist.');
+  const body = html`<section><p class="muted">${ctx.settings.accountName} · test mode</p>
+<h1>Invoice ${invoice.number ?? invoice.id}</h1>
+<p class="amount">${formatMoney(invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_remaining, invoice.currency)}</p>
+<p><span class="badge" id="status">${invoice.status}</span> ${invoice.status === 'paid' && invoice.status_transitions.paid_at ? `paid on ${formatDate(invoice.status_transitions.paid_at)}` : `issued ${formatDate(invoice.created)}`}</p>
+<table>${invoice.lines.data.map((line) => html`<tr><td>${line.description}</td><td>${formatMoney(line.amount, line.currency)}</td></tr>`)}
+<tr><th>Total</th><th>${formatMoney(invoice.total, invoice.currency)}</th></tr></table>
+<p><a href="/invoice/${invoice.id}/pdf">Download invoice (PDF)</a></p></section>
+${invoice.status === 'open' ? html`<section><h2>Pay this invoice</h2>${error ? html`<p class="error" role="alert" id="error">${error.message}</p>` : ''}
+<form method="post" action="/invoice/${invoice.id}">${cardFields()}<button type="submit" id="submit">Pay ${formatMoney(invoice.amount_remaining, invoice.currency)}</button></form></section>` : ''}`;
+  return page(error?.status ?? 200, `Invoice · ${ctx.settings.accountName}`, body);
+}
+
+/** `POST /invoice/:id`: pays the open invoice with the card typed in (the card is not saved). */
+export function submitInvoice(ctx: Context, id: string, form: Record<string, string>): Answer {
+  const invoice = ctx.store.invoices.get(id);
+  if (!invoice || invoice.status === 'draft') return notFoundPage('This invoice does not exist.');
+  if (invoice.status !== 'open') return redirect(`/invoice/${invoice.id}`);
+  try {
+    const moment = momentFor(ctx, invoice.customer);
+    const card = readCardForm(readCardFields(form), moment.at);
+    if (card.testCard.attach) throw cardError(card.testCard.attach);
+    const paymentMethod = storeCard(ctx, card.testCard, card.details, moment.at);
+    const decline = payInvoice(ctx, invoice, moment, { paymentMethodId: paymentMethod.id });
+    if (decline) throw cardError(decline);
+    return redirect(`/invoice/${invoice.id}`);
+  } catch (error) {
+    if (!(error instanceof StripeError)) throw error;
+    return showInvoice(ctx, id, { status: error.status, message: error.body.message });
+  }
+}

@@ -1,0 +1,67 @@
+import { closeInvoice, payInvoice } from '../billing/invoices';
+import { momentFor } from '../core/context';
+import type { Context } from '../core/context';
+import { LIST_PARAMS, paginate } from '../core/paginate';
+import type { ApiRoute } from '../http/api-route';
+import { cardError, invalidRequest } from '../http/stripe-error';
+import type { Invoice } from '../objects/invoice';
+import { equalTo, listRoute, oneOf, retrieveRoute } from './list-routes';
+
+const STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+
+/** `/v1/invoices`: retrieve, list, lines, and pay, void or mark uncollectible an open one. */
+export function invoiceRoutes(ctx: Context): ApiRoute[] {
+  const openOne = (id: string): Invoice => {
+    const invoice = ctx.store.invoices.require(id);
+    if (invoice.status === 'paid') throw invalidRequest('Invoice is already paid', { code: 'invoice_already_paid' });
+    if (invoice.status !== 'open') throw invalidRequest(`This invoice is ${invoice.status}; only an open invoice can be paid, voided or marked uncollectible.`, { code: 'invoice_not_editable' });
+    return invoice;
+  };
+  return [
+    retrieveRoute('/v1/invoices', ctx.store.invoices),
+    listRoute('/v1/invoices', ctx.store.invoices, {
+      customer: equalTo((i) => i.customer),
+      subscription: equalTo((i) => i.parent.subscription_details.subscription),
+      status: oneOf(STATUSES, (i) => i.status),
+      collection_method: oneOf(['charge_automatically'], (i) => i.collection_method),
+    }),
+    {
+      method: 'GET',
+      pattern: '/v1/invoices/:id/lines',
+      handler: ({ params, path }) => {
+        params.allow(...LIST_PARAMS);
+        const invoice = ctx.store.invoices.require(path.id!);
+        const lines = invoice.lines.data.map((line) => ({ ...line, created: invoice.created }));
+        return paginate(lines, params, `/v1/invoices/${invoice.id}/lines`, 'line item');
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/v1/invoices/:id/pay',
+      handler: ({ params, path, request }) => {
+        params.allow('payment_method', 'paid_out_of_band', 'off_session');
+        const invoice = openOne(path.id!);
+        const paymentMethodId = params.string('payment_method');
+        if (paymentMethodId) ctx.store.paymentMethods.require(paymentMethodId, 'payment_method');
+        const decline = payInvoice(ctx, invoice, momentFor(ctx, invoice.customer, request), { paymentMethodId, outOfBand: params.boolean('paid_out_of_band') });
+        if (decline?.code === 'payment_method_missing') {
+          throw invalidRequest('This customer has no attached payment source or default payment method. Please consider adding a default payment method.');
+        }
+        if (decline) throw cardError(decline);
+        return invoice;
+      },
+    },
+    ...(['void', 'mark_uncollectible'] as const).map(
+      (action): ApiRoute => ({
+        method: 'POST',
+        pattern: `/v1/invoices/:id/${action}`,
+        handler: ({ params, path, request }) => {
+          params.allow();
+          const invoice = openOne(path.id!);
+          closeInvoice(ctx, invoice, action === 'void' ? 'void' : 'uncollectible', momentFor(ctx, invoice.customer, request));
+          return invoice;
+        },
+      }),
+    ),
+  ];
+}
