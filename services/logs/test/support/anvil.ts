@@ -13,6 +13,7 @@ import {
   encodeFunctionData,
   http,
   parseUnits,
+  toEventSelector,
   type Abi,
   type Address,
   type Hash,
@@ -136,7 +137,11 @@ export interface Chain {
 /** Clients for `url`, sending from `account` (dev account 0 by default). */
 export function connect(url: string, account: Address = DEV_ACCOUNTS[0] as Address): Chain {
   const transport = http(url, { retryCount: 0 });
-  return { url, account, publicClient: createPublicClient({ transport }), wallet: createWalletClient({ transport, account }) };
+  // No block-number cache: viem keeps the last head it read for `cacheTime` (4 s by default), and
+  // waitForTransactionReceipt reads one whenever a receipt is not there on the first look, as
+  // happens under CPU load since anvil mines in a background task after eth_sendTransaction
+  // returns. A head read right after seeding then returned the block of the deployment.
+  return { url, account, publicClient: createPublicClient({ transport, cacheTime: 0 }), wallet: createWalletClient({ transport, account }) };
 }
 
 interface Artifact {
@@ -199,48 +204,115 @@ export function transferErc721(chain: Chain, nft: Address, from: Address, to: Ad
   return send(chain, nft, ERC721_ABI, 'transferFrom', [from, to, tokenId]);
 }
 
-async function rpc(url: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const json = (await res.json()) as unknown;
-  const replies = Array.isArray(json) ? json : [json];
-  const failed = replies.find((r: { error?: { message: string } }) => r.error);
-  if (failed) throw new Error(`anvil: ${(failed as { error: { message: string } }).error.message}`);
-  return json;
+interface RpcCall {
+  jsonrpc: '2.0';
+  id: number;
+  method: string;
+  params: unknown[];
+}
+
+interface RpcReply {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: number; message: string };
+}
+
+const rpcCall = (id: number, method: string, params: unknown[]): RpcCall => ({ jsonrpc: '2.0', id, method, params });
+
+const listed = (items: string[]): string => (items.length > 5 ? `${items.slice(0, 5).join('; ')}; and ${items.length - 5} more` : items.join('; '));
+
+/**
+ * Posts `calls` as one JSON-RPC batch and returns their results in order; throws naming every
+ * call that was refused or left without an answer (`describe` names a call in that message).
+ */
+async function rpcBatch(url: string, calls: RpcCall[], describe: (call: RpcCall) => string = (call) => call.method): Promise<unknown[]> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(calls) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`anvil answered HTTP ${res.status} to ${calls.map(describe).join(', ')}: ${text.slice(0, 300)}`);
+  const json = JSON.parse(text) as RpcReply | RpcReply[];
+  // A batch anvil could not read at all comes back as one error instead of a list.
+  if (!Array.isArray(json)) throw new Error(`anvil refused the batch ${calls.map(describe).join(', ')}: ${json.error?.message ?? text.slice(0, 300)}`);
+  const replies = new Map(json.map((reply) => [reply.id, reply]));
+  const refused = calls.flatMap((call) => {
+    const reply = replies.get(call.id);
+    if (!reply) return [`${describe(call)}: no answer`];
+    return reply.error ? [`${describe(call)}: ${reply.error.message}`] : [];
+  });
+  if (refused.length > 0) throw new Error(`anvil refused ${refused.length} of ${calls.length} calls: ${listed(refused)}`);
+  return calls.map((call) => replies.get(call.id)?.result);
+}
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const [result] = await rpcBatch(url, [rpcCall(1, method, params)]);
+  return result;
 }
 
 /** Mines `count` empty blocks at once (`anvil_mine`). */
 export async function mineBlocks(url: string, count: number): Promise<void> {
-  await rpc(url, { jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: [`0x${count.toString(16)}`] });
+  await rpc(url, 'anvil_mine', [`0x${count.toString(16)}`]);
+}
+
+const TRANSFER_TOPIC = toEventSelector('Transfer(address,address,uint256)');
+const TRANSFER_GAS = 100_000;
+
+interface RawReceipt {
+  status: Hex;
+  blockNumber: Hex;
+  logs: { address: Address; topics: Hex[] }[];
+}
+
+/** Throws unless every transfer in `hashes` is in one mined block, succeeded and logged its Transfer. */
+async function expectMined(chain: Chain, token: Address, nonces: number[], hashes: Hash[]): Promise<void> {
+  const receipts = (await rpcBatch(
+    chain.url,
+    hashes.map((hash, i) => rpcCall(i, 'eth_getTransactionReceipt', [hash])),
+  )) as (RawReceipt | null)[];
+  const block = receipts.find((r) => r)?.blockNumber;
+  const failed = receipts.flatMap((receipt, i) => {
+    const name = `nonce ${nonces[i]} (${hashes[i]})`;
+    if (!receipt) return [`${name} is in no block`];
+    if (receipt.status !== '0x1') return [`${name} reverted`];
+    if (receipt.blockNumber !== block) return [`${name} is in block ${Number(receipt.blockNumber)}, not ${Number(block)}`];
+    const logged = receipt.logs.some((log) => log.address.toLowerCase() === token.toLowerCase() && log.topics[0] === TRANSFER_TOPIC);
+    return logged ? [] : [`${name} logged no Transfer`];
+  });
+  if (failed.length === 0) return;
+  const pool = (await rpc(chain.url, 'txpool_status', [])) as { pending: Hex; queued: Hex };
+  throw new Error(
+    `bulkTransfersErc20: evm_mine did not mine ${failed.length} of ${hashes.length} transfers as sent: ${listed(failed)}. ` +
+      `anvil's pool still holds ${Number(pool.pending)} ready and ${Number(pool.queued)} queued transactions ` +
+      `(anvil leaves transfers beyond the block gas limit there: raise startAnvil's gasLimit or lower perBlock).`,
+  );
 }
 
 /**
  * Sends `count` ERC-20 transfers of 1 base unit to rotating dev accounts, `perBlock` per mined
- * block, in JSON-RPC batches with automining off: thousands of logs in seconds.
+ * block, in JSON-RPC batches with automining off: thousands of logs in seconds. Throws if anvil
+ * refuses any of them or a block does not hold every transfer sent for it.
  */
 export async function bulkTransfersErc20(chain: Chain, token: Address, count: number, perBlock: number): Promise<void> {
-  await rpc(chain.url, { jsonrpc: '2.0', id: 1, method: 'evm_setAutomine', params: [false] });
+  await rpc(chain.url, 'evm_setAutomine', [false]);
   try {
     // Explicit nonces: a batch is handled concurrently, so the node cannot number them itself.
     const first = await chain.publicClient.getTransactionCount({ address: chain.account, blockTag: 'pending' });
     for (let sent = 0; sent < count; sent += perBlock) {
-      const batch = Array.from({ length: Math.min(perBlock, count - sent) }, (_, i) => ({
-        jsonrpc: '2.0',
-        id: i,
-        method: 'eth_sendTransaction',
-        params: [
+      const nonces = Array.from({ length: Math.min(perBlock, count - sent) }, (_, i) => first + sent + i);
+      const calls = nonces.map((nonce, i) =>
+        rpcCall(i, 'eth_sendTransaction', [
           {
             from: chain.account,
             to: token,
-            gas: '0x186a0',
-            nonce: `0x${(first + sent + i).toString(16)}`,
-            data: encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [DEV_ACCOUNTS[1 + ((sent + i) % 3)], 1n] }),
+            gas: `0x${TRANSFER_GAS.toString(16)}`,
+            nonce: `0x${nonce.toString(16)}`,
+            data: encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [DEV_ACCOUNTS[1 + ((nonce - first) % 3)], 1n] }),
           },
-        ],
-      }));
-      await rpc(chain.url, batch);
-      await rpc(chain.url, { jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] });
+        ]),
+      );
+      const hashes = (await rpcBatch(chain.url, calls, (call) => `eth_sendTransaction of the transfer with nonce ${nonces[call.id]}`)) as Hash[];
+      await rpc(chain.url, 'evm_mine', []);
+      await expectMined(chain, token, nonces, hashes);
     }
   } finally {
-    await rpc(chain.url, { jsonrpc: '2.0', id: 1, method: 'evm_setAutomine', params: [true] });
+    await rpc(chain.url, 'evm_setAutomine', [true]);
   }
 }
