@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from '@tollgate/envelope/test/processes';
 import {
   createPublicClient,
   createWalletClient,
@@ -59,19 +59,6 @@ export function anvilBinary(): string {
   } catch (cause) {
     throw new Error(`anvil binary not found (${platform}); run: pnpm install`, { cause });
   }
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForRpc(url: string, exited: () => string | undefined): Promise<void> {
