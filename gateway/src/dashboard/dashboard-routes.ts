@@ -16,7 +16,8 @@ import { clientBucket } from '../domain/client-address';
 import { DASHBOARD_PLANS_ROUTES, addDashboardPlansRoutes } from './dashboard-plans-routes';
 import { DASHBOARD_VERIFY_ROUTES, HOW_TO_VERIFY, addDashboardVerifyRoutes } from './dashboard-verify-routes';
 import { createCodes } from './sign-in-codes';
-import { SIGN_IN_ROUTES, addSignInRoutes } from './sign-in-routes';
+import { SIGN_IN_ROUTES, addSignInRoutes, emailOf } from './sign-in-routes';
+import { MAX_EMAIL_LENGTH } from '../domain/email';
 import type { SessionStore } from '../data/session-store';
 import type { Mailer } from '../mail/mailer';
 import { NEW_KEY_SCHEMA } from '../http/schemas';
@@ -25,7 +26,7 @@ const SIGNUP_BODY: QuerySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['email'],
-  properties: { email: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', description: 'an email address' } },
+  properties: { email: { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' } },
 };
 
 const SUBSCRIBE_BODY: QuerySchema = {
@@ -103,7 +104,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   addSignInRoutes(router, { ...deps, codes });
 
   router.post('/signup', async (req, res) => {
-    const { email } = parseSignup(req.body);
+    const email = emailOf(parseSignup(req.body).email);
     const nowMs = deps.clock();
     // An IPv6 client by its /64: one host holds them all.
     const count = await deps.quotaStore.countSignup(clientBucket(req.ip), nowMs);
@@ -112,7 +113,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
       throw new AppError('RATE_LIMITED', `at most ${deps.signupsPerHour} sign-ups an hour from one address; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
     }
     // The address is not proven: the account gets the playground only, until verify-email.
-    const { key, record } = await keyStore.create({ owner: email.toLowerCase(), email_verified: false });
+    const { key, record } = await keyStore.create({ owner: email, email_verified: false });
     sendCreated(res, { ...record, key }, DASHBOARD_ROUTES.signup.message);
   });
 

@@ -1,20 +1,21 @@
 import type { Request, Response, Router } from 'express';
 import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
-import { MAX_EMAIL_LENGTH, normaliseEmail } from '../domain/email';
+import { MAX_EMAIL_LENGTH, parseEmail } from '../domain/email';
 import { EmailTakenError } from '../data/account-store';
 import type { Account, AccountStore } from '../data/account-store';
 import { sha256 } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { createBodyParser } from '../http/body';
-import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
+import { CODE_FIELD, CODE_TTL_MS, LINK_TOKEN_FIELD, clientSlot } from './sign-in-codes';
 import type { Codes } from './sign-in-codes';
 import { clearSessionCookie, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
 
 const EMAIL_FIELD = { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' };
 const SIGN_IN_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email'], properties: { email: EMAIL_FIELD } };
 const VERIFY_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email', 'code'], properties: { email: EMAIL_FIELD, code: CODE_FIELD } };
+const LINK_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email', 'token'], properties: { email: EMAIL_FIELD, token: LINK_TOKEN_FIELD } };
 
 /** JSON Schema of a code on its way: where it went and until when it works. */
 export const CODE_SENT_SCHEMA = {
@@ -52,11 +53,20 @@ export const SIGN_IN_ROUTES = {
   verifySignIn: {
     method: 'post',
     path: '/dashboard/v1/sign-in/verify',
-    summary: 'Sign in with the mailed code: sets the HttpOnly session cookie and answers the CSRF token (creates the account on first sign-in; proves its email)',
+    summary: 'Sign in with the mailed code, typed from the network that asked for it: sets the HttpOnly session cookie and answers the CSRF token (creates the account on first sign-in; proves its email)',
     body: VERIFY_BODY,
     data: SESSION_SCHEMA,
     message: 'Signed in',
     errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'STORE_UNAVAILABLE'],
+  },
+  verifySignInLink: {
+    method: 'post',
+    path: '/dashboard/v1/sign-in/link',
+    summary: 'Sign in with the token of the mailed link, from any network: as /sign-in/verify, without its daily limits (the token cannot be guessed)',
+    body: LINK_BODY,
+    data: SESSION_SCHEMA,
+    message: 'Signed in',
+    errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'],
   },
   session: { method: 'get', path: '/dashboard/v1/session', summary: 'The signed-in session (cookie): its account, CSRF token and end', data: SESSION_SCHEMA, message: 'Signed in', errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
   signOut: { method: 'delete', path: '/dashboard/v1/session', summary: 'Sign out: ends the session and clears its cookie (needs the CSRF header)', data: SIGNED_OUT_SCHEMA, message: 'Signed out', errors: ['BAD_REQUEST', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
@@ -101,17 +111,18 @@ export function linkOrigin(req: Request, publicUrl: string | undefined): string 
   return own || LOOPBACK.test(url.hostname) ? url.origin : undefined;
 }
 
-function emailOf(raw: string): string {
-  const email = normaliseEmail(raw);
-  if (email === null) throw new AppError('BAD_REQUEST', 'email must be an email address, such as ada@example.com', { details: { parameter: 'email' } });
-  return email;
+/** The address in a body as every path reads it (domain/email.ts), or 400 saying what is wrong with it. */
+export function emailOf(raw: string): string {
+  const parsed = parseEmail(raw);
+  if (!parsed.ok) throw new AppError('BAD_REQUEST', `email must be a plain address such as ada@example.com: ${parsed.reason}`, { details: { parameter: 'email' } });
+  return parsed.email;
 }
 
-/** The sign-in mail: the code on a line of its own, and (with an origin) a link that fills it in. */
-export function signInMail(to: string, code: string, origin: string | undefined): { to: string; subject: string; text: string } {
+/** The sign-in mail: the code on a line of its own, and (with an origin) a link that signs in from any device. */
+export function signInMail(to: string, code: string, token: string, origin: string | undefined): { to: string; subject: string; text: string } {
   const how = origin
-    ? ['Enter it on the sign-in page, or open this link:', `${origin}/portal/sign-in?${new URLSearchParams({ email: to, code }).toString()}`]
-    : ['Enter it on the sign-in page of the Tollgate portal.'];
+    ? ['Enter it on the sign-in page you asked from, or open this link (on any device):', `${origin}/portal/sign-in?${new URLSearchParams({ email: to, token }).toString()}`]
+    : ['Enter it on the sign-in page of the Tollgate portal you asked from.'];
   return {
     to,
     subject: 'Your Tollgate sign-in code',
@@ -132,6 +143,7 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
   const { accountStore, sessionStore, codes, clock } = deps;
   const parseSignIn = createBodyParser<{ email: string }>(SIGN_IN_BODY);
   const parseVerify = createBodyParser<{ email: string; code: string }>(VERIFY_BODY);
+  const parseLink = createBodyParser<{ email: string; token: string }>(LINK_BODY);
   const readSession = createSessionAuth(deps);
 
   // The account of a proven address: made now on a first sign-in. Proving an address whose account
@@ -176,14 +188,26 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     const origin = linkOrigin(req, deps.publicUrl);
     await codes.limit(req, email);
     // Nothing here asks whether the address has an account: the answer and its timing are the same.
-    const expiresAtMs = await codes.send(`sign-in:${email}`, (code) => signInMail(email, code, origin));
+    const expiresAtMs = await codes.send(`sign-in:${email}`, clientSlot(req), (code, token) => signInMail(email, code, token, origin));
     sendAccepted(res, { email, expires_at: new Date(expiresAtMs).toISOString() }, SIGN_IN_ROUTES.signIn.message);
   });
 
   router.post('/sign-in/verify', async (req, res) => {
     const body = parseVerify(req.body);
     const email = emailOf(body.email);
-    await codes.check(`sign-in:${email}`, body.code);
+    await codes.check(`sign-in:${email}`, clientSlot(req), body.code);
+    await startSession(req, res, email);
+  });
+
+  router.post('/sign-in/link', async (req, res) => {
+    const body = parseLink(req.body);
+    const email = emailOf(body.email);
+    await codes.checkLink(`sign-in:${email}`, body.token);
+    await startSession(req, res, email);
+  });
+
+  // The address is proven: its account (made now on a first sign-in) gets a new session.
+  async function startSession(req: Request, res: Response, email: string): Promise<void> {
     const account = await accountFor(email);
     // A new session every sign-in (no fixation); the one this browser had before ends.
     const before = sessionCookieOf(req);
@@ -195,7 +219,7 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     await sessionStore.putSession(sha256(token), session);
     setSessionCookie(req, res, token, ttlMs);
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.verifySignIn.message);
-  });
+  }
 
   router.get('/session', async (req, res) => {
     const { session, account } = await readSession(req);
