@@ -7,6 +7,7 @@ import type { AccountStore } from '../data/account-store';
 import type { KeyRecord, KeyStore } from '../data/key-store';
 import type { QuotaStore } from '../data/quota-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
+import { noStore } from '../http/no-store';
 import { sendCreated } from '../http/send-created';
 import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
@@ -98,7 +99,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   const authenticate = createDashboardAuth(deps);
   const codes = createCodes(deps);
   const router = Router();
-  router.use(express.json({ limit: '4kb' }));
+  router.use(noStore, express.json({ limit: '4kb' }));
 
   addDashboardPlansRoutes(router, plans);
   addSignInRoutes(router, { ...deps, codes });

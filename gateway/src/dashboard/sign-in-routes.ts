@@ -10,7 +10,7 @@ import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { createBodyParser } from '../http/body';
 import { CODE_FIELD, CODE_TTL_MS, LINK_TOKEN_FIELD, clientSlot } from './sign-in-codes';
 import type { Codes } from './sign-in-codes';
-import { clearSessionCookie, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
+import { clearSessionCookie, cookieIsSecure, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
 
 const EMAIL_FIELD = { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' };
 const SIGN_IN_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email'], properties: { email: EMAIL_FIELD } };
@@ -217,7 +217,7 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     const ttlMs = deps.sessionTtlHours * 3_600_000;
     const session = { account_id: account.id, csrf_token: newToken(), created_at: new Date(nowMs).toISOString(), expires_at: new Date(nowMs + ttlMs).toISOString() };
     await sessionStore.putSession(sha256(token), session);
-    setSessionCookie(req, res, token, ttlMs);
+    setSessionCookie(res, token, ttlMs, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.verifySignIn.message);
   }
 
@@ -238,7 +238,7 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
       }
       await sessionStore.deleteSession(tokenHash);
     }
-    clearSessionCookie(req, res);
+    clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { signed_out: true }, SIGN_IN_ROUTES.signOut.message);
   });
 }
