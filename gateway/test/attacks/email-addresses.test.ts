@@ -32,7 +32,7 @@ const NOT_PLAIN = [
   '\u2066ceo@corp.example\u2069',
   'ce\u043e@corp.example',
   'ceo@c\u043erp.example',
-  'ceo@xn--crp-fsd.example',
+  'ceo@xn--crp-sed.example',
 ];
 
 describe.each(STORE_KINDS)('email addresses with the %s store', (kind) => {
