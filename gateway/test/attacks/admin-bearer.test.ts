@@ -1,18 +1,13 @@
 import request from 'supertest';
 import { ADMIN_TOKEN } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
-import { STORE_KINDS, startAttackWorld } from './attack-target';
-import type { AttackWorld } from './attack-target';
+import { STORE_KINDS, useAttackWorld } from './attack-target';
 
 // Issue 20, item 8: `Authorization: bearer …` (lower case) was refused; the scheme is case-insensitive (RFC 9110 §11.1).
 
 jest.setTimeout(60_000);
 
-let world: AttackWorld;
-beforeAll(async () => {
-  world = await startAttackWorld();
-});
-afterAll(() => world.close());
+const world = useAttackWorld();
 
 describe.each(STORE_KINDS)('the admin API’s bearer scheme with the %s store', (kind) => {
   let gw: GatewayFixture;

@@ -62,6 +62,21 @@ export async function startAttackWorld(): Promise<AttackWorld> {
   };
 }
 
+/**
+ * One world for a test file: started before its tests, closed after them. The object is filled in
+ * when it has started (as `usePortal` does).
+ */
+export function useAttackWorld(): AttackWorld {
+  const world = {} as AttackWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startAttackWorld());
+  });
+  afterAll(async () => {
+    await world.close?.();
+  });
+  return world;
+}
+
 /** The session cookie's value and attributes set by an answer. */
 export function sessionCookieSet(res: Response): { value: string; attributes: string[] } | undefined {
   const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('tg_session='));

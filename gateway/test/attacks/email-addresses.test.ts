@@ -5,18 +5,13 @@ import { parseEmail } from '../../src/domain/email';
 import { ADMIN_TOKEN } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
 import { parseMail } from '../support/smtp-inbox';
-import { STORE_KINDS, from, lastCode, startAttackWorld } from './attack-target';
-import type { AttackWorld } from './attack-target';
+import { STORE_KINDS, from, lastCode, useAttackWorld } from './attack-target';
 
 // Issue 20, item 4: an address was read one way by the check and another by the mailer.
 
 jest.setTimeout(120_000);
 
-let world: AttackWorld;
-beforeAll(async () => {
-  world = await startAttackWorld();
-});
-afterAll(() => world.close());
+const world = useAttackWorld();
 
 /** Addresses that are not one plain address, each as it was tried. */
 const NOT_PLAIN = [

@@ -6,18 +6,13 @@ import { generateApiKey, keyChecksum } from '../../src/domain/api-key';
 import { ADMIN_TOKEN } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
 import { rawSocketCall } from '../support/raw-http';
-import { STORE_KINDS, from, lastCode, operatorKey, sessionCookieSet, signIn, startAttackWorld } from './attack-target';
-import type { AttackWorld } from './attack-target';
+import { STORE_KINDS, from, lastCode, operatorKey, sessionCookieSet, signIn, useAttackWorld } from './attack-target';
 
 // The attacks of issue 20 that held when it was filed, kept here so a regression fails CI.
 
 jest.setTimeout(120_000);
 
-let world: AttackWorld;
-beforeAll(async () => {
-  world = await startAttackWorld();
-});
-afterAll(() => world.close());
+const world = useAttackWorld();
 
 describe.each(STORE_KINDS)('attacks that held, with the %s store', (kind) => {
   let gw: GatewayFixture;

@@ -1,17 +1,12 @@
 import request from 'supertest';
 import type { GatewayFixture } from '../support/gateway-fixture';
-import { STORE_KINDS, operatorKey, signIn, startAttackWorld } from './attack-target';
-import type { AttackWorld } from './attack-target';
+import { STORE_KINDS, operatorKey, signIn, useAttackWorld } from './attack-target';
 
 // Issue 20, item 5: 30 creates at once ended with 21–22 live keys on Redis, past the cap of 20.
 
 jest.setTimeout(120_000);
 
-let world: AttackWorld;
-beforeAll(async () => {
-  world = await startAttackWorld();
-});
-afterAll(() => world.close());
+const world = useAttackWorld();
 
 describe.each(STORE_KINDS)('the live-keys cap with the %s store', (kind) => {
   let gw: GatewayFixture;

@@ -5,8 +5,8 @@ import { startGatewayProcess } from '../support/gateway-process';
 import type { GatewayProcess } from '../support/gateway-process';
 import { rawCall } from '../support/raw-http';
 import { eventually } from '../support/eventually';
-import { STORE_KINDS, startAttackWorld } from './attack-target';
-import type { AttackWorld, StoreKind } from './attack-target';
+import { STORE_KINDS, useAttackWorld } from './attack-target';
+import type { StoreKind } from './attack-target';
 
 // Issue 20, item 6: `/portal/sign-in?email=…&code=…` was written whole to the access log.
 
@@ -15,16 +15,12 @@ jest.setTimeout(120_000);
 const ADMIN = 'attack-admin-token-0123456789';
 const PROXY = 'attack-proxy-secret-0123456789';
 
-let world: AttackWorld;
+const world = useAttackWorld();
 let dir: string;
-beforeAll(async () => {
-  world = await startAttackWorld();
+beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'tollgate-logs-'));
 });
-afterAll(async () => {
-  await world.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.each(STORE_KINDS)('what the gateway logs, with the %s store', (kind: StoreKind) => {
   let gw: GatewayProcess;

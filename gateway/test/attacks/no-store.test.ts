@@ -2,18 +2,13 @@ import request from 'supertest';
 import { gatewayRouteDocs } from '../../src/gateway-route-docs';
 import { ADMIN_TOKEN } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
-import { STORE_KINDS, operatorKey, signIn, startAttackWorld } from './attack-target';
-import type { AttackWorld } from './attack-target';
+import { STORE_KINDS, operatorKey, signIn, useAttackWorld } from './attack-target';
 
 // Issue 20, item 9: answers carrying account data could be kept by a browser or a shared cache.
 
 jest.setTimeout(60_000);
 
-let world: AttackWorld;
-beforeAll(async () => {
-  world = await startAttackWorld();
-});
-afterAll(() => world.close());
+const world = useAttackWorld();
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 

@@ -1,17 +1,12 @@
 import request from 'supertest';
 import { startGatewayProcess } from '../support/gateway-process';
-import { STORE_KINDS, lastCode, sessionCookieSet, startAttackWorld } from './attack-target';
-import type { AttackWorld } from './attack-target';
+import { STORE_KINDS, lastCode, sessionCookieSet, useAttackWorld } from './attack-target';
 
 // Issue 20, item 7: behind a TLS-terminating proxy not named in TRUSTED_PROXIES, the session cookie went out without Secure.
 
 jest.setTimeout(120_000);
 
-let world: AttackWorld;
-beforeAll(async () => {
-  world = await startAttackWorld();
-});
-afterAll(() => world.close());
+const world = useAttackWorld();
 
 // The proxy in front is not the one that calls: the gateway sees plain HTTP and believes no X-Forwarded-Proto.
 const UNSEEN_PROXY = { TRUSTED_PROXIES: '192.0.2.1' };

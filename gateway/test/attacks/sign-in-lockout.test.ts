@@ -1,7 +1,6 @@
 import request from 'supertest';
 import type { GatewayFixture } from '../support/gateway-fixture';
-import { STORE_KINDS, from, lastCode, startAttackWorld } from './attack-target';
-import type { AttackWorld } from './attack-target';
+import { STORE_KINDS, from, lastCode, useAttackWorld } from './attack-target';
 
 // Issue 20, item 1: a stranger could lock any address out of sign-in, and void its owner's code.
 
@@ -10,11 +9,7 @@ jest.setTimeout(120_000);
 const OWNER = '10.0.0.1';
 const STRANGER = '203.0.113.9';
 
-let world: AttackWorld;
-beforeAll(async () => {
-  world = await startAttackWorld();
-});
-afterAll(() => world.close());
+const world = useAttackWorld();
 
 describe.each(STORE_KINDS)('sign-in lockout with the %s store', (kind) => {
   let gw: GatewayFixture;
