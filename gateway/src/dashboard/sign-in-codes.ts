@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { Request } from 'express';
 import { AppError } from '@tollgate/envelope';
 import { clientBucket } from '../domain/client-address';
@@ -7,6 +7,7 @@ import { codeHash } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
 import { MailError } from '../mail/mailer';
 import type { Mail, Mailer } from '../mail/mailer';
+import { newToken } from './session-auth';
 
 /** Digits of a mailed code. */
 export const CODE_DIGITS = 6;
@@ -33,7 +34,7 @@ export const CODE_CHECKS_PER_DAY = 20;
 
 /** JSON Schema of a code in a body: checked before the store is asked, so a typo costs no try. */
 export const CODE_FIELD = { type: 'string', pattern: `^[0-9]{${CODE_DIGITS}}$`, description: `the ${CODE_DIGITS}-digit code from the mail` };
-/** JSON Schema of a mailed link's token (32 random bytes, base64url). */
+/** JSON Schema of a mailed link's token ({@link newToken}: 32 random bytes, base64url). */
 export const LINK_TOKEN_FIELD = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', description: 'the token from the link in the mail' };
 
 /** The slot a client's codes are kept in: its network (an IPv6 client by its /64). */
@@ -90,7 +91,7 @@ export function createCodes(deps: CodeDeps): Codes {
     },
     async send(subject, slot, compose) {
       const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
-      const token = randomBytes(32).toString('base64url');
+      const token = newToken();
       const nowMs = clock();
       const expiresAtMs = nowMs + CODE_TTL_MS;
       const stored = await sessionStore.putCode(subject, slot, { hash: codeHash(subject, code), tokenHash: codeHash(subject, token), expiresAtMs, tries: CODE_TRIES }, { maxLive: LIVE_CODES, nowMs });
@@ -117,9 +118,7 @@ export function createCodes(deps: CodeDeps): Codes {
           throw new AppError('UNAUTHORIZED', message, { details: { reason: 'code_wrong', tries_left: left } });
         }
         case 'limited':
-          return found.scope === 'slot'
-            ? refuseToday(`more than ${CODE_CHECKS_PER_NETWORK} codes were tried here from your network`, nowMs)
-            : refuseToday(`more than ${CODE_CHECKS_PER_DAY} codes were tried here from every network together`, nowMs);
+          return refuseToday(found.scope === 'slot' ? `more than ${CODE_CHECKS_PER_NETWORK} codes were tried here from your network` : `more than ${CODE_CHECKS_PER_DAY} codes were tried here from every network together`, nowMs);
         case 'expired':
           throw expired(`this code has expired (codes work for ${CODE_TTL_MS / 60_000} minutes): ask for a new one`);
         default:
