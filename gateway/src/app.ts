@@ -9,6 +9,7 @@ import type { ServiceDocuments } from './data/service-documents';
 import type { UsageRecorder } from './data/usage-recorder';
 import { StoreError } from './data/stores';
 import type { GatewayMetrics } from './http/metrics';
+import { noStore } from './http/no-store';
 import { createAdminAuth } from './admin/admin-auth';
 import { createAdminRoutes } from './admin/admin-routes';
 import { createApiPipelines, createApiRoutes } from './api/api-routes';
@@ -114,7 +115,7 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCa
     }),
   );
   app.get('/metrics', metricsGuard(config), sendMetrics(metrics));
-  app.use('/admin/v1', createAdminRoutes({ adminToken: config.adminToken, plans: config.plans, keyStore: stores.keyStore, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock }));
+  app.use('/admin/v1', noStore, createAdminRoutes({ adminToken: config.adminToken, plans: config.plans, keyStore: stores.keyStore, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock }));
   app.use(
     '/dashboard/v1',
     createDashboardRoutes({

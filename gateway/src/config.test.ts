@@ -78,6 +78,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PLANS_FILE: '/p.json' }, () => text)).toThrow(message);
   });
 
+  it('when PUBLIC_URL is https with no TRUSTED_PROXIES, or http on a public name, then a start-up warning says what the session cookie and the limits will do', () => {
+    expect(loadConfig({}).warnings).toEqual([]);
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com' }).warnings).toEqual([expect.stringMatching(/^PUBLIC_URL is https but TRUSTED_PROXIES is not set: .*Secure because of PUBLIC_URL/)]);
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com', TRUSTED_PROXIES: '10.0.0.0/8' }).warnings).toEqual([]);
+    expect(loadConfig({ PUBLIC_URL: 'http://api.example.com', TRUSTED_PROXIES: '10.0.0.0/8' }).warnings).toEqual([expect.stringMatching(/^PUBLIC_URL is http on a public name: the session cookie goes out without Secure/)]);
+    for (const local of ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080']) expect(loadConfig({ PUBLIC_URL: local }).warnings).toEqual([]);
+  });
+
   it('when PLANS_FILE cannot be read, then the error names the file', () => {
     expect(() => loadConfig({ PLANS_FILE: '/missing.json' })).toThrow(/^PLANS_FILE \/missing\.json cannot be read: ENOENT/);
   });

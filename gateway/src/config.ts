@@ -63,6 +63,28 @@ export interface GatewayConfig {
   sessionTtlHours: number;
   /** The portal's origin for links in mail (e.g. `https://api.example.com`); unset: the request's own. */
   publicUrl?: string;
+  /** One line each about settings that work together badly, logged as warnings at start. */
+  warnings: string[];
+}
+
+/**
+ * What `PUBLIC_URL` and `TRUSTED_PROXIES` say together: an https public origin with no trusted
+ * proxy is a TLS-terminating proxy the gateway cannot see through (the session cookie is still
+ * Secure, from PUBLIC_URL; client addresses are the proxy's); an http one on a public name sends
+ * the cookie without Secure.
+ */
+function publicUrlWarnings(publicUrl: string | undefined, trustedProxies: string | undefined): string[] {
+  if (!publicUrl) return [];
+  const { protocol, hostname } = new URL(publicUrl);
+  if (protocol === 'https:' && !trustedProxies) {
+    return [
+      'PUBLIC_URL is https but TRUSTED_PROXIES is not set: requests reach the gateway as plain HTTP from its proxy, so the session cookie is marked Secure because of PUBLIC_URL, and every client counts as the proxy’s address in the sign-in and sign-up limits; set TRUSTED_PROXIES to the proxy’s address',
+    ];
+  }
+  if (protocol === 'http:' && !/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(hostname)) {
+    return ['PUBLIC_URL is http on a public name: the session cookie goes out without Secure unless a request arrives over TLS; set an https PUBLIC_URL'];
+  }
+  return [];
 }
 
 interface Env {
@@ -208,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     mailFrom: e.MAIL_FROM,
     signInsPerHour: e.SIGNINS_PER_HOUR,
     sessionTtlHours: e.SESSION_TTL_HOURS,
+    warnings: publicUrlWarnings(e.PUBLIC_URL, e.TRUSTED_PROXIES),
   };
   if (e.SMTP_URL) config.smtpUrl = e.SMTP_URL;
   if (e.PUBLIC_URL) config.publicUrl = e.PUBLIC_URL;

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
+  for (const warning of config.warnings) logger.warn({}, warning);
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
   // Asked now so unknown routes are refused from the first call; a service still starting is asked again later.
   void documents.all();

@@ -17,7 +17,8 @@ export function createAdminAuth(adminToken: string | undefined): RequestHandler 
   const expected = digest(adminToken);
   return (req, _res, next) => {
     const header = req.headers.authorization ?? '';
-    const match = /^Bearer (.+)$/.exec(header);
+    // The scheme is case-insensitive, and one or more spaces follow it (RFC 9110 §11.1, §11.4).
+    const match = /^bearer +(.+)$/i.exec(header);
     if (match && timingSafeEqual(digest(match[1] as string), expected)) {
       next();
       return;

@@ -2,7 +2,7 @@ import type { Request, Router } from 'express';
 import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import { accountOfKeyId } from '../domain/api-key';
-import { KeyRevokedError } from '../data/account-store';
+import { KeyLimitError, KeyRevokedError } from '../data/account-store';
 import type { AccountStore, ApiKey } from '../data/account-store';
 import { sendCreated } from '../http/send-created';
 import { API_KEY_SCHEMA, API_KEY_WITH_SECRET_SCHEMA, pageSchema } from '../http/account-schemas';
@@ -35,10 +35,6 @@ export interface DashboardKeyDeps {
   authenticate: (req: Request) => Promise<DashboardCaller>;
 }
 
-function isLive(key: ApiKey, nowMs: number): boolean {
-  return key.revoked_at === null && (key.expires_at === null || Date.parse(key.expires_at) > nowMs);
-}
-
 /** Adds `/keys` routes to the dashboard router. */
 export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): void {
   const { accountStore, authenticate } = deps;
@@ -51,17 +47,6 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
     const key = accountOfKeyId(id) === caller.account.id ? await accountStore.getKey(id) : undefined;
     if (!key || key.account_id !== caller.account.id) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
     return key;
-  }
-
-  async function liveKeys(accountId: string, nowMs: number): Promise<number> {
-    let live = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await accountStore.listKeys(accountId, { cursor, limit: 100 });
-      live += (page?.items ?? []).filter((k) => isLive(k, nowMs)).length;
-      cursor = page?.next_cursor ?? undefined;
-    } while (cursor);
-    return live;
   }
 
   router.get('/keys', async (req, res) => {
@@ -77,11 +62,14 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
     const body = parseCreate(req.body);
     const nowMs = deps.clock();
     const expiresAtMs = body.expires_at === undefined ? undefined : expiryMs(body.expires_at, nowMs);
-    // Checked, then made: two requests at once may pass it together, which a cap against runaway scripts tolerates.
-    if ((await liveKeys(account.id, nowMs)) >= MAX_LIVE_KEYS) {
-      throw new AppError('CONFLICT', `this account already has ${MAX_LIVE_KEYS} live keys, the most it may hold; revoke one first`, { details: { max_live_keys: MAX_LIVE_KEYS } });
+    let created;
+    try {
+      // The store counts and makes in one step: requests at once cannot pass the cap together.
+      created = await accountStore.createKey(account.id, { name: body.name, expiresAtMs, maxLive: MAX_LIVE_KEYS });
+    } catch (err) {
+      if (!(err instanceof KeyLimitError)) throw err;
+      throw new AppError('CONFLICT', `this account already has ${MAX_LIVE_KEYS} live keys, the most it may hold; revoke one first`, { cause: err, details: { max_live_keys: MAX_LIVE_KEYS } });
     }
-    const created = await accountStore.createKey(account.id, { name: body.name, expiresAtMs });
     if (!created) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
     sendCreated(res, { ...created.record, key: created.key }, DASHBOARD_KEY_ROUTES.createKey.message);
   });

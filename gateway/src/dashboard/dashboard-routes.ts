@@ -7,6 +7,7 @@ import type { AccountStore } from '../data/account-store';
 import type { KeyRecord, KeyStore } from '../data/key-store';
 import type { QuotaStore } from '../data/quota-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
+import { noStore } from '../http/no-store';
 import { sendCreated } from '../http/send-created';
 import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
@@ -16,7 +17,8 @@ import { clientBucket } from '../domain/client-address';
 import { DASHBOARD_PLANS_ROUTES, addDashboardPlansRoutes } from './dashboard-plans-routes';
 import { DASHBOARD_VERIFY_ROUTES, HOW_TO_VERIFY, addDashboardVerifyRoutes } from './dashboard-verify-routes';
 import { createCodes } from './sign-in-codes';
-import { SIGN_IN_ROUTES, addSignInRoutes } from './sign-in-routes';
+import { SIGN_IN_ROUTES, addSignInRoutes, emailOf } from './sign-in-routes';
+import { MAX_EMAIL_LENGTH } from '../domain/email';
 import type { SessionStore } from '../data/session-store';
 import type { Mailer } from '../mail/mailer';
 import { NEW_KEY_SCHEMA } from '../http/schemas';
@@ -25,7 +27,7 @@ const SIGNUP_BODY: QuerySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['email'],
-  properties: { email: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', description: 'an email address' } },
+  properties: { email: { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' } },
 };
 
 const SUBSCRIBE_BODY: QuerySchema = {
@@ -97,13 +99,13 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   const authenticate = createDashboardAuth(deps);
   const codes = createCodes(deps);
   const router = Router();
-  router.use(express.json({ limit: '4kb' }));
+  router.use(noStore, express.json({ limit: '4kb' }));
 
   addDashboardPlansRoutes(router, plans);
   addSignInRoutes(router, { ...deps, codes });
 
   router.post('/signup', async (req, res) => {
-    const { email } = parseSignup(req.body);
+    const email = emailOf(parseSignup(req.body).email);
     const nowMs = deps.clock();
     // An IPv6 client by its /64: one host holds them all.
     const count = await deps.quotaStore.countSignup(clientBucket(req.ip), nowMs);
@@ -112,7 +114,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
       throw new AppError('RATE_LIMITED', `at most ${deps.signupsPerHour} sign-ups an hour from one address; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
     }
     // The address is not proven: the account gets the playground only, until verify-email.
-    const { key, record } = await keyStore.create({ owner: email.toLowerCase(), email_verified: false });
+    const { key, record } = await keyStore.create({ owner: email, email_verified: false });
     sendCreated(res, { ...record, key }, DASHBOARD_ROUTES.signup.message);
   });
 

@@ -38,6 +38,8 @@ export interface DashboardVerifyDeps {
   authenticate: (req: Request) => Promise<DashboardCaller>;
 }
 
+const ACCOUNT_SLOT = 'account';
+
 const proven = (): AppError => new AppError('CONFLICT', 'this account’s email address is already proven', { details: { reason: 'already_verified' } });
 
 /** Adds `/account/verify-email` and its `/confirm` to the dashboard router. */
@@ -56,7 +58,8 @@ export function addDashboardVerifyRoutes(router: Router, deps: DashboardVerifyDe
     }
     const email = account.email;
     await codes.limit(req, email);
-    const expiresAtMs = await codes.send(`verify:${account.id}`, (code) => ({
+    // The caller holds a key of the account: its code is the account's, whichever network confirms it.
+    const expiresAtMs = await codes.send(`verify:${account.id}`, ACCOUNT_SLOT, (code) => ({
       to: email,
       subject: 'Prove your Tollgate email address',
       text: [
@@ -76,7 +79,7 @@ export function addDashboardVerifyRoutes(router: Router, deps: DashboardVerifyDe
     const { account } = await authenticate(req);
     const { code } = parseConfirm(req.body);
     if (account.email_verified) throw proven();
-    await codes.check(`verify:${account.id}`, code);
+    await codes.check(`verify:${account.id}`, ACCOUNT_SLOT, code);
     const updated = await accountStore.setEmailVerified(account.id);
     if (!updated) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
     sendOk(res, { account: updated }, DASHBOARD_VERIFY_ROUTES.confirmEmail.message);

@@ -36,17 +36,25 @@ export function sessionCookieOf(req: Request): string | undefined {
 export const SESSION_COOKIE_PATH = '/dashboard/v1';
 
 /**
- * Sets the session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site
- * POSTs), Path={@link SESSION_COOKIE_PATH}, Secure when the request came over TLS (itself, or
- * X-Forwarded-Proto from a TRUSTED_PROXIES hop).
+ * Whether the session cookie is marked Secure: when `PUBLIC_URL` is https (the portal's public
+ * origin, whatever a TLS-terminating proxy in front forwards), or when the request came over TLS
+ * (itself, or X-Forwarded-Proto from a TRUSTED_PROXIES hop).
  */
-export function setSessionCookie(req: Request, res: Response, value: string, maxAgeMs: number): void {
-  res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure: req.secure, maxAge: maxAgeMs });
+export function cookieIsSecure(req: Request, publicUrl: string | undefined): boolean {
+  return req.secure || publicUrl?.startsWith('https:') === true;
 }
 
-/** Tells the browser to forget the session cookie. */
-export function clearSessionCookie(req: Request, res: Response): void {
-  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure: req.secure });
+/**
+ * Sets the session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site
+ * POSTs), Path={@link SESSION_COOKIE_PATH}, Secure as {@link cookieIsSecure} says.
+ */
+export function setSessionCookie(res: Response, value: string, maxAgeMs: number, secure: boolean): void {
+  res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure, maxAge: maxAgeMs });
+}
+
+/** Tells the browser to forget the session cookie (with the attributes it was set with). */
+export function clearSessionCookie(res: Response, secure: boolean): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure });
 }
 
 function unauthorized(reason: 'no_session' | 'session_expired', message: string): AppError {

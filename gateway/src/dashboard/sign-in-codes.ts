@@ -7,88 +7,130 @@ import { codeHash } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
 import { MailError } from '../mail/mailer';
 import type { Mail, Mailer } from '../mail/mailer';
+import { newToken } from './session-auth';
 
-/** Digits of a mailed code: a million codes, five tries each, a few codes an hour. */
+/** Digits of a mailed code. */
 export const CODE_DIGITS = 6;
-/** How long a mailed code works. */
+/** How long a mailed code (and its link) works. */
 export const CODE_TTL_MS = 15 * 60_000;
-/** Wrong tries after which a code is void. */
+/** Wrong typed tries after which a code's digits are void (its link still works to its end). */
 export const CODE_TRIES = 5;
 /**
- * Codes checked per subject (address or account) in one UTC day, right or wrong. Tries per code
- * and codes per hour alone let a patient guesser make 1,200 guesses a day (about a 35% chance a
- * year against a million codes); with this cap it is 30 (under 1% a year). Someone who makes the
- * guesses locks the address out of signing in until the next UTC day, and the 429 says so.
+ * Live codes one address (or account) may hold at once, each asked for from another client
+ * network. Asking again from the same network replaces that network's code and no other; past this
+ * many from other networks a new one is refused, while those already mailed keep working.
  */
-export const CODE_CHECKS_PER_DAY = 30;
+export const LIVE_CODES = 3;
+/** Codes one client network may ask for one address in one UTC hour. */
+export const CODES_PER_ADDRESS_PER_HOUR = 3;
+/** Typed codes checked per address and client network in one UTC day, counted only against that network's live code. */
+export const CODE_CHECKS_PER_NETWORK = 10;
+/**
+ * Typed codes checked per address (or account) in one UTC day from every network together, counted
+ * only against live codes: 20 guesses a day against a million codes is under 1% a year. Past it,
+ * typed codes wait for the next UTC day; the link in the mail still signs in.
+ */
+export const CODE_CHECKS_PER_DAY = 20;
 
 /** JSON Schema of a code in a body: checked before the store is asked, so a typo costs no try. */
 export const CODE_FIELD = { type: 'string', pattern: `^[0-9]{${CODE_DIGITS}}$`, description: `the ${CODE_DIGITS}-digit code from the mail` };
+/** JSON Schema of a mailed link's token ({@link newToken}: 32 random bytes, base64url). */
+export const LINK_TOKEN_FIELD = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', description: 'the token from the link in the mail' };
+
+/** The slot a client's codes are kept in: its network (an IPv6 client by its /64). */
+export const clientSlot = (req: Request): string => clientBucket(req.ip);
 
 /** What issuing and checking codes needs. */
 export interface CodeDeps {
   sessionStore: SessionStore;
   mailer: Mailer;
   clock: () => number;
-  /** Codes asked for per address and per client address in one UTC hour. */
+  /** Codes asked for per client network (every address together) in one UTC hour. */
   signInsPerHour: number;
 }
 
 /** Issues codes (rate-limited, mailed) and checks them; see {@link createCodes}. */
 export interface Codes {
-  /** Counts one request for a code from this client and for this address; 429 past the limit of either. */
+  /** Counts one request for a code from this client network, in all and for this address; 429 past either limit. */
   limit(req: Request, email: string): Promise<void>;
-  /** Makes a code for `subject`, replacing any before, and mails `compose(code)`; resolves with when it lapses. */
-  send(subject: string, compose: (code: string) => Mail): Promise<number>;
-  /** Checks a code for `subject`: resolves when it matched (it is used up), else 401 `code_wrong` / `code_expired`. */
-  check(subject: string, code: string): Promise<void>;
+  /**
+   * Makes a code and a link token for `subject` in `slot` (replacing that slot's code, no other) and
+   * mails `compose(code, token)`; resolves with when they lapse. 429 while {@link LIVE_CODES} other
+   * slots hold live codes.
+   */
+  send(subject: string, slot: string, compose: (code: string, token: string) => Mail): Promise<number>;
+  /** Checks typed digits against the slot's code: resolves when they matched (it is used up), else 401 or 429. */
+  check(subject: string, slot: string, code: string): Promise<void>;
+  /** Checks a mailed link's token against every slot's code: resolves when one matched (it is used up), else 401. */
+  checkLink(subject: string, token: string): Promise<void>;
 }
 
-/** Codes mailed to prove an address: stored hashed, {@link CODE_TTL_MS} long, {@link CODE_TRIES} wrong tries. */
+const LIMITS = { perSlot: CODE_CHECKS_PER_NETWORK, perSubject: CODE_CHECKS_PER_DAY };
+
+/** Codes mailed to prove an address: stored hashed, {@link CODE_TTL_MS} long, limited as the constants above say. */
 export function createCodes(deps: CodeDeps): Codes {
   const { sessionStore, clock, signInsPerHour } = deps;
-  // A 429 until the window's end: `message` is told the seconds to wait.
-  const refuse = (windowEndMs: number, nowMs: number, message: (retry: number) => string): never => {
+  // A 429 until `windowEndMs`: `message` is told the seconds to wait.
+  const refuse = (windowEndMs: number, nowMs: number, reason: string, message: (retry: number) => string): never => {
     const retry = secondsUntil(windowEndMs, nowMs);
-    throw new AppError('RATE_LIMITED', message(retry), { headers: { 'Retry-After': String(retry) }, details: { retry_after_seconds: retry } });
+    throw new AppError('RATE_LIMITED', message(retry), { headers: { 'Retry-After': String(retry) }, details: { reason, retry_after_seconds: retry } });
   };
-  const refuseThisHour = (what: string, nowMs: number): never => refuse(hourWindow(nowMs).endMs, nowMs, (retry) => `at most ${signInsPerHour} codes an hour ${what}; retry after ${retry} s`);
+  const refuseThisHour = (limit: number, what: string, nowMs: number): never =>
+    refuse(hourWindow(nowMs).endMs, nowMs, 'codes_per_hour', (retry) => `at most ${limit} codes an hour ${what}; retry after ${retry} s`);
+  const refuseToday = (what: string, nowMs: number): never =>
+    refuse(dayWindow(nowMs).endMs, nowMs, 'checks_per_day', (retry) => `${what} today: open the link in the newest mail instead, or retry after ${retry} s (the next UTC day)`);
+  const expired = (message: string): AppError => new AppError('UNAUTHORIZED', message, { details: { reason: 'code_expired' } });
   return {
     async limit(req, email) {
       const nowMs = clock();
-      // The client first (an IPv6 one by its /64): one client cycling through addresses is stopped without counting against them.
-      if ((await sessionStore.countAttempt(`ip:${clientBucket(req.ip)}`, nowMs)) > signInsPerHour) refuseThisHour('from one client address', nowMs);
-      if ((await sessionStore.countAttempt(`email:${email}`, nowMs)) > signInsPerHour) refuseThisHour('for one email address', nowMs);
+      const network = clientSlot(req);
+      // The network first: one client cycling through addresses is stopped without counting against them.
+      if ((await sessionStore.countAttempt(`ip:${network}`, nowMs)) > signInsPerHour) refuseThisHour(signInsPerHour, 'from one client network', nowMs);
+      // Per address and network, not per address alone: a stranger's requests never use up the owner's.
+      if ((await sessionStore.countAttempt(`email:${email}|${network}`, nowMs)) > CODES_PER_ADDRESS_PER_HOUR) refuseThisHour(CODES_PER_ADDRESS_PER_HOUR, 'for one email address from one client network', nowMs);
     },
-    async send(subject, compose) {
+    async send(subject, slot, compose) {
       const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
-      const expiresAtMs = clock() + CODE_TTL_MS;
-      await sessionStore.putCode(subject, { hash: codeHash(subject, code), expiresAtMs, tries: CODE_TRIES });
+      const token = newToken();
+      const nowMs = clock();
+      const expiresAtMs = nowMs + CODE_TTL_MS;
+      const stored = await sessionStore.putCode(subject, slot, { hash: codeHash(subject, code), tokenHash: codeHash(subject, token), expiresAtMs, tries: CODE_TRIES }, { maxLive: LIVE_CODES, nowMs });
+      if (!stored.stored) {
+        refuse(stored.freeAtMs, nowMs, 'codes_pending', (retry) => `${LIVE_CODES} codes mailed here in the last ${CODE_TTL_MS / 60_000} minutes still work: use one of them (or the link in its mail); a new code can be asked for in ${retry} s`);
+      }
       try {
-        await deps.mailer.send(compose(code));
+        await deps.mailer.send(compose(code, token));
       } catch (err) {
         if (!(err instanceof MailError)) throw err;
         throw new AppError('UPSTREAM_UNAVAILABLE', 'the mail server did not take the message; retry shortly', { cause: err, headers: { 'Retry-After': '30' } });
       }
       return expiresAtMs;
     },
-    async check(subject, code) {
+    async check(subject, slot, code) {
       const nowMs = clock();
-      if ((await sessionStore.countAttempt(`check:${subject}`, nowMs, 'day')) > CODE_CHECKS_PER_DAY) {
-        refuse(dayWindow(nowMs).endMs, nowMs, (retry) => `more than ${CODE_CHECKS_PER_DAY} codes were tried here today; retry after ${retry} s (the next UTC day)`);
+      const found = await sessionStore.checkCode(subject, slot, codeHash(subject, code), nowMs, LIMITS);
+      switch (found.outcome) {
+        case 'ok':
+          return;
+        case 'wrong': {
+          const left = found.triesLeft;
+          const message = left > 0 ? `wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'wrong code, and that was the last try: ask for a new code, or open the link in the mail';
+          throw new AppError('UNAUTHORIZED', message, { details: { reason: 'code_wrong', tries_left: left } });
+        }
+        case 'limited':
+          return refuseToday(found.scope === 'slot' ? `more than ${CODE_CHECKS_PER_NETWORK} codes were tried here from your network` : `more than ${CODE_CHECKS_PER_DAY} codes were tried here from every network together`, nowMs);
+        case 'expired':
+          throw expired(`this code has expired (codes work for ${CODE_TTL_MS / 60_000} minutes): ask for a new one`);
+        default:
+          throw expired(
+            `no code is waiting here for your network (it was used, replaced by a newer one, voided after ${CODE_TRIES} wrong tries, or never sent; a typed code works only from the network that asked for it, the link in its mail from anywhere): ask for a new one`,
+          );
       }
-      const found = await sessionStore.checkCode(subject, codeHash(subject, code), nowMs);
+    },
+    async checkLink(subject, token) {
+      const found = await sessionStore.useLink(subject, codeHash(subject, token), clock());
       if (found.outcome === 'ok') return;
-      if (found.outcome === 'wrong') {
-        const left = found.triesLeft;
-        const message = left > 0 ? `wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'wrong code, and that was the last try: ask for a new code';
-        throw new AppError('UNAUTHORIZED', message, { details: { reason: 'code_wrong', tries_left: left } });
-      }
-      const message =
-        found.outcome === 'expired'
-          ? `this code has expired (codes work for ${CODE_TTL_MS / 60_000} minutes): ask for a new one`
-          : `no code is waiting here (it was used, replaced by a newer one, voided after ${CODE_TRIES} wrong tries, or never sent): ask for a new one`;
-      throw new AppError('UNAUTHORIZED', message, { details: { reason: 'code_expired' } });
+      throw expired(found.outcome === 'expired' ? `this link has expired (links work for ${CODE_TTL_MS / 60_000} minutes): ask for a new code` : 'this link was used already, or is not one we sent: ask for a new code');
     },
   };
 }

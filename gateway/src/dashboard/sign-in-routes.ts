@@ -1,20 +1,22 @@
 import type { Request, Response, Router } from 'express';
 import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
-import { MAX_EMAIL_LENGTH, normaliseEmail } from '../domain/email';
+import { MAX_EMAIL_LENGTH, parseEmail } from '../domain/email';
 import { EmailTakenError } from '../data/account-store';
 import type { Account, AccountStore } from '../data/account-store';
 import { sha256 } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { createBodyParser } from '../http/body';
-import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
+import { CODE_FIELD, CODE_TTL_MS, LINK_TOKEN_FIELD, clientSlot } from './sign-in-codes';
 import type { Codes } from './sign-in-codes';
-import { clearSessionCookie, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
+import { linkOrigin, signInMail } from './sign-in-mail';
+import { clearSessionCookie, cookieIsSecure, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
 
 const EMAIL_FIELD = { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' };
 const SIGN_IN_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email'], properties: { email: EMAIL_FIELD } };
 const VERIFY_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email', 'code'], properties: { email: EMAIL_FIELD, code: CODE_FIELD } };
+const LINK_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email', 'token'], properties: { email: EMAIL_FIELD, token: LINK_TOKEN_FIELD } };
 
 /** JSON Schema of a code on its way: where it went and until when it works. */
 export const CODE_SENT_SCHEMA = {
@@ -52,11 +54,20 @@ export const SIGN_IN_ROUTES = {
   verifySignIn: {
     method: 'post',
     path: '/dashboard/v1/sign-in/verify',
-    summary: 'Sign in with the mailed code: sets the HttpOnly session cookie and answers the CSRF token (creates the account on first sign-in; proves its email)',
+    summary: 'Sign in with the mailed code, typed from the network that asked for it: sets the HttpOnly session cookie and answers the CSRF token (creates the account on first sign-in; proves its email)',
     body: VERIFY_BODY,
     data: SESSION_SCHEMA,
     message: 'Signed in',
     errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'STORE_UNAVAILABLE'],
+  },
+  verifySignInLink: {
+    method: 'post',
+    path: '/dashboard/v1/sign-in/link',
+    summary: 'Sign in with the token of the mailed link, from any network: as /sign-in/verify, without its daily limits (the token cannot be guessed)',
+    body: LINK_BODY,
+    data: SESSION_SCHEMA,
+    message: 'Signed in',
+    errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'],
   },
   session: { method: 'get', path: '/dashboard/v1/session', summary: 'The signed-in session (cookie): its account, CSRF token and end', data: SESSION_SCHEMA, message: 'Signed in', errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
   signOut: { method: 'delete', path: '/dashboard/v1/session', summary: 'Sign out: ends the session and clears its cookie (needs the CSRF header)', data: SIGNED_OUT_SCHEMA, message: 'Signed out', errors: ['BAD_REQUEST', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
@@ -78,53 +89,11 @@ export function sendAccepted<T>(res: Response, data: T, message: string): void {
   res.status(202).json(okEnvelope(data, message, requestIdOf(res)));
 }
 
-// Loopback names: a link to one can reach only the reader's own machine.
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-/**
- * The origin a mailed link may point at: `PUBLIC_URL`; without it, the request's protocol and Host,
- * but only when that Host names this gateway's own listening address or a loopback name. Any other
- * Host was chosen by whoever asked for the code, who need not own the address: a link there would
- * carry the owner's code to that host (Host-header poisoning), so the mail then gives the code alone.
- */
-export function linkOrigin(req: Request, publicUrl: string | undefined): string | undefined {
-  if (publicUrl) return publicUrl;
-  let url: URL;
-  try {
-    url = new URL(`${req.protocol}://${req.get('host') ?? ''}`);
-  } catch {
-    return undefined;
-  }
-  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const own = url.hostname.replace(/^\[|\]$/g, '') === req.socket.localAddress?.replace(/^::ffff:/, '') && port === req.socket.localPort;
-  return own || LOOPBACK.test(url.hostname) ? url.origin : undefined;
-}
-
-function emailOf(raw: string): string {
-  const email = normaliseEmail(raw);
-  if (email === null) throw new AppError('BAD_REQUEST', 'email must be an email address, such as ada@example.com', { details: { parameter: 'email' } });
-  return email;
-}
-
-/** The sign-in mail: the code on a line of its own, and (with an origin) a link that fills it in. */
-export function signInMail(to: string, code: string, origin: string | undefined): { to: string; subject: string; text: string } {
-  const how = origin
-    ? ['Enter it on the sign-in page, or open this link:', `${origin}/portal/sign-in?${new URLSearchParams({ email: to, code }).toString()}`]
-    : ['Enter it on the sign-in page of the Tollgate portal.'];
-  return {
-    to,
-    subject: 'Your Tollgate sign-in code',
-    text: [
-      'Your Tollgate sign-in code:',
-      '',
-      `    ${code}`,
-      '',
-      ...how,
-      '',
-      `The code works once, for ${CODE_TTL_MS / 60_000} minutes. If you did not ask for it, ignore this mail: nobody can sign in without it.`,
-    ].join('\n'),
-  };
+/** The address in a body as every path reads it (domain/email.ts), or 400 saying what is wrong with it. */
+export function emailOf(raw: string): string {
+  const parsed = parseEmail(raw);
+  if (!parsed.ok) throw new AppError('BAD_REQUEST', `email must be a plain address such as ada@example.com: ${parsed.reason}`, { details: { parameter: 'email' } });
+  return parsed.email;
 }
 
 /** Adds `/sign-in`, `/sign-in/verify` and `/session` to the dashboard router. */
@@ -132,6 +101,7 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
   const { accountStore, sessionStore, codes, clock } = deps;
   const parseSignIn = createBodyParser<{ email: string }>(SIGN_IN_BODY);
   const parseVerify = createBodyParser<{ email: string; code: string }>(VERIFY_BODY);
+  const parseLink = createBodyParser<{ email: string; token: string }>(LINK_BODY);
   const readSession = createSessionAuth(deps);
 
   // The account of a proven address: made now on a first sign-in. Proving an address whose account
@@ -176,14 +146,26 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     const origin = linkOrigin(req, deps.publicUrl);
     await codes.limit(req, email);
     // Nothing here asks whether the address has an account: the answer and its timing are the same.
-    const expiresAtMs = await codes.send(`sign-in:${email}`, (code) => signInMail(email, code, origin));
+    const expiresAtMs = await codes.send(`sign-in:${email}`, clientSlot(req), (code, token) => signInMail(email, code, token, origin));
     sendAccepted(res, { email, expires_at: new Date(expiresAtMs).toISOString() }, SIGN_IN_ROUTES.signIn.message);
   });
 
   router.post('/sign-in/verify', async (req, res) => {
     const body = parseVerify(req.body);
     const email = emailOf(body.email);
-    await codes.check(`sign-in:${email}`, body.code);
+    await codes.check(`sign-in:${email}`, clientSlot(req), body.code);
+    await startSession(req, res, email);
+  });
+
+  router.post('/sign-in/link', async (req, res) => {
+    const body = parseLink(req.body);
+    const email = emailOf(body.email);
+    await codes.checkLink(`sign-in:${email}`, body.token);
+    await startSession(req, res, email);
+  });
+
+  // The address is proven: its account (made now on a first sign-in) gets a new session.
+  async function startSession(req: Request, res: Response, email: string): Promise<void> {
     const account = await accountFor(email);
     // A new session every sign-in (no fixation); the one this browser had before ends.
     const before = sessionCookieOf(req);
@@ -193,9 +175,9 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     const ttlMs = deps.sessionTtlHours * 3_600_000;
     const session = { account_id: account.id, csrf_token: newToken(), created_at: new Date(nowMs).toISOString(), expires_at: new Date(nowMs + ttlMs).toISOString() };
     await sessionStore.putSession(sha256(token), session);
-    setSessionCookie(req, res, token, ttlMs);
+    setSessionCookie(res, token, ttlMs, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.verifySignIn.message);
-  });
+  }
 
   router.get('/session', async (req, res) => {
     const { session, account } = await readSession(req);
@@ -214,7 +196,7 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
       }
       await sessionStore.deleteSession(tokenHash);
     }
-    clearSessionCookie(req, res);
+    clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { signed_out: true }, SIGN_IN_ROUTES.signOut.message);
   });
 }

@@ -53,6 +53,12 @@ export interface NewAccount {
 export interface NewApiKey {
   name: string;
   expiresAtMs?: number;
+  /**
+   * The most live (neither revoked nor expired) keys the account may hold: at that many the key is
+   * not made ({@link KeyLimitError}). Counted and made in one atomic step, so requests at once
+   * cannot pass the count together. Unset: no cap (operators).
+   */
+  maxLive?: number;
 }
 
 /** Counted calls of one account, API, UTC day and outcome. */
@@ -91,6 +97,14 @@ export class KeyRevokedError extends Error {
   }
 }
 
+/** The account already holds the most live keys a creation allowed ({@link NewApiKey.maxLive}). */
+export class KeyLimitError extends Error {
+  constructor(readonly maxLive: number) {
+    super(`the account already holds ${maxLive} live keys`);
+    this.name = 'KeyLimitError';
+  }
+}
+
 /** Days of history kept. */
 export const HISTORY_DAYS = 90;
 
@@ -110,7 +124,7 @@ export interface AccountStore {
   setEmailVerified(accountId: string): Promise<Account | undefined>;
   /** Suspends (every key refused with 403) or reactivates an account. */
   setStatus(accountId: string, status: Account['status']): Promise<Account | undefined>;
-  /** Creates a key; the returned secret is shown once. */
+  /** Creates a key; the returned secret is shown once. Throws {@link KeyLimitError} at `input.maxLive`. */
   createKey(accountId: string, input: NewApiKey): Promise<{ key: string; record: ApiKey } | undefined>;
   getKey(keyId: string): Promise<ApiKey | undefined>;
   listKeys(accountId: string, options: { cursor?: string; limit: number }): Promise<Page<ApiKey> | undefined>;

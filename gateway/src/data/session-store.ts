@@ -11,19 +11,43 @@ export interface Session {
   expires_at: string;
 }
 
-/** A one-time code sent by mail, stored as its hash. */
+/**
+ * A one-time code sent by mail, stored as hashes: the digits to type and the token of the mail's
+ * link. Each is bound to its subject ({@link codeHash}).
+ */
 export interface StoredCode {
   hash: string;
+  tokenHash: string;
   expiresAtMs: number;
-  /** Wrong tries allowed before the code is void. */
+  /** Wrong typed tries left before the digits are void (the link keeps working to the end). */
   tries: number;
 }
 
 /**
- * What checking a code found: it matched (and is now used up), it did not (tries left; 0: now
- * void), it lapsed, or there is none (never sent, used, or voided).
+ * What checking a typed code found: it matched (and is now used up), it did not (tries left; 0:
+ * now void), it lapsed, there is none (never sent, used, voided or another slot's), or a daily
+ * limit on checks is reached for the slot or the whole subject (nothing was compared).
  */
-export type CodeCheck = { outcome: 'ok' } | { outcome: 'wrong'; triesLeft: number } | { outcome: 'expired' } | { outcome: 'none' };
+export type CodeCheck =
+  | { outcome: 'ok' }
+  | { outcome: 'wrong'; triesLeft: number }
+  | { outcome: 'expired' }
+  | { outcome: 'none' }
+  | { outcome: 'limited'; scope: 'slot' | 'subject' };
+
+/** What following a mailed link found: it matched (used up), it lapsed, or there is none. */
+export type LinkCheck = { outcome: 'ok' } | { outcome: 'expired' } | { outcome: 'none' };
+
+/** Typed checks allowed per UTC day, counted only against a live code of the slot asking. */
+export interface CheckLimits {
+  /** Per slot (the client network that asked for the code) and subject. */
+  perSlot: number;
+  /** Per subject, every slot together. */
+  perSubject: number;
+}
+
+/** Whether a code was stored, or refused because other slots hold `maxLive` live codes (free again at `freeAtMs`). */
+export type PutCode = { stored: true } | { stored: false; freeAtMs: number };
 
 /**
  * Seconds a lapsed session or code is kept after its end, so it is refused as expired rather than
@@ -40,10 +64,20 @@ export interface SessionStore {
   /** The session, also one that has lapsed (callers compare `expires_at` with their clock). */
   getSession(tokenHash: string): Promise<Session | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
-  /** Stores the code for a subject (`sign-in:<email>`, `verify:<accountId>`), replacing any before. */
-  putCode(subject: string, code: StoredCode): Promise<void>;
-  /** Checks a code's hash against the subject's, as one atomic step: a match uses it up, a miss costs a try. */
-  checkCode(subject: string, hash: string, nowMs: number): Promise<CodeCheck>;
+  /**
+   * Stores a code for a subject (`sign-in:<email>`, `verify:<accountId>`) in one slot (the client
+   * network that asked), replacing that slot's code and no other; refused while `maxLive` other
+   * slots hold a live code. One atomic step.
+   */
+  putCode(subject: string, slot: string, code: StoredCode, options: { maxLive: number; nowMs: number }): Promise<PutCode>;
+  /**
+   * Checks typed digits against the slot's code, as one atomic step: with no live code nothing is
+   * counted; else the check counts against both daily limits (refused past either, uncompared), a
+   * match uses the code up and a miss costs one of its tries. Other slots' codes are not touched.
+   */
+  checkCode(subject: string, slot: string, hash: string, nowMs: number, limits: CheckLimits): Promise<CodeCheck>;
+  /** Finds the live code of any slot whose link token has this hash and uses it up (one atomic step). */
+  useLink(subject: string, tokenHash: string, nowMs: number): Promise<LinkCheck>;
   /** Counts one attempt of `subject` in the current UTC hour (or day); returns the count including it. */
   countAttempt(subject: string, nowMs: number, window?: AttemptWindow): Promise<number>;
 }

@@ -4,7 +4,8 @@ import { createOpenApiDocument } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { ServiceDocuments } from '../data/service-documents';
 import { mergeOpenApi } from '../domain/merge-openapi';
-import { DOCS_PAGE } from './docs-page';
+import { pageHeaders } from '../http/page-headers';
+import { DOCS_INIT, DOCS_PAGE } from './docs-page';
 
 /** What the docs routes need. */
 export interface DocsDeps {
@@ -24,7 +25,7 @@ export interface GatewayRouteDocs {
 
 const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
 
-const PUBLIC_DASHBOARD_PATHS = new Set(['/dashboard/v1/plans', '/dashboard/v1/signup', '/dashboard/v1/sign-in', '/dashboard/v1/sign-in/verify']);
+const PUBLIC_DASHBOARD_PATHS = new Set(['/dashboard/v1/plans', '/dashboard/v1/signup', '/dashboard/v1/sign-in', '/dashboard/v1/sign-in/verify', '/dashboard/v1/sign-in/link']);
 
 function gatewayPaths(routes: GatewayRouteDocs): Record<string, Record<string, unknown>> {
   // One document per section, so routes of one path listed in two tables end up under that path together.
@@ -53,6 +54,8 @@ function gatewayPaths(routes: GatewayRouteDocs): Record<string, Record<string, u
  */
 export function createDocsRoutes(deps: DocsDeps): Router {
   const router = Router();
+  // The portal's CSP and frame protection: the page holds what is typed into Authorize.
+  router.use('/docs', pageHeaders);
   router.get('/docs/openapi.json', async (_req, res) => {
     const apis = await deps.documents.all();
     res.json(
@@ -70,6 +73,9 @@ export function createDocsRoutes(deps: DocsDeps): Router {
   });
   router.get(['/docs', '/docs/'], (_req, res) => {
     res.type('html').send(DOCS_PAGE);
+  });
+  router.get('/docs/init.js', (_req, res) => {
+    res.type('text/javascript').send(DOCS_INIT);
   });
   router.use('/docs/assets', express.static(SWAGGER_UI, { index: false, maxAge: '1h' }));
   return router;

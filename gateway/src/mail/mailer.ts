@@ -3,6 +3,7 @@ import type { Logger } from '@tollgate/envelope';
 
 /** One message to send. */
 export interface Mail {
+  /** One plain address, exactly as stored (domain/email.ts): it is the envelope's recipient as it is. */
   to: string;
   subject: string;
   text: string;
@@ -44,7 +45,9 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
     describe: `${url.protocol}//${url.host}`,
     async send(mail) {
       try {
-        await transport.sendMail({ from, ...mail });
+        // The address as an object: nodemailer takes it as one address and never parses it (a string
+        // could be read as a display name, a list or a group). The caller has checked it (domain/email.ts).
+        await transport.sendMail({ from, ...mail, to: { name: '', address: mail.to } });
       } catch (err) {
         throw new MailError(err);
       }

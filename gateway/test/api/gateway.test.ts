@@ -302,7 +302,7 @@ describe.each([
     });
 
     it.each([
-      [{ email: 'not-an-email' }, 400, 'email must be an email address'],
+      [{ email: 'not-an-email' }, 400, 'email must be a plain address such as ada@example.com: it must hold exactly one @'],
       [{}, 400, 'email is required and must be an email address'],
     ])('when sign-up gets %j, then %d', async (body, status, message) => {
       const res = await request(gw.app).post('/dashboard/v1/signup').send(body);

@@ -329,6 +329,7 @@ describe('the dashboard routes in the API reference', () => {
       'post /dashboard/v1/keys/{id}/end-grace',
       'post /dashboard/v1/keys/{id}/roll',
       'post /dashboard/v1/sign-in',
+      'post /dashboard/v1/sign-in/link',
       'post /dashboard/v1/sign-in/verify',
       'post /dashboard/v1/signup',
       'put /dashboard/v1/subscriptions/{api}',

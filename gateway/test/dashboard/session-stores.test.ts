@@ -83,37 +83,121 @@ describe.each(Object.keys(openers))('the %s session store', (kind) => {
     }
   });
 
-  it('when a code is checked, then the right one matches once, wrong ones cost a try each until it is void, and a lapsed one is expired', async () => {
-    const subject = 'sign-in:ada@example.com';
-    const put = (code: string, tries = 5) => store.putCode(subject, { hash: codeHash(subject, code), expiresAtMs: clock.now() + 900_000, tries });
-    expect(await store.checkCode(subject, codeHash(subject, '123456'), clock.now())).toEqual({ outcome: 'none' });
-    await put('123456');
-    expect(await store.checkCode(subject, codeHash(subject, '000000'), clock.now())).toEqual({ outcome: 'wrong', triesLeft: 4 });
-    // Another subject's code of the same digits is another hash.
-    expect(await store.checkCode('verify:acc_1', codeHash('verify:acc_1', '123456'), clock.now())).toEqual({ outcome: 'none' });
-    expect(await store.checkCode(subject, codeHash(subject, '123456'), clock.now())).toEqual({ outcome: 'ok' });
-    expect(await store.checkCode(subject, codeHash(subject, '123456'), clock.now())).toEqual({ outcome: 'none' });
+  const SUBJECT = 'sign-in:ada@example.com';
+  const LIMITS = { perSlot: 10, perSubject: 20 };
+  const code = (digits: string, options: { tries?: number; token?: string; ttlMs?: number } = {}) => ({
+    hash: codeHash(SUBJECT, digits),
+    tokenHash: options.token === undefined ? '' : codeHash(SUBJECT, options.token),
+    expiresAtMs: clock.now() + (options.ttlMs ?? 900_000),
+    tries: options.tries ?? 5,
+  });
+  const put = (slot: string, digits: string, options: { tries?: number; token?: string; ttlMs?: number; maxLive?: number } = {}) =>
+    store.putCode(SUBJECT, slot, code(digits, options), { maxLive: options.maxLive ?? 3, nowMs: clock.now() });
+  const check = (slot: string, digits: string, subject = SUBJECT) => store.checkCode(subject, slot, codeHash(subject, digits), clock.now(), LIMITS);
 
-    await put('222222', 2);
-    expect(await store.checkCode(subject, codeHash(subject, '000000'), clock.now())).toEqual({ outcome: 'wrong', triesLeft: 1 });
-    expect(await store.checkCode(subject, codeHash(subject, '000000'), clock.now())).toEqual({ outcome: 'wrong', triesLeft: 0 });
-    expect(await store.checkCode(subject, codeHash(subject, '222222'), clock.now())).toEqual({ outcome: 'none' });
+  it('when a code is checked, then the right one matches once from its own slot, wrong ones cost a try each until the digits are void, and a lapsed one is expired', async () => {
+    expect(await check('net-a', '123456')).toEqual({ outcome: 'none' });
+    expect(await put('net-a', '123456')).toEqual({ stored: true });
+    expect(await check('net-a', '000000')).toEqual({ outcome: 'wrong', triesLeft: 4 });
+    // Another subject's code of the same digits is another hash; another slot holds no code.
+    expect(await check('net-a', '123456', 'verify:acc_1')).toEqual({ outcome: 'none' });
+    expect(await check('net-b', '123456')).toEqual({ outcome: 'none' });
+    expect(await check('net-a', '123456')).toEqual({ outcome: 'ok' });
+    expect(await check('net-a', '123456')).toEqual({ outcome: 'none' });
 
-    // A new code replaces the one before, tries and all.
-    await put('333333');
-    await put('444444');
-    expect(await store.checkCode(subject, codeHash(subject, '333333'), clock.now())).toEqual({ outcome: 'wrong', triesLeft: 4 });
+    await put('net-a', '222222', { tries: 2 });
+    expect(await check('net-a', '000000')).toEqual({ outcome: 'wrong', triesLeft: 1 });
+    expect(await check('net-a', '000000')).toEqual({ outcome: 'wrong', triesLeft: 0 });
+    expect(await check('net-a', '222222')).toEqual({ outcome: 'none' });
+
+    // A new code replaces its slot's code, tries and all, and no other slot's.
+    await put('net-b', '555555');
+    await put('net-a', '333333');
+    await put('net-a', '444444');
+    expect(await check('net-a', '333333')).toEqual({ outcome: 'wrong', triesLeft: 4 });
+    expect(await check('net-b', '555555')).toEqual({ outcome: 'ok' });
     clock.advance(900_000);
-    expect(await store.checkCode(subject, codeHash(subject, '444444'), clock.now())).toEqual({ outcome: 'expired' });
+    expect(await check('net-a', '444444')).toEqual({ outcome: 'expired' });
   });
 
-  it('when many wrong guesses race, then exactly the allowed tries are spent and the rest find the code void', async () => {
-    const subject = 'sign-in:race@example.com';
-    await store.putCode(subject, { hash: codeHash(subject, '123456'), expiresAtMs: clock.now() + 900_000, tries: 5 });
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => store.checkCode(subject, codeHash(subject, String(i).padStart(6, '9')), clock.now())));
+  it('when a link token is used, then it opens the code of whichever slot it belongs to once, also after the digits were guessed void, and not after the code lapsed', async () => {
+    await put('net-a', '123456', { token: 'token-a' });
+    await put('net-b', '654321', { token: 'token-b' });
+    for (let i = 0; i < 5; i++) await check('net-a', '000000');
+    expect(await check('net-a', '123456')).toEqual({ outcome: 'none' });
+    expect(await store.useLink(SUBJECT, codeHash(SUBJECT, 'token-a'), clock.now())).toEqual({ outcome: 'ok' });
+    expect(await store.useLink(SUBJECT, codeHash(SUBJECT, 'token-a'), clock.now())).toEqual({ outcome: 'none' });
+    expect(await store.useLink(SUBJECT, codeHash(SUBJECT, 'nope'), clock.now())).toEqual({ outcome: 'none' });
+    expect(await store.useLink('sign-in:other@example.com', codeHash(SUBJECT, 'token-b'), clock.now())).toEqual({ outcome: 'none' });
+    // Its digits still work from its own slot: the link of another slot did not use them.
+    expect(await check('net-b', '654321')).toEqual({ outcome: 'ok' });
+    await put('net-c', '111111', { token: 'token-c' });
+    clock.advance(900_000);
+    expect(await store.useLink(SUBJECT, codeHash(SUBJECT, 'token-c'), clock.now())).toEqual({ outcome: 'expired' });
+  });
+
+  it('when other slots hold the most live codes, then a new slot is refused until the first lapses, while a slot that has one may replace it', async () => {
+    await put('net-a', '111111');
+    clock.advance(60_000);
+    await put('net-b', '222222');
+    await put('net-c', '333333');
+    expect(await put('net-d', '444444')).toEqual({ stored: false, freeAtMs: START + 900_000 });
+    expect(await check('net-d', '444444')).toEqual({ outcome: 'none' });
+    expect(await put('net-b', '555555')).toEqual({ stored: true });
+    expect(await check('net-b', '555555')).toEqual({ outcome: 'ok' });
+    // net-b's code is used: a place is free.
+    expect(await put('net-d', '444444')).toEqual({ stored: true });
+    expect(await put('net-e', '666666')).toEqual({ stored: false, freeAtMs: START + 900_000 });
+    clock.set(START + 900_000);
+    expect(await put('net-e', '666666')).toEqual({ stored: true });
+    // Kept a day after its end, then dropped: a lapsed code still says expired until then.
+    expect(await check('net-a', '111111')).toEqual({ outcome: 'expired' });
+  });
+
+  it('when codes are checked, then only checks against a live code count, per slot and per subject and UTC day, and past either limit nothing is compared', async () => {
+    // Guesses with no code waiting count for nothing.
+    for (let i = 0; i < 40; i++) expect(await check('net-x', '000000')).toEqual({ outcome: 'none' });
+    const guessAll = async (slot: string, n: number) => {
+      const outcomes: string[] = [];
+      for (let i = 0; i < n; i++) {
+        if (i % 5 === 0) await put(slot, '123456');
+        outcomes.push((await check(slot, '000000')).outcome);
+      }
+      return outcomes;
+    };
+    expect(await guessAll('net-a', 11)).toEqual([...Array(10).fill('wrong'), 'limited']);
+    expect(await check('net-a', '123456')).toEqual({ outcome: 'limited', scope: 'slot' });
+    expect(await guessAll('net-b', 10)).toEqual(Array(10).fill('wrong'));
+    // Twenty checks today from every slot together: a third slot is refused before its first check.
+    await put('net-c', '777777');
+    expect(await check('net-c', '777777')).toEqual({ outcome: 'limited', scope: 'subject' });
+    // Another subject has its own limits.
+    await store.putCode('verify:acc_1', 'account', { ...code('123456'), hash: codeHash('verify:acc_1', '123456') }, { maxLive: 3, nowMs: clock.now() });
+    expect(await check('account', '123456', 'verify:acc_1')).toEqual({ outcome: 'ok' });
+    clock.set(Date.parse('2026-03-11T00:00:00.000Z'));
+    await put('net-c', '777777');
+    expect(await check('net-c', '777777')).toEqual({ outcome: 'ok' });
+  });
+
+  it('when many wrong guesses race, then exactly the allowed tries are spent and the rest find the digits void', async () => {
+    await put('net-a', '123456');
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => check('net-a', String(i).padStart(6, '9'))));
     const wrong = results.filter((r) => r.outcome === 'wrong').map((r) => (r as { triesLeft: number }).triesLeft);
     expect(wrong.sort()).toEqual([0, 1, 2, 3, 4]);
     expect(results.filter((r) => r.outcome === 'none')).toHaveLength(7);
+  });
+
+  it('when many slots race for the live places and their checks race for the daily limit, then exactly the limits hold', async () => {
+    const stored = await Promise.all(Array.from({ length: 10 }, (_, i) => put(`net-${i}`, '123456')));
+    expect(stored.filter((r) => r.stored)).toHaveLength(3);
+    const live = stored.flatMap((r, i) => (r.stored ? [`net-${i}`] : []));
+    // Each live slot's code gets 5 tries; 3 × 5 = 15 checks fit in the subject's 20.
+    const checks = await Promise.all(live.flatMap((slot) => Array.from({ length: 8 }, () => check(slot, '000000'))));
+    expect(checks.filter((r) => r.outcome === 'wrong')).toHaveLength(15);
+    for (const slot of live) await put(slot, '123456');
+    const more = await Promise.all(live.flatMap((slot) => Array.from({ length: 4 }, () => check(slot, '000000'))));
+    expect(more.filter((r) => r.outcome === 'wrong')).toHaveLength(5);
+    expect(more.filter((r) => r.outcome === 'limited')).toHaveLength(7);
   });
 
   it('when attempts are counted, then per subject and UTC hour, starting again the next hour', async () => {
@@ -129,15 +213,20 @@ describe.each(Object.keys(openers))('the %s session store', (kind) => {
     it('when records are written, then each is one hash-tagged key with a TTL, and no key names the cookie or the address in clear', async () => {
       const redis = opened.redis!;
       await store.putSession(sha256('cookie'), session('acc_1', START + 3_600_000));
-      await store.putCode('sign-in:ada@example.com', { hash: codeHash('sign-in:ada@example.com', '123456'), expiresAtMs: START + 900_000, tries: 5 });
+      await put('2001:db8::/64', '123456');
+      await check('2001:db8::/64', '000000');
       await store.countAttempt('email:ada@example.com', START);
       const keys = (await redis.keys('*')).sort();
-      expect(keys).toHaveLength(3);
+      expect(keys).toHaveLength(5);
       for (const key of keys) {
         expect(key).toMatch(/^gw:\{[a-z-]+:[0-9a-f]{64}\}/);
-        expect(key).not.toMatch(/ada|cookie/);
+        expect(key).not.toMatch(/ada|cookie|2001/);
         expect(await redis.ttl(key)).toBeGreaterThan(0);
       }
+      // A subject's codes and its check counters share one hash tag: one Cluster slot, one script.
+      const codeKeys = keys.filter((k) => k.startsWith('gw:{code:'));
+      expect(codeKeys).toHaveLength(3);
+      expect(new Set(codeKeys.map((k) => /^gw:\{[^}]+\}/.exec(k)![0])).size).toBe(1);
       const ttl = await redis.ttl(keys.find((k) => k.includes('session'))!);
       // Its end plus the day it is kept (Redis counts down in real time: a second may have passed).
       expect(ttl).toBeGreaterThanOrEqual(3_600 + KEEP_AFTER_END_SECONDS - 1);

@@ -36,8 +36,8 @@ describe('sign-in, sessions and CSRF under hostile input (property-based)', () =
     const stores = gw.stores;
     await request(gw.app).post('/dashboard/v1/sign-in').send({ email: 'fuzz@example.com' }).expect(202);
     const subject = 'sign-in:fuzz@example.com';
-    // The code is only in the mail (the log here): put a known one in its place.
-    await stores.sessionStore.putCode(subject, { hash: codeHash(subject, '123456'), expiresAtMs: START + 900_000, tries: 5 });
+    // The code is only in the mail (the log here): put a known one in its place (supertest calls from loopback).
+    await stores.sessionStore.putCode(subject, '127.0.0.1', { hash: codeHash(subject, '123456'), tokenHash: '', expiresAtMs: START + 900_000, tries: 5 }, { maxLive: 3, nowMs: START });
     const signedIn = await request(gw.app).post('/dashboard/v1/sign-in/verify').send({ email: 'fuzz@example.com', code: '123456' }).expect(200);
     const cookie = ([] as string[]).concat(signedIn.headers['set-cookie'] ?? [])[0]!.split(';')[0]!.slice('tg_session='.length);
     const csrf: string = signedIn.body.data.csrf_token;
@@ -59,6 +59,7 @@ describe('sign-in, sessions and CSRF under hostile input (property-based)', () =
     const forwarded = fc.record({ 'x-forwarded-proto': fc.constantFrom('https', 'http', 'ftp', '', 'https, http'), 'x-forwarded-for': fc.constantFrom('10.0.0.1', 'nonsense', '', '::1, 1.2.3.4'), host: fc.oneof({ weight: 3, arbitrary: fc.constant('portal.example') }, fc.constantFrom('evil.example', 'a b', '[::1]:80', 'x:99999', '%00', 'user@host', '__proto__'), printable) }, { requiredKeys: [] });
     const body = fc.oneof(
       { weight: 4, arbitrary: fc.record({ email, code }, { requiredKeys: [] }).map((o) => JSON.stringify(o)) },
+      fc.record({ email, token: fc.oneof(fc.string({ maxLength: 60 }), fc.constant('A'.repeat(43)), fc.constant(null)) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
       fc.record({ name: fc.oneof(fc.constant('k'), fc.string({ maxLength: 120 })), grace_seconds: fc.oneof(fc.integer(), fc.constant(60)) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
       fc.jsonValue().map((v) => JSON.stringify(v)),
       fc.constantFrom('', '{', 'null', '[]', '{"__proto__":{"email":"x@y.io"}}', `{"email":"${'e'.repeat(5000)}@x.io"}`),
@@ -66,6 +67,7 @@ describe('sign-in, sessions and CSRF under hostile input (property-based)', () =
     const target = fc.constantFrom<[Method, string]>(
       ['post', '/sign-in'],
       ['post', '/sign-in/verify'],
+      ['post', '/sign-in/link'],
       ['get', '/session'],
       ['delete', '/session'],
       ['get', '/account'],

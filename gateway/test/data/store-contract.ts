@@ -1,7 +1,7 @@
 import type { ApiPlans } from '../../src/domain/plans';
 import type { Subscription } from '../../src/domain/admission';
 import { generateApiKey, hashApiKey, parseApiKey } from '../../src/domain/api-key';
-import { EmailTakenError, KeyRevokedError } from '../../src/data/account-store';
+import { EmailTakenError, KeyLimitError, KeyRevokedError } from '../../src/data/account-store';
 import type { Account } from '../../src/data/account-store';
 import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
@@ -353,6 +353,29 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         expect(await stores.accountStore.createKey(NO_ACCOUNT, { name: 'x' })).toBeUndefined();
         expect(await stores.accountStore.listKeys(NO_ACCOUNT, { limit: 10 })).toBeUndefined();
         expect(await stores.accountStore.getKey(`key_${account.id.slice(4)}00000000`)).toBeUndefined();
+      });
+
+      it('when 30 keys are created at once under a cap of 20 live keys, then exactly 20 are made and 10 refused; revoked and expired keys, and a rolled key’s second secret, leave room', async () => {
+        const { account, keys } = await accountWithKeys(3);
+        await stores.accountStore.rollKey(keys[0]!.record.id, 60_000);
+        await stores.accountStore.revokeKey(keys[1]!.record.id);
+        await stores.accountStore.createKey(account.id, { name: 'short', expiresAtMs: clock.now() + 1 });
+        clock.advance(1);
+        // Live now: keys 0 (rolled, two secrets) and 2, so 18 more fit under 20.
+        const made = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => stores.accountStore.createKey(account.id, { name: `at once ${i}`, maxLive: 20 })));
+        expect(made.filter((r) => r.status === 'fulfilled')).toHaveLength(18);
+        const refused = made.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+        expect(refused).toHaveLength(12);
+        for (const err of refused) expect(err).toBeInstanceOf(KeyLimitError);
+        const listed = (await stores.accountStore.listKeys(account.id, { limit: 100 }))!.items;
+        expect(listed.filter((k) => k.revoked_at === null && (k.expires_at === null || Date.parse(k.expires_at) > clock.now()))).toHaveLength(20);
+        // Without a cap (operators), a key is made past it; a revocation frees a place under it.
+        expect(await stores.accountStore.createKey(account.id, { name: 'operator' })).toBeDefined();
+        await expect(stores.accountStore.createKey(account.id, { name: 'one more', maxLive: 20 })).rejects.toBeInstanceOf(KeyLimitError);
+        await stores.accountStore.revokeKey(keys[2]!.record.id);
+        await stores.accountStore.revokeKey(keys[0]!.record.id);
+        expect(await stores.accountStore.createKey(account.id, { name: 'one more', maxLive: 20 })).toBeDefined();
+        expect(await stores.accountStore.createKey(NO_ACCOUNT, { name: 'x', maxLive: 20 })).toBeUndefined();
       });
 
       it('when a key is rolled with a grace period, then both secrets work until it ends, then only the new one; the old says rolled', async () => {

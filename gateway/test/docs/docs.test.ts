@@ -96,7 +96,10 @@ describe('GET /docs', () => {
   it('when the page is asked for, then Swagger UI is served from local assets', async () => {
     const page = await request(app).get('/docs');
     expect(page.status).toBe(200);
-    expect(page.text).toContain("url: '/docs/openapi.json'");
+    expect(page.text).toContain('<script src="/docs/init.js"></script>');
+    const init = await request(app).get('/docs/init.js');
+    expect([init.status, init.headers['content-type']]).toEqual([200, expect.stringMatching(/javascript/)]);
+    expect(init.text).toContain("url: '/docs/openapi.json'");
     const bundle = await request(app).get('/docs/assets/swagger-ui-bundle.js');
     expect(bundle.status).toBe(200);
     expect(bundle.headers['content-type']).toMatch(/javascript/);

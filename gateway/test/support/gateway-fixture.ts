@@ -7,6 +7,8 @@ import { loadConfig } from '../../src/config';
 import type { GatewayConfig } from '../../src/config';
 import { createMemoryStores } from '../../src/data/memory/memory-stores';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
+import { openSqliteStores } from '../../src/data/sqlite/sqlite-stores';
+import type { SqliteStores } from '../../src/data/sqlite/sqlite-stores';
 import { createRedisClient } from '../../src/data/redis/redis-client';
 import { createUsageRecorder } from '../../src/data/usage-recorder';
 import type { UsageRecorder } from '../../src/data/usage-recorder';
@@ -47,8 +49,11 @@ export interface GatewayFixture {
   close(): Promise<void>;
 }
 
-/** Builds the app the way main.ts does, from an environment, with the test plan table. */
-export async function buildGateway(options: { upstream: string; redisUrl?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number }): Promise<GatewayFixture> {
+/**
+ * Builds the app the way main.ts does, from an environment, with the test plan table: on Redis
+ * with `redisUrl`, on the embedded SQLite store in the file `sqlitePath`, else in memory.
+ */
+export async function buildGateway(options: { upstream: string; redisUrl?: string; sqlitePath?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number }): Promise<GatewayFixture> {
   const config = loadConfig(
     // A Redis timeout well above this VM's stalls under a full test run (a 250 ms one failed a
     // dashboard test once at load 6); the store-down tests set the production default themselves.
@@ -59,12 +64,16 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   const logger = createLogger({ service: 'gateway-test', level: 'silent' });
   const metrics = createMetrics();
   let redis: Redis | undefined;
+  let sqlite: SqliteStores | undefined;
   let stores: Stores;
   if (options.redisUrl) {
     redis = createRedisClient(options.redisUrl, { logger });
     await new Promise((resolve) => redis!.once('ready', resolve));
     await redis.flushall();
     stores = createRedisStores(redis, { clock: clock.now, timeoutMs: config.redisTimeoutMs, logger, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
+  } else if (options.sqlitePath) {
+    sqlite = openSqliteStores({ path: options.sqlitePath, clock: clock.now });
+    stores = sqlite.stores;
   } else {
     stores = createMemoryStores({ clock: clock.now });
   }
@@ -77,6 +86,7 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
     await recorder.stop().catch(() => undefined);
     // quit() refuses while disconnected (no offline queue): then the socket is just dropped.
     await redis?.quit().catch(() => redis?.disconnect());
+    sqlite?.close();
   };
   return { app, clock, stores, config, metrics, recorder, close };
 }

@@ -1,11 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import type { SMTPServerOptions } from 'smtp-server';
 import { eventually } from './eventually';
 
 /** One message the inbox received, decoded enough for tests (no mailparser: headers and the text parts). */
 export interface ReceivedMail {
   from: string;
+  /** The recipients as smtp-server reads them (it turns an A-label domain back into Unicode). */
   to: string[];
+  /** The recipients exactly as the client wrote them in its RCPT TO commands. */
+  rcptTo: string[];
   subject: string;
   text: string;
   raw: string;
@@ -72,10 +76,26 @@ export function signInCode(mail: ReceivedMail): { code: string; link?: string } 
 export async function startSmtpInbox(): Promise<SmtpInbox> {
   const messages: ReceivedMail[] = [];
   let refusing = false;
+  // The RCPT TO lines of each connection, read from the server's command log, until its message arrives.
+  const rcptLines = new Map<string, string[]>();
+  const ignore = (): void => undefined;
+  const logger: SMTPServerOptions['logger'] = {
+    debug(meta: { tnx?: string; cid?: string; command?: string }, _format: string, line: string) {
+      if (meta.tnx !== 'command' || meta.command !== 'RCPT' || meta.cid === undefined) return;
+      const address = /^RCPT TO:\s*<([^>]*)>/i.exec(line)?.[1];
+      if (address !== undefined) rcptLines.set(meta.cid, [...(rcptLines.get(meta.cid) ?? []), address]);
+    },
+    info: ignore,
+    warn: ignore,
+    error: ignore,
+    trace: ignore,
+    fatal: ignore,
+    level: ignore,
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
-    logger: false,
+    logger,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -86,14 +106,17 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
         }
         const raw = Buffer.concat(chunks).toString('utf8');
         const { headers, text } = parseMail(raw);
-        messages.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), subject: headers.subject ?? '', text, raw });
+        const rcptTo = rcptLines.get(session.id) ?? [];
+        rcptLines.delete(session.id);
+        messages.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), rcptTo, subject: headers.subject ?? '', text, raw });
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  const to = (address: string): ReceivedMail[] => messages.filter((m) => m.to.some((t) => t.toLowerCase() === address.toLowerCase()));
+  // An address as written (an A-label domain) or as smtp-server reads it.
+  const to = (address: string): ReceivedMail[] => messages.filter((m) => [...m.to, ...m.rcptTo].some((t) => t.toLowerCase() === address.toLowerCase()));
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,

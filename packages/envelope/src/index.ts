@@ -12,6 +12,7 @@ export type { Readiness } from './health-routes';
 export { createLogger } from './logger';
 export type { CreateLoggerOptions, Logger } from './logger';
 export { createRequestLogger } from './request-logger';
+export { REDACTED, redactUrl } from './redact-url';
 export { SERVE_TIMEOUTS, createTimedServer, serve } from './serve';
 export type { ServeOptions, Serving } from './serve';
 export { ConfigError, parseEnv } from './parse-env';

@@ -10,7 +10,7 @@ function nextPath(ctx, params) {
   return next && /^\/portal\/[\w/?=&%.-]*$/.test(next) && !next.startsWith('//') ? next : ctx.pathOf('keys');
 }
 
-/** Email, then the 6-digit code from the mail (or the mailed link, which fills both in). */
+/** Email, then the 6-digit code from the mail; or the mailed link, which signs in from any device. */
 export async function render(main, ctx) {
   const params = new URLSearchParams(location.search);
   main.append(heading(title));
@@ -18,10 +18,10 @@ export async function render(main, ctx) {
     main.append(el('p', {}, `You are signed in as ${session().account.email ?? session().account.id}. `, el('a', { href: ctx.pathOf('keys') }, 'Go to your keys')));
     return;
   }
-  const fromLink = { email: params.get('email') ?? '', code: params.get('code') ?? '' };
-  // The code is in the URL only until the page has read it: out of the history and any referrer.
-  if (fromLink.code) {
-    params.delete('code');
+  const fromLink = { email: params.get('email') ?? '', token: params.get('token') ?? '' };
+  // The token is in the URL only until the page has read it: out of the history and any referrer.
+  if (fromLink.token) {
+    params.delete('token');
     history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
   }
   const area = el('div');
@@ -43,7 +43,7 @@ export async function render(main, ctx) {
         button.disabled = true;
         try {
           await request('POST', '/dashboard/v1/sign-in', { email: input.value.trim() });
-          codeStep(input.value.trim(), '', true);
+          codeStep(input.value.trim());
         } catch (err) {
           showError(problem, err);
           button.disabled = false;
@@ -59,9 +59,34 @@ export async function render(main, ctx) {
     return input;
   }
 
-  function codeStep(email, code, sent) {
+  // Signing in is a press, not the page load: a mail scanner that opens links signs nobody in.
+  function linkStep(email, token) {
     const problem = errorRegion();
-    const input = el('input', { id: 'code', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}', maxlength: '6', required: true, value: code, 'aria-describedby': 'code-help' });
+    const button = el('button', { type: 'submit' }, 'Sign in');
+    const form = el(
+      'form',
+      { class: 'stack', onsubmit: async (event) => {
+        event.preventDefault();
+        button.disabled = true;
+        try {
+          signedIn(await request('POST', '/dashboard/v1/sign-in/link', { email, token }));
+          ctx.navigate(nextPath(ctx, params), { replace: true });
+        } catch (err) {
+          showError(problem, err);
+          button.disabled = false;
+        }
+      } },
+      el('p', {}, `The link from the mail signs you in as ${email}: press Sign in.`),
+      problem,
+      el('div', { class: 'row' }, button, el('button', { type: 'button', class: 'secondary', onclick: () => emailStep(email).focus() }, 'Use another address or send a new code')),
+    );
+    fill(area, form);
+    button.focus();
+  }
+
+  function codeStep(email) {
+    const problem = errorRegion();
+    const input = el('input', { id: 'code', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}', maxlength: '6', required: true, 'aria-describedby': 'code-help' });
     const button = el('button', { type: 'submit' }, 'Sign in');
     const form = el(
       'form',
@@ -84,16 +109,16 @@ export async function render(main, ctx) {
           input.focus();
         }
       } },
-      el('p', { id: 'code-help' }, sent ? `We sent a 6-digit code to ${email}. Enter it here, or open the link in the mail.` : `The link from the mail filled in the code for ${email}: press Sign in.`),
+      el('p', { id: 'code-help' }, `We sent a 6-digit code to ${email}. Enter it here, or open the link in the mail (on any device).`),
       el('label', { for: 'code' }, 'Code from the mail'),
       input,
       problem,
       el('div', { class: 'row' }, button, el('button', { type: 'button', class: 'secondary', onclick: () => emailStep(email).focus() }, 'Use another address or send a new code')),
     );
     fill(area, form);
-    (code ? button : input).focus();
+    input.focus();
   }
 
-  if (fromLink.email && fromLink.code) codeStep(fromLink.email, fromLink.code, false);
+  if (fromLink.email && fromLink.token) linkStep(fromLink.email, fromLink.token);
   else emailStep(fromLink.email);
 }

@@ -1,6 +1,6 @@
 import { hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
 import type { SecretEntry } from '../../domain/admission';
-import { KeyRevokedError, newKeyRecord } from '../account-store';
+import { KeyLimitError, KeyRevokedError, newKeyRecord } from '../account-store';
 import type { AccountStore } from '../account-store';
 import { copy, pageOf } from './account-state';
 import type { MemoryParts, StoredKey } from './account-state';
@@ -17,9 +17,18 @@ export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
       if (hash !== undefined && entry) secrets.set(hash, change(entry));
     }
   };
+  const liveKeys = (accountId: string, nowMs: number): number => {
+    let live = 0;
+    for (const { record } of keys.values()) {
+      if (record.account_id === accountId && record.revoked_at === null && (record.expires_at === null || Date.parse(record.expires_at) > nowMs)) live++;
+    }
+    return live;
+  };
   return {
     async createKey(accountId, input) {
       if (!accounts.has(accountId)) return undefined;
+      // Counted and made with no await between: one step for every request of this process.
+      if (input.maxLive !== undefined && liveKeys(accountId, clock()) >= input.maxLive) throw new KeyLimitError(input.maxLive);
       const key = parts.makeKey(accountId);
       const hash = hashApiKey(key);
       const record = newKeyRecord(newKeyId(accountId), accountId, input, keyHints(key), clock());

@@ -1,3 +1,5 @@
+import { dayWindow } from '../../domain/windows';
+import { checkCounterNames, checkStep, codeGone, linkStep, putStep } from '../code-slots';
 import { KEEP_AFTER_END_SECONDS, attemptWindow } from '../session-store';
 import type { Session, SessionStore, StoredCode } from '../session-store';
 
@@ -7,15 +9,25 @@ const SWEEP_EVERY = 1_000;
 /** Sessions, codes and sign-in counters in this process: lost on restart (the SQLite and Redis stores keep them). */
 export function createMemorySessionStore(clock: () => number): SessionStore {
   const sessions = new Map<string, Session>();
-  const codes = new Map<string, StoredCode>();
+  // Subject → slot → code.
+  const codes = new Map<string, Map<string, StoredCode>>();
   const attempts = new Map<string, { count: number; endMs: number }>();
   let writes = 0;
+  const bump = (name: string, endMs: number): number => {
+    const entry = attempts.get(name) ?? { count: 0, endMs };
+    entry.count += 1;
+    attempts.set(name, entry);
+    return entry.count;
+  };
   const keep = KEEP_AFTER_END_SECONDS * 1000;
   const sweep = (): void => {
     if (++writes % SWEEP_EVERY !== 0) return;
     const nowMs = clock();
     for (const [k, s] of sessions) if (Date.parse(s.expires_at) + keep <= nowMs) sessions.delete(k);
-    for (const [k, c] of codes) if (c.expiresAtMs + keep <= nowMs) codes.delete(k);
+    for (const [subject, slots] of codes) {
+      for (const [slot, c] of slots) if (codeGone(c, nowMs)) slots.delete(slot);
+      if (slots.size === 0) codes.delete(subject);
+    }
     for (const [k, a] of attempts) if (a.endMs <= nowMs) attempts.delete(k);
   };
 
@@ -32,30 +44,35 @@ export function createMemorySessionStore(clock: () => number): SessionStore {
     async deleteSession(tokenHash) {
       sessions.delete(tokenHash);
     },
-    async putCode(subject, code) {
+    async putCode(subject, slot, code, { maxLive, nowMs }) {
       sweep();
-      codes.set(subject, { ...code });
+      const slots = codes.get(subject) ?? new Map<string, StoredCode>();
+      const step = putStep(slots, slot, nowMs, maxLive);
+      for (const name of step.gone) slots.delete(name);
+      if (step.freeAtMs !== undefined) return { stored: false, freeAtMs: step.freeAtMs };
+      slots.set(slot, { ...code });
+      codes.set(subject, slots);
+      return { stored: true };
     },
-    async checkCode(subject, hash, nowMs) {
-      const code = codes.get(subject);
-      if (!code || code.expiresAtMs + keep <= nowMs) return { outcome: 'none' };
-      if (code.expiresAtMs <= nowMs) return { outcome: 'expired' };
-      if (code.hash === hash) {
-        codes.delete(subject);
-        return { outcome: 'ok' };
-      }
-      code.tries -= 1;
-      if (code.tries <= 0) codes.delete(subject);
-      return { outcome: 'wrong', triesLeft: Math.max(0, code.tries) };
+    async checkCode(subject, slot, hash, nowMs, limits) {
+      const names = checkCounterNames(subject, slot, dayWindow(nowMs).id);
+      const counted = (name: string): number => attempts.get(name)?.count ?? 0;
+      const step = checkStep(codes.get(subject)?.get(slot), hash, nowMs, { slot: counted(names.slot), subject: counted(names.subject) }, limits);
+      if (step.count) for (const name of [names.slot, names.subject]) bump(name, dayWindow(nowMs).endMs);
+      if (step.after === null) codes.get(subject)?.delete(slot);
+      else if (step.after) codes.get(subject)?.set(slot, step.after);
+      return step.result;
+    },
+    async useLink(subject, tokenHash, nowMs) {
+      const slots = codes.get(subject);
+      const step = linkStep(slots ?? [], tokenHash, nowMs);
+      if (step.slot !== undefined) slots?.delete(step.slot);
+      return step.result;
     },
     async countAttempt(subject, nowMs, window = 'hour') {
       sweep();
       const w = attemptWindow(window, nowMs);
-      const name = `${subject}|${w.id}`;
-      const entry = attempts.get(name) ?? { count: 0, endMs: w.endMs };
-      entry.count += 1;
-      attempts.set(name, entry);
-      return entry.count;
+      return bump(`${subject}|${w.id}`, w.endMs);
     },
   };
 }

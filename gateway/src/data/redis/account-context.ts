@@ -1,5 +1,5 @@
 import { accountOfKeyId, generateApiKey, newAccountId } from '../../domain/api-key';
-import { EmailTakenError, KeyRevokedError } from '../account-store';
+import { EmailTakenError, KeyLimitError, KeyRevokedError } from '../account-store';
 import type { Account, ApiKey } from '../account-store';
 import { CREATE_SCRIPT } from './scripts/admit-script';
 import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, UNROLL_SCRIPT } from './scripts/key-scripts';
@@ -56,11 +56,11 @@ export const LATE = 'the change reached Redis after its deadline and was not mad
 
 /**
  * The guard turns every error thrown inside it into a StoreError (and runs its undo): an answer
- * that refuses (email taken, key revoked) is returned through it as a value and thrown after.
+ * that refuses (email taken, key revoked, key cap reached) is returned through it as a value and thrown after.
  */
-export const refusedAfter = <T>(result: Promise<T | EmailTakenError | KeyRevokedError>): Promise<T> =>
+export const refusedAfter = <T>(result: Promise<T | EmailTakenError | KeyRevokedError | KeyLimitError>): Promise<T> =>
   result.then((value) => {
-    if (value instanceof EmailTakenError || value instanceof KeyRevokedError) throw value;
+    if (value instanceof EmailTakenError || value instanceof KeyRevokedError || value instanceof KeyLimitError) throw value;
     return value;
   });
 

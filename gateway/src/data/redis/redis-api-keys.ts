@@ -1,5 +1,5 @@
 import { accountOfKeyId, hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
-import { KeyRevokedError, newKeyRecord } from '../account-store';
+import { KeyLimitError, KeyRevokedError, newKeyRecord } from '../account-store';
 import type { AccountStore, ApiKey, Page } from '../account-store';
 import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
 import type { AccountParts } from './account-context';
@@ -23,14 +23,18 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
       const secret = encodeSecret({ keyId, expiresAtMs: input.expiresAtMs ?? 0, revokedAtMs: 0, graceUntilMs: 0 });
       const names = [redisKeys.account(accountId), redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), redisKeys.keys(accountId)];
       const forget = (): void => ctx.undo(() => redis.multi().del(names[1]!).hdel(names[2]!, hash).zrem(names[3]!, indexMember(Date.parse(record.created_at), keyId)).exec());
-      return guard.run(
-        'create_key',
-        async () => {
-          const made = await scripts.tollgateCreateKey(...names, ctx.deadline(ctx.maxWaitMs), hash, secret, indexMember(Date.parse(record.created_at), keyId), ...Object.entries(encodeKey(record, hash)).flat());
-          if (made === 0) throw new Error(LATE);
-          return made === -1 ? undefined : { key, record };
-        },
-        forget,
+      return refusedAfter(
+        guard.run(
+          'create_key',
+          async () => {
+            const member = indexMember(Date.parse(record.created_at), keyId);
+            const made = await scripts.tollgateCreateKey(...names, ctx.deadline(ctx.maxWaitMs), hash, secret, member, input.maxLive ?? 0, clock(), ...Object.entries(encodeKey(record, hash)).flat());
+            if (made === 0) throw new Error(LATE);
+            if (made === -2) return new KeyLimitError(input.maxLive ?? 0);
+            return made === -1 ? undefined : { key, record };
+          },
+          forget,
+        ),
       );
     },
     getKey: (keyId) =>

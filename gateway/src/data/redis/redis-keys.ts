@@ -37,8 +37,10 @@ export const redisKeys = {
   signups: (ip: string, hourId: string): string => `gw:{signup:${ip}}:${hourId}`,
   /** String (JSON): a portal session, by the SHA-256 of its cookie; lives to its end plus a day. */
   session: (tokenHash: string): string => `gw:{session:${tokenHash}}`,
-  /** Hash: a mailed code (hash, expires, tries), by the SHA-256 of its subject (`sign-in:<email>`, `verify:<account>`). */
+  /** Hash: a subject's mailed codes, one field per slot (client network), by the SHA-256 of the subject (`sign-in:<email>`, `verify:<account>`). */
   code: (subjectHash: string): string => `gw:{code:${subjectHash}}`,
+  /** Counter: typed codes checked for a subject (or, given its hash, one slot of it) in one UTC day; beside its codes' hash. */
+  codeChecks: (subjectHash: string, dayId: string, slotHash?: string): string => `gw:{code:${subjectHash}}:checks:${slotHash === undefined ? '' : `${slotHash}:`}${dayId}`,
   /** Counter: sign-in codes asked for by one subject (an email or a client address, hashed) in one UTC hour. */
   signIns: (subjectHash: string, hourId: string): string => `gw:{signin:${subjectHash}}:${hourId}`,
   /** What keys made before accounts left, read once by the migration. */

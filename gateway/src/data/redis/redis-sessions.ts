@@ -1,22 +1,76 @@
 import type { RedisClient } from './redis-client';
-import { secondsUntil } from '../../domain/windows';
+import { dayWindow, secondsUntil } from '../../domain/windows';
 import { redisKeys } from './redis-keys';
 import { KEEP_AFTER_END_SECONDS, attemptWindow, sha256 } from '../session-store';
-import type { CodeCheck, Session, SessionStore } from '../session-store';
+import type { CodeCheck, LinkCheck, Session, SessionStore } from '../session-store';
 import type { StoreGuard } from './store-guard';
 
-// One key each: a check and its try are one atomic step, so concurrent guesses share the 5 tries.
+// A subject's codes are one hash, a field per slot: `hash|tokenHash|expiresMs|tries`. Its two daily
+// check counters share its hash tag, so each step below is one script on one Cluster slot.
+
+/**
+ * KEYS: 1 the codes. ARGV: 1 slot, 2 its record, 3 now (ms), 4 max live codes of other slots,
+ * 5 ms a code is kept after its end, 6 the hash's TTL (s). Drops gone codes; returns 0 when stored,
+ * else the end of the first live code of another slot (nothing stored).
+ */
+const PUT_CODE_SCRIPT = `
+local now, keep = tonumber(ARGV[3]), tonumber(ARGV[5])
+local all = redis.call('HGETALL', KEYS[1])
+local live, first = 0, false
+for i = 1, #all, 2 do
+  local expires = tonumber(string.match(all[i + 1], '^[^|]*|[^|]*|(%d+)|'))
+  if not expires or expires + keep <= now then
+    redis.call('HDEL', KEYS[1], all[i])
+  elseif all[i] ~= ARGV[1] and expires > now then
+    live = live + 1
+    if not first or expires < first then first = expires end
+  end
+end
+if live >= tonumber(ARGV[4]) then return first end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+return 0
+`;
+
+/**
+ * KEYS: 1 the codes, 2 the subject's checks today, 3 the slot's checks today. ARGV: 1 slot,
+ * 2 the typed digits' hash, 3 now (ms), 4 ms a code is kept after its end, 5 checks per slot,
+ * 6 checks per subject, 7 the counters' TTL (s). Returns {outcome, tries left or limited scope}.
+ */
 const CHECK_CODE_SCRIPT = `
-local f = redis.call('HMGET', KEYS[1], 'hash', 'expires', 'tries')
-if not f[1] then return {'none', 0} end
-if tonumber(f[2]) <= tonumber(ARGV[2]) then return {'expired', 0} end
-if f[1] == ARGV[1] then
-  redis.call('DEL', KEYS[1])
+local record = redis.call('HGET', KEYS[1], ARGV[1])
+if not record then return {'none', 0} end
+local hash, token, expires, tries = string.match(record, '^([^|]*)|([^|]*)|(%d+)|(%-?%d+)$')
+local now = tonumber(ARGV[3])
+if not hash or tonumber(expires) + tonumber(ARGV[4]) <= now or tonumber(tries) <= 0 then return {'none', 0} end
+if tonumber(expires) <= now then return {'expired', 0} end
+if tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[5]) then return {'limited', 'slot'} end
+if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[6]) then return {'limited', 'subject'} end
+for k = 2, 3 do
+  if redis.call('INCR', KEYS[k]) == 1 then redis.call('EXPIRE', KEYS[k], ARGV[7]) end
+end
+if hash == ARGV[2] then
+  redis.call('HDEL', KEYS[1], ARGV[1])
   return {'ok', 0}
 end
-local left = redis.call('HINCRBY', KEYS[1], 'tries', -1)
-if left <= 0 then redis.call('DEL', KEYS[1]) end
+local left = tonumber(tries) - 1
+redis.call('HSET', KEYS[1], ARGV[1], hash .. '|' .. token .. '|' .. expires .. '|' .. left)
 return {'wrong', left}
+`;
+
+/** KEYS: 1 the codes. ARGV: 1 the link token's hash, 2 now (ms), 3 ms a code is kept after its end. */
+const USE_LINK_SCRIPT = `
+local now = tonumber(ARGV[2])
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local token, expires = string.match(all[i + 1], '^[^|]*|([^|]*)|(%d+)|')
+  if token == ARGV[1] and tonumber(expires) + tonumber(ARGV[3]) > now then
+    if tonumber(expires) <= now then return 'expired' end
+    redis.call('HDEL', KEYS[1], all[i])
+    return 'ok'
+  end
+end
+return 'none'
 `;
 
 const COUNT_ATTEMPT_SCRIPT = `
@@ -26,9 +80,13 @@ return value
 `;
 
 interface SessionScripts {
-  tollgateCheckCode(key: string, hash: string, nowMs: number): Promise<[CodeCheck['outcome'], number]>;
+  tollgatePutCode(key: string, ...args: (string | number)[]): Promise<number>;
+  tollgateCheckCode(...args: (string | number)[]): Promise<[CodeCheck['outcome'], number | string]>;
+  tollgateUseLink(key: string, tokenHash: string, nowMs: number, keepMs: number): Promise<LinkCheck['outcome']>;
   tollgateCountAttempt(key: string, ttlSeconds: number): Promise<number>;
 }
+
+const KEEP_MS = KEEP_AFTER_END_SECONDS * 1000;
 
 /** Seconds a record ending at `endMs` is kept: to its end, then {@link KEEP_AFTER_END_SECONDS}. */
 const ttlUntil = (endMs: number, nowMs: number): number => secondsUntil(endMs, nowMs) + KEEP_AFTER_END_SECONDS;
@@ -36,7 +94,9 @@ const ttlUntil = (endMs: number, nowMs: number): number => secondsUntil(endMs, n
 /** Sessions, codes and sign-in counters in Redis, every one a single key with a TTL. */
 export function createRedisSessionStore(redis: RedisClient, deps: { guard: StoreGuard; clock: () => number }): SessionStore {
   const { guard, clock } = deps;
-  redis.defineCommand('tollgateCheckCode', { numberOfKeys: 1, lua: CHECK_CODE_SCRIPT });
+  redis.defineCommand('tollgatePutCode', { numberOfKeys: 1, lua: PUT_CODE_SCRIPT });
+  redis.defineCommand('tollgateCheckCode', { numberOfKeys: 3, lua: CHECK_CODE_SCRIPT });
+  redis.defineCommand('tollgateUseLink', { numberOfKeys: 1, lua: USE_LINK_SCRIPT });
   redis.defineCommand('tollgateCountAttempt', { numberOfKeys: 1, lua: COUNT_ATTEMPT_SCRIPT });
   const scripts = redis as unknown as SessionScripts;
 
@@ -54,16 +114,24 @@ export function createRedisSessionStore(redis: RedisClient, deps: { guard: Store
       guard.run('delete_session', async () => {
         await redis.del(redisKeys.session(tokenHash));
       }),
-    putCode: (subject, code) =>
+    putCode: (subject, slot, code, { maxLive, nowMs }) =>
       guard.run('put_code', async () => {
-        const key = redisKeys.code(sha256(subject));
-        await redis.multi().del(key).hset(key, 'hash', code.hash, 'expires', code.expiresAtMs, 'tries', code.tries).expire(key, ttlUntil(code.expiresAtMs, clock())).exec();
+        const record = [code.hash, code.tokenHash, code.expiresAtMs, code.tries].join('|');
+        const first = await scripts.tollgatePutCode(redisKeys.code(sha256(subject)), slot, record, nowMs, maxLive, KEEP_MS, ttlUntil(code.expiresAtMs, nowMs));
+        return first === 0 ? { stored: true as const } : { stored: false as const, freeAtMs: Number(first) };
       }),
-    checkCode: (subject, hash, nowMs) =>
+    checkCode: (subject, slot, hash, nowMs, limits) =>
       guard.run('check_code', async (): Promise<CodeCheck> => {
-        const [outcome, left] = await scripts.tollgateCheckCode(redisKeys.code(sha256(subject)), hash, nowMs);
-        return outcome === 'wrong' ? { outcome, triesLeft: Math.max(0, Number(left)) } : ({ outcome } as CodeCheck);
+        const subjectHash = sha256(subject);
+        const day = dayWindow(nowMs);
+        const keys = [redisKeys.code(subjectHash), redisKeys.codeChecks(subjectHash, day.id), redisKeys.codeChecks(subjectHash, day.id, sha256(slot))];
+        const [outcome, detail] = await scripts.tollgateCheckCode(...keys, slot, hash, nowMs, KEEP_MS, limits.perSlot, limits.perSubject, secondsUntil(day.endMs, nowMs) + 60);
+        if (outcome === 'wrong') return { outcome, triesLeft: Math.max(0, Number(detail)) };
+        if (outcome === 'limited') return { outcome, scope: detail === 'slot' ? 'slot' : 'subject' };
+        return { outcome } as CodeCheck;
       }),
+    useLink: (subject, tokenHash, nowMs) =>
+      guard.run('use_link', async (): Promise<LinkCheck> => ({ outcome: await scripts.tollgateUseLink(redisKeys.code(sha256(subject)), tokenHash, nowMs, KEEP_MS) })),
     countAttempt: (subject, nowMs, window = 'hour') =>
       guard.run('count_sign_in', () => {
         const w = attemptWindow(window, nowMs);

@@ -2,6 +2,7 @@ import type { Cluster } from 'ioredis';
 import { createLogger } from '@tollgate/envelope';
 import { createClusterClient, whenReady } from '../../../src/data/redis/redis-client';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
+import { codeHash, sha256 } from '../../../src/data/session-store';
 import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { hashApiKey, parseApiKey } from '../../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../../src/domain/plans';
@@ -119,6 +120,27 @@ describe('a Redis Cluster of three masters', () => {
       const names = [redisKeys.secrets, (id: string) => redisKeys.secondLog(id, 'token'), (id: string) => redisKeys.month(id, 'token', '2026-03'), (id: string) => redisKeys.day(id, 'token', '2026-03-15'), (id: string) => redisKeys.playgroundLog(id, 'token', '2026-03-15'), (id: string) => redisKeys.refunded(id, 'm')];
       for (const name of names) expect(await redisCluster.slotOf(name(record.account_id))).toBe(slot);
     }
+  });
+
+  it('when sign-in codes for addresses on every master are stored, checked and followed, then each step is one script on one slot (no CROSSSLOT)', async () => {
+    const now = Date.parse('2026-03-15T12:00:00Z');
+    const { sessionStore } = createRedisStores(cluster, { clock: () => now });
+    const limits = { perSlot: 10, perSubject: 20 };
+    const masters = new Set<number>();
+    for (let i = 0; i < 12; i++) {
+      const subject = `sign-in:user${i}@example.com`;
+      const code = { hash: codeHash(subject, '123456'), tokenHash: codeHash(subject, 'token'), expiresAtMs: now + 900_000, tries: 5 };
+      expect(await sessionStore.putCode(subject, '10.0.0.1', code, { maxLive: 3, nowMs: now })).toEqual({ stored: true });
+      expect(await sessionStore.putCode(subject, '2001:db8::/64', { ...code, tokenHash: '' }, { maxLive: 3, nowMs: now })).toEqual({ stored: true });
+      expect(await sessionStore.checkCode(subject, '10.0.0.1', codeHash(subject, '000000'), now, limits)).toEqual({ outcome: 'wrong', triesLeft: 4 });
+      expect(await sessionStore.useLink(subject, codeHash(subject, 'token'), now)).toEqual({ outcome: 'ok' });
+      expect(await sessionStore.checkCode(subject, '2001:db8::/64', codeHash(subject, '123456'), now, limits)).toEqual({ outcome: 'ok' });
+      const subjectHash = sha256(subject);
+      const slot = await redisCluster.slotOf(redisKeys.code(subjectHash));
+      expect(await redisCluster.slotOf(redisKeys.codeChecks(subjectHash, '2026-03-15', sha256('10.0.0.1')))).toBe(slot);
+      masters.add(await redisCluster.masterOf(slot));
+    }
+    expect(masters.size).toBe(3);
   });
 
   it('when the store is asked, then readiness pings every master and persistence is read from each (AOF on all)', async () => {

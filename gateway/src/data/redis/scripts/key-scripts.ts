@@ -11,13 +11,28 @@ if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(AR
 
 /**
  * Creates a key in an existing account unless the deadline has passed (the gateway answered 503:
- * nobody got the secret). KEYS: 1 account, 2 key record, 3 secrets, 4 the account's key index.
- * ARGV: 1 deadline (Redis time, Unix ms), 2 secret hash, 3 its entry, 4 index member, then field,
- * value pairs of the record. Returns 1, 0 when late, -1 when the account does not exist.
+ * nobody got the secret) or the account holds the most live keys allowed. Live keys are counted
+ * from the secrets hash (a rolled key's two secrets are one key), in the same step as the creation.
+ * KEYS: 1 account, 2 key record, 3 secrets, 4 the account's key index.
+ * ARGV: 1 deadline (Redis time, Unix ms), 2 secret hash, 3 its entry, 4 index member, 5 the most
+ * live keys (0: no cap), 6 now (ms, what expiry is compared with), then field, value pairs of the
+ * record. Returns 1, 0 when late, -1 when the account does not exist, -2 at the cap.
  */
 export const CREATE_KEY_SCRIPT = `${DEADLINE_PASSED}
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+local most = tonumber(ARGV[5])
+if most > 0 then
+  local now, live, seen = tonumber(ARGV[6]), 0, {}
+  for _, entry in ipairs(redis.call('HVALS', KEYS[3])) do
+    local id, expires, revoked = string.match(entry, '^([^|]*)|(%d+)|(%d+)|')
+    if id and not seen[id] and revoked == '0' and (expires == '0' or tonumber(expires) > now) then
+      seen[id] = true
+      live = live + 1
+    end
+  end
+  if live >= most then return -2 end
+end
+for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[4], 0, ARGV[4])
 return 1
