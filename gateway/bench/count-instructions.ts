@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const child = await startChild(BUILD, env, [], { wrapper: callgrind, startTimeoutMs: 180_000, stopTimeoutMs: 60_000 });
   try {
     const { url } = child;
-    const nextKey = rotate(BUILD.includes('bare-proxy') ? [''] : await createBenchKeys({ url }, 20));
+    const nextKey = rotate(BUILD.includes('bare') ? [''] : await createBenchKeys({ url }, 20));
     const target = url + BENCH_PATH;
     await closedLoop(target, nextKey, WARMUP);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     const perCall = (n: number) => Math.round(n / CALLS).toLocaleString('en');
     const main = perThread.find((t) => t.thread === 1)?.count ?? Number.NaN;
     const all = perThread.reduce((sum, t) => sum + t.count, 0);
-    const what = BUILD.includes('bare-proxy') ? 'the bare proxy' : `${'REDIS_URL' in env ? 'Redis' : 'memory'} store`;
+    const what = BUILD.includes('bare') ? 'the bare proxy' : `${'REDIS_URL' in env ? 'Redis' : 'memory'} store`;
     // COUNT_KEEP=<dir>: keep callgrind's files there, for callgrind_annotate.
     if (process.env.COUNT_KEEP) for (const f of readdirSync(dir)) if (f.startsWith('callgrind.out')) copyFileSync(path.join(dir, f), path.join(process.env.COUNT_KEEP, f));
     console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);
