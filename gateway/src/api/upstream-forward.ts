@@ -73,6 +73,7 @@ class Forward implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     this.started = true;
+    this.upstream.waiting.delete(this);
     if (this.dropped) controller.abort(new Error('the call was given up before a connection came free'));
   }
 
@@ -110,6 +111,7 @@ class Forward implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error & { code?: string }): void {
     const { call, upstream } = this;
+    upstream.waiting.delete(this);
     // A call the client left was given back when it left; one given up in the queue, when it was.
     if (this.dropped) return;
     if (this.answered) {
@@ -141,8 +143,8 @@ class ServiceForwarder implements Upstream {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly timeoutMs: number;
-  // Calls sent and not yet on a socket (and some that are: they are dropped at the next sweep).
-  private waiting: Forward[] = [];
+  // Calls sent and not yet on a socket, oldest first: each leaves as it gets one, so a finished call is not kept.
+  readonly waiting = new Set<Forward>();
 
   constructor(deps: UpstreamDeps) {
     this.api = deps.api;
@@ -171,7 +173,7 @@ class ServiceForwarder implements Upstream {
 
   dispatch(forward: Forward): void {
     forward.queuedAt = performance.now();
-    this.waiting.push(forward);
+    this.waiting.add(forward);
     this.pool.dispatch(forward.options, forward);
   }
 
@@ -190,18 +192,15 @@ class ServiceForwarder implements Upstream {
   /** Ends every call that has waited longer than the timeout for a connection, without a timer per call. */
   private sweep(): void {
     const now = performance.now();
-    const still: Forward[] = [];
     for (const forward of this.waiting) {
-      if (forward.started || forward.dropped || forward.call.gone) continue;
       const waited = now - forward.queuedAt;
-      if (waited <= this.timeoutMs) {
-        still.push(forward);
-        continue;
-      }
+      // Oldest first: the rest waited less.
+      if (waited <= this.timeoutMs) break;
+      this.waiting.delete(forward);
+      if (forward.dropped || forward.call.gone) continue;
       forward.dropped = true;
       this.failed(forward, Object.assign(new Error(`no connection to the ${this.api} service came free within ${Math.round(waited)} ms`), { code: QUEUE_TIMEOUT }));
     }
-    this.waiting = still;
   }
 }
 
