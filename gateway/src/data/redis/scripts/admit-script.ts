@@ -18,9 +18,6 @@ export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_
 /** The subscription status in the script's reply: none, active, or any other (inactive). */
 export const ADMIT_REPLY_STATUS = { none: 0, active: 1, inactive: 2 } as const;
 
-/** How many admissions of an account and API apart the per-second log drops its entries older than two seconds. */
-export const SECOND_LOG_TRIM_EVERY = 8;
-
 /** Seconds a per-second log's TTL is renewed by only the first admission of (see the script). */
 const RENEW_BUCKET_MS = 10_000;
 
@@ -54,9 +51,6 @@ const RENEW_BUCKET_MS = 10_000;
  * unlike a sliding-window counter. What each command costs Redis counts (each is about a
  * microsecond or more), so an admission runs as few as its answer needs:
  * - the oldest entry of the rolling second is read only when the second holds one;
- * - entries older than two seconds only take memory (they are outside every count), so they are
- *   dropped every {@link SECOND_LOG_TRIM_EVERY}th charge of the account and API (by its month
- *   count), which bounds the log at two seconds of calls and as many more;
  * - the log's idle TTL is renewed by the first admission of each ten seconds (the one that finds
  *   no entry of its ten seconds in the rolling second), so every call sees it live for 50 s or
  *   more (gateways' clocks must agree within 48 s), where two would do;
@@ -99,6 +93,7 @@ local planRef = limits and limits[3] or plan
 if status == 'active' then
   if not limits then return {${code('unknown_plan')}, planRef, 0, 0, 0, ${active}, keyId} end
   local quota, rate = limits[1], limits[2]
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 2000)
   local count = redis.call('ZCOUNT', KEYS[3], '(' .. (now - 1000), '+inf')
   local oldest, reset = nil, 0
   if count > 0 then
@@ -112,7 +107,6 @@ if status == 'active' then
   if not oldest or math.floor(oldest / ${RENEW_BUCKET_MS}) ~= math.floor(now / ${RENEW_BUCKET_MS}) then redis.call('EXPIRE', KEYS[3], SECOND_LOG_TTL) end
   used = redis.call('INCR', KEYS[4])
   if used == 1 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
-  if used % ${SECOND_LOG_TRIM_EVERY} == 0 then redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 2000) end
   if count == 0 then reset = 1000 end
   local limit = grace
   if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
