@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startRedisServer } from '../test/support/redis-server';
-import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
+import { BENCH_PATH, createBenchKeys } from './bench-setup';
+import { runBench, withBenchServers } from './bench-servers';
 import { startChild } from './child-server';
 import { GATEWAY_SOURCE, START_FLAGS, buildGateway } from './gateway-build';
 import { profileShares } from './profile-shares';
@@ -25,12 +24,8 @@ const BUILD = process.env.PROFILE_BUILD ?? 'dist/main.js';
 
 async function main(): Promise<void> {
   buildGateway();
-  const redis = await startRedisServer();
-  const upstream = await startChild('bench/upstream.ts', {});
-  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-profile-'));
-  try {
-    const env = { TOKEN_URL: upstream.url, PLANS_FILE: writeBenchPlans(dir), ADMIN_TOKEN: BENCH_ADMIN_TOKEN, PROXY_SECRET: BENCH_PROXY_SECRET, REDIS_URL: redis.url, LOG_LEVEL: 'info' };
-    const gateway = await startChild(BUILD, env, [...START_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  await withBenchServers(async ({ dir, env }) => {
+    const gateway = await startChild(BUILD, { ...env, LOG_LEVEL: 'info' }, [...START_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`]);
     const nextKey = rotate(await createBenchKeys(gateway, 200));
     const load = (seconds: number) =>
       autocannon({ url: gateway.url + BENCH_PATH, connections: 64, duration: seconds, requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-tollgate-key': nextKey() } }) }] });
@@ -43,14 +38,7 @@ async function main(): Promise<void> {
     const shares = profileShares(profile);
     console.log(`gateway from ${BUILD === 'dist/main.js' ? GATEWAY_SOURCE : BUILD}, Redis store, LOG_LEVEL=info; ${result.requests.total} calls in ${SECONDS} s (${result['2xx']} 2xx) after a 2 s warm-up`);
     console.table(shares.map((s) => ({ part: s.part, 'share of busy time': `${(s.share * 100).toFixed(1)}%`, 'top functions': s.top.join(', ') })));
-  } finally {
-    await upstream.stop();
-    await redis.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

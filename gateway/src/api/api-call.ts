@@ -8,16 +8,21 @@ import { historyOutcome } from '../data/usage-recorder';
 import type { UsageRecorder } from '../data/usage-recorder';
 import { writeAccessLog } from '../http/access-log';
 
-/** What every call to one API shares: its name, plans, store and the ways its calls are counted. */
-export interface ApiContext {
-  api: string;
-  apiPlans: ApiPlans;
+/** What the calls to every API share: the store, the usage history, the clock and the log. */
+export interface ApiShared {
   quotaStore: QuotaStore;
+  /** The usage history, counted per finished call of a known key. */
   recorder: UsageRecorder;
-  /** Counts a finished call by status and decision (the calls metric). */
-  countCall: (status: number, decision: string) => void;
   clock: () => number;
   logger: Logger;
+}
+
+/** What every call to one API shares: its name and plans, and how its calls are counted. */
+export interface ApiContext extends ApiShared {
+  api: string;
+  apiPlans: ApiPlans;
+  /** Counts a finished call by status and decision (the calls metric). */
+  countCall: (status: number, decision: string) => void;
 }
 
 /** Answers a call with an error in the envelope. */

@@ -1,15 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { requestIdOf } from '@tollgate/envelope';
-import type { Logger } from '@tollgate/envelope';
 import type { PlanTable } from '../domain/plans';
-import type { QuotaStore } from '../data/quota-store';
 import type { ServiceDocuments } from '../data/service-documents';
-import type { UsageRecorder } from '../data/usage-recorder';
 import type { GatewayMetrics } from '../http/metrics';
 import { createCallCounter } from '../http/metrics';
 import { ApiCall } from './api-call';
-import type { ApiContext, RenderError } from './api-call';
+import type { ApiContext, ApiShared, RenderError } from './api-call';
 import type { CorsPolicy } from './cors-policy';
 import type { FailOpenCache } from './fail-open-cache';
 import { serviceHeaders } from './forwarded-headers';
@@ -18,14 +15,12 @@ import { createScreen } from './screen';
 import { createUpstream } from './upstream-forward';
 
 /** What the proxied APIs need. */
-export interface ApiRoutesDeps {
+export interface ApiRoutesDeps extends ApiShared {
   plans: PlanTable;
   upstreams: Record<string, string>;
   keyHeader: string;
   proxySecret?: string;
   quotaFailMode: 'closed' | 'open';
-  /** The usage history, counted per finished call of a known key. */
-  recorder: UsageRecorder;
   /** Keys verified recently, for `quotaFailMode: 'open'`. */
   failOpenCache: FailOpenCache;
   upstreamTimeoutMs: number;
@@ -34,12 +29,9 @@ export interface ApiRoutesDeps {
   forwardAuthorization: readonly string[];
   /** APIs whose services' `Set-Cookie` reaches the client. */
   forwardSetCookie: readonly string[];
-  quotaStore: QuotaStore;
   documents: ServiceDocuments;
   cors: CorsPolicy;
   trust: (address: string, hop: number) => boolean;
-  clock: () => number;
-  logger: Logger;
   metrics: GatewayMetrics;
 }
 
