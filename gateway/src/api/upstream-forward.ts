@@ -83,10 +83,16 @@ class Forward implements Dispatcher.DispatchHandler {
       controller.abort(new Error('the client left'));
       return;
     }
-    this.answered = true;
     // The service's own failure is not charged; its limit headers then read without the call.
     if (statusCode >= 500) call.refund();
-    call.res.writeHead(statusCode, clientHeaders(headers, this.upstream.forwardSetCookie, call.headers));
+    try {
+      call.res.writeHead(statusCode, clientHeaders(headers, this.upstream.forwardSetCookie, call.headers));
+    } catch (err) {
+      // A header Node will not send (a service's malformed value): the call fails as unreachable, 502.
+      controller.abort(err as Error);
+      return;
+    }
+    this.answered = true;
     if (headersOnly.push(this) === 1) queueMicrotask(flushHeadersOnly);
   }
 
