@@ -30,7 +30,7 @@ const HISTORY_DAYS = 90;
 const LOADED_KEYS = 30;
 const CONCURRENCY = 200;
 // A rate no run reaches: this bench is about the data, not the limits.
-const PLANS = { token: { playground_per_day: 0, plans: { scale: { monthly_quota: 1_000_000_000, rate_per_second: 1_000_000, price: 0, currency: 'EUR' } } } };
+const PLANS = { token: { playground_per_day: 0, plans: { scale: { monthly_quota: 1_000_000_000, rate_per_second: 10_000, price: 0, currency: 'EUR' } } } };
 const SMALL = 'gateway, Redis with 10 accounts';
 const LARGE = 'gateway, Redis with 100,000 accounts';
 
