@@ -22,9 +22,12 @@ function callAndCancel(url: string, key: string, cancelAfterMs: number): Promise
       res.resume();
     });
     req.on('error', () => undefined);
-    req.on('close', () => resolve(status));
+    const timer = setTimeout(() => req.destroy(), cancelAfterMs);
+    req.on('close', () => {
+      clearTimeout(timer);
+      resolve(status);
+    });
     req.end();
-    setTimeout(() => req.destroy(), cancelAfterMs);
   });
 }
 
