@@ -45,7 +45,6 @@ export class ApiCall {
   decision = 'unknown';
   accountId = '';
   keyId = '';
-  plan = '';
   admission: Admission | undefined = undefined;
   admittedAt = 0;
   ticket: RefundTicket | undefined = undefined;
