@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -68,11 +68,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * before 2026-11-23, one per API with its plans written in since.
  */
 function admitSha(build: string): string {
-  const file = path.join(path.dirname(path.resolve(GATEWAY_DIR, build)), 'data', 'admit-script.js');
+  const dist = path.dirname(path.resolve(GATEWAY_DIR, build));
+  // Where the script lived: dist/data/ before the folders by engine (issue 19), dist/data/redis/scripts/ since.
+  const file = [path.join(dist, 'data', 'redis', 'scripts', 'admit-script.js'), path.join(dist, 'data', 'admit-script.js')].find((f) => existsSync(f)) ?? '';
+  const keysFile = [path.join(dist, 'data', 'redis', 'redis-keys.js'), path.join(dist, 'data', 'redis-keys.js')].find((f) => existsSync(f)) ?? '';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const script = require(file) as { ADMIT_SCRIPT?: string; admitScriptFor?: (api: string, plans: ApiPlans, secondLogTtl: number) => string };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { SECOND_LOG_TTL_SECONDS } = require(file.replace('admit-script.js', 'redis-keys.js')) as { SECOND_LOG_TTL_SECONDS: number };
+  const { SECOND_LOG_TTL_SECONDS } = require(keysFile) as { SECOND_LOG_TTL_SECONDS: number };
   const lua = script.ADMIT_SCRIPT ?? script.admitScriptFor?.('token', BENCH_PLANS.token, SECOND_LOG_TTL_SECONDS) ?? '';
   return createHash('sha1').update(lua).digest('hex');
 }

@@ -21,7 +21,7 @@ import type { Row } from './measure';
  * Redis commands per admitted call (those sent, and those run inside scripts), and redis-server
  * CPU per call summed over every node (replicas included: they apply every write too).
  *
- *   flock /tmp/tollgate-bench.lock node --conditions=development --import tsx bench/cluster-vs-single.ts
+ *   flock /tmp/tollgate-heavy.lock node --conditions=development --import tsx bench/cluster-vs-single.ts
  *
  * Every Redis runs with AOF (appendfsync everysec), as the cluster's nodes do.
  */
@@ -86,9 +86,15 @@ async function countCommands(gateway: ChildServer, nextKey: () => string, master
 
 const pidOf = async (node: Redis): Promise<number> => Number(/process_id:(\d+)/.exec(await node.info('server'))?.[1]);
 
-async function main(): Promise<void> {
-  buildGateway();
-  const load1 = loadavg()[0]?.toFixed(2);
+/** What {@link clusterVsSingle} measured: the rounds, cluster over one Redis req/s in each, and (when asked) the commands per call. */
+export interface ClusterVsSingle {
+  rounds: Row[][];
+  ratios: number[];
+  counted: Record<string, Counted>;
+}
+
+/** See the top of this file; `count`: also count commands per call. The gateway must be built (gateway-build.ts). */
+export async function clusterVsSingle(roundCount: number, count: boolean): Promise<ClusterVsSingle> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-cluster-bench-'));
   const [single, cluster] = await Promise.all([startRedisServer({ aofDir: dir }), startRedisCluster()]);
   const upstream = await startChild('bench/upstream.ts', {});
@@ -103,12 +109,12 @@ async function main(): Promise<void> {
     servers.push(onCluster);
     const singleKeys = rotate(await createBenchKeys(onSingle, KEYS));
     const clusterKeys = rotate(await createBenchKeys(onCluster, KEYS));
-    console.error(`load average ${load1}; ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s per target after ${BENCH_LOAD.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
     rounds = await alternatingRounds(
-      ROUNDS,
+      roundCount,
       () => measure(SINGLE, onSingle, BENCH_LOAD, singleKeys),
       () => measure(CLUSTER, onCluster, BENCH_LOAD, clusterKeys),
     );
+    if (!count) return { rounds, ratios: rounds.map((rows) => byName(rows, CLUSTER).rps / byName(rows, SINGLE).rps), counted };
     const singleNode = new Redis(single.url);
     const nodes = await cluster.describe();
     const masters = nodes.filter((n) => n.role === 'master').map((n) => cluster.node(n.port));
@@ -121,6 +127,14 @@ async function main(): Promise<void> {
     await Promise.all([single.stop(), cluster.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
+  return { rounds, ratios: rounds.map((rows) => byName(rows, CLUSTER).rps / byName(rows, SINGLE).rps), counted };
+}
+
+async function main(): Promise<void> {
+  buildGateway();
+  const load1 = loadavg()[0]?.toFixed(2);
+  console.error(`load average ${load1}; ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s per target after ${BENCH_LOAD.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
+  const { rounds, counted } = await clusterVsSingle(ROUNDS, true);
   report(rounds, counted, load1);
 }
 
@@ -149,7 +163,9 @@ function report(rounds: Row[][], counted: Record<string, Counted>, load1: string
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { startRedisServer } from '../test/support/redis-server';
-import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
+import { BENCH_PATH, createBenchKeys } from './bench-setup';
+import { runBench, withBenchServers } from './bench-servers';
+import type { BenchServers } from './bench-servers';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { median } from './measure';
@@ -49,10 +47,10 @@ async function loadOne(gateway: ChildServer, keys: string[], seconds: number): P
 
 async function main(): Promise<void> {
   if (BUILDS.length !== 2) throw new Error('COMPARE must name two builds, e.g. COMPARE=old-dist/main.js,dist/main.js');
-  const redis = await startRedisServer();
-  const upstream = await startChild('bench/upstream.ts', {});
-  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-compare-'));
-  const env = { TOKEN_URL: upstream.url, PLANS_FILE: writeBenchPlans(dir), ADMIN_TOKEN: BENCH_ADMIN_TOKEN, PROXY_SECRET: BENCH_PROXY_SECRET, REDIS_URL: redis.url };
+  await withBenchServers(compare);
+}
+
+async function compare({ env }: BenchServers): Promise<void> {
   const gateways: ChildServer[] = [];
   try {
     for (const [i, build] of BUILDS.entries()) gateways.push(await startChild(build, env, (process.env[`COMPARE_FLAGS_${i + 1}`] ?? '').split(' ').filter(Boolean)));
@@ -73,13 +71,7 @@ async function main(): Promise<void> {
     if (MODE === 'saturate') console.log(`saturate: req/s, second / first, median of ${ROUNDS}: ${median(rpsRatios).toFixed(3)} (rounds ${rpsRatios.map((r) => r.toFixed(3)).join(', ')})`);
   } finally {
     for (const g of gateways) await g.stop();
-    await upstream.stop();
-    await redis.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startRedisServer } from '../test/support/redis-server';
-import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
+import { BENCH_PATH, createBenchKeys } from './bench-setup';
+import { runBench, withBenchServers } from './bench-servers';
+import type { BenchServers } from './bench-servers';
 import { startChild } from './child-server';
 import { rotate } from './measure';
 
@@ -47,20 +47,19 @@ async function closedLoop(url: string, nextKey: () => string, total: number, rat
 }
 
 async function main(): Promise<void> {
-  const redis = await startRedisServer();
-  const upstream = await startChild('bench/upstream.ts', {});
-  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-count-'));
-  const env = {
-    TOKEN_URL: upstream.url,
+  await withBenchServers(count);
+}
+
+async function count({ upstream, dir, env: benchEnv }: BenchServers): Promise<void> {
+  const { REDIS_URL = '', ...withoutRedis } = benchEnv;
+  const env: Record<string, string> = {
+    ...withoutRedis,
     UPSTREAM_URL: upstream.url,
-    PLANS_FILE: writeBenchPlans(dir),
-    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-    PROXY_SECRET: BENCH_PROXY_SECRET,
     LOG_LEVEL: 'info',
     // Callgrind slows the gateway about 50 times: the default 80 ms would turn admissions into 503s.
     REDIS_TIMEOUT_MS: '2000',
     // The plain in-memory store, not the embedded SQLite default.
-    ...(process.env.COUNT_STORE === 'memory' ? { STORE_PATH: ':memory:' } : { REDIS_URL: redis.url }),
+    ...(process.env.COUNT_STORE === 'memory' ? { STORE_PATH: ':memory:' } : { REDIS_URL }),
   };
   const out = path.join(dir, 'callgrind.out');
   const callgrind = ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, `--log-file=${path.join(dir, 'valgrind.log')}`];
@@ -68,7 +67,7 @@ async function main(): Promise<void> {
   const child = await startChild(BUILD, env, [], { wrapper: callgrind, startTimeoutMs: 180_000, stopTimeoutMs: 60_000 });
   try {
     const { url } = child;
-    const nextKey = rotate(BUILD.includes('bare-proxy') ? [''] : await createBenchKeys({ url }, 20));
+    const nextKey = rotate(BUILD.includes('bare') ? [''] : await createBenchKeys({ url }, 20));
     const target = url + BENCH_PATH;
     await closedLoop(target, nextKey, WARMUP);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
@@ -86,19 +85,13 @@ async function main(): Promise<void> {
     const perCall = (n: number) => Math.round(n / CALLS).toLocaleString('en');
     const main = perThread.find((t) => t.thread === 1)?.count ?? Number.NaN;
     const all = perThread.reduce((sum, t) => sum + t.count, 0);
-    const what = BUILD.includes('bare-proxy') ? 'the bare proxy' : `${'REDIS_URL' in env ? 'Redis' : 'memory'} store`;
+    const what = BUILD.includes('bare') ? 'the bare proxy' : `${'REDIS_URL' in env ? 'Redis' : 'memory'} store`;
     // COUNT_KEEP=<dir>: keep callgrind's files there, for callgrind_annotate.
     if (process.env.COUNT_KEEP) for (const f of readdirSync(dir)) if (f.startsWith('callgrind.out')) copyFileSync(path.join(dir, f), path.join(process.env.COUNT_KEEP, f));
     console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);
   } finally {
     await child.stop();
-    await upstream.stop();
-    await redis.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

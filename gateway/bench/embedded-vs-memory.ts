@@ -22,9 +22,15 @@ const SQLITE_FIRST = process.env.BENCH_SQLITE_FIRST === '1';
 const MEMORY = 'gateway, in-memory store';
 const SQLITE = 'gateway, SQLite store';
 
-async function main(): Promise<void> {
-  buildGateway();
-  const load1 = loadavg()[0]?.toFixed(2);
+/** What {@link embeddedVsMemory} measured: the rounds, and SQLite over in-memory req/s in each. */
+export interface EmbeddedVsMemory {
+  rounds: Row[][];
+  ratios: number[];
+  fileMb: number;
+}
+
+/** See the top of this file; the gateway must be built (gateway-build.ts). */
+export async function embeddedVsMemory(roundCount: number): Promise<EmbeddedVsMemory> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-embedded-bench-'));
   const storeFile = path.join(dir, 'data', 'tollgate.db');
   const upstream = await startChild('bench/upstream.ts', {});
@@ -46,9 +52,8 @@ async function main(): Promise<void> {
     }
     const memoryKeys = rotate(await createBenchKeys(memory, KEYS));
     const sqliteKeys = rotate(await createBenchKeys(sqlite, KEYS));
-    console.error(`load average ${load1}; ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s per target after ${BENCH_LOAD.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
     rounds = await alternatingRounds(
-      ROUNDS,
+      roundCount,
       () => measure(MEMORY, memory, BENCH_LOAD, memoryKeys),
       () => measure(SQLITE, sqlite, BENCH_LOAD, sqliteKeys),
     );
@@ -60,6 +65,14 @@ async function main(): Promise<void> {
     await upstream.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  return { rounds, ratios: rounds.map((rows) => byName(rows, SQLITE).rps / byName(rows, MEMORY).rps), fileMb };
+}
+
+async function main(): Promise<void> {
+  buildGateway();
+  const load1 = loadavg()[0]?.toFixed(2);
+  console.error(`load average ${load1}; ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s per target after ${BENCH_LOAD.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
+  const { rounds, fileMb } = await embeddedVsMemory(ROUNDS);
   report(rounds, load1, fileMb);
 }
 
@@ -80,7 +93,9 @@ function report(rounds: Row[][], load1: string | undefined, fileMb: number): voi
   console.log(`store file after the run and a graceful stop: ${fileMb.toFixed(2)} MB`);
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

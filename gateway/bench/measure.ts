@@ -40,6 +40,8 @@ export interface Row {
   redisCpuUs?: number;
   roundTrips?: number;
   commands?: number;
+  /** Redis's own time per EVALSHA (`usec_per_call` of INFO commandstats): the scripts' cost. */
+  evalshaUsec?: number;
 }
 
 /** The row of the target named `name`. */
@@ -80,9 +82,10 @@ async function load(url: string, settings: LoadSettings, seconds: number, nextKe
   return { result, rssMb };
 }
 
-async function commandStats(redis: Redis): Promise<Record<string, number>> {
+async function commandStats(redis: Redis): Promise<{ calls: Record<string, number>; evalshaUsec?: number }> {
   const info = await redis.info('commandstats');
-  return Object.fromEntries([...info.matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]));
+  const evalsha = /cmdstat_evalsha:calls=\d+,usec=\d+,usec_per_call=([\d.]+)/.exec(info)?.[1];
+  return { calls: Object.fromEntries([...info.matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])])), evalshaUsec: evalsha === undefined ? undefined : Number(evalsha) };
 }
 
 async function redisPid(redis: Redis): Promise<number> {
@@ -104,7 +107,8 @@ export async function measure(name: string, server: ChildServer, settings: LoadS
   const row: Row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, rssMb, cpuUs: perCallUs(server.cpuSeconds() - cpuBefore) };
   if (redis) {
     row.redisCpuUs = perCallUs(processCpuSeconds(pid) - redisCpuBefore);
-    const stats = await commandStats(redis);
+    const { calls: stats, evalshaUsec } = await commandStats(redis);
+    row.evalshaUsec = evalshaUsec;
     const ok = result['2xx'];
     // Our own INFO call is in the stats too; leave it out.
     const total = Object.entries(stats).reduce((sum, [cmd, calls]) => (cmd === 'info' || cmd === 'config|resetstat' ? sum : sum + calls), 0);

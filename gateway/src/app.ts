@@ -12,8 +12,8 @@ import type { GatewayMetrics } from './http/metrics';
 import { noStore } from './http/no-store';
 import { createAdminAuth } from './admin/admin-auth';
 import { createAdminRoutes } from './admin/admin-routes';
-import { createApiPipelines, createApiRoutes } from './api/api-routes';
-import type { ApiPipeline, ApiRoutesDeps } from './api/api-routes';
+import { createApiHandlers, createApiRoutes } from './api/api-routes';
+import type { ApiHandler, ApiRoutesDeps } from './api/api-routes';
 import { createCorsPolicy } from './api/cors-policy';
 import { FailOpenCache } from './api/fail-open-cache';
 import { createFastPath, pendingErrorOf } from './api/fast-path';
@@ -48,19 +48,19 @@ const storeErrors: ErrorRequestHandler = (err, _req, _res, next) => {
 /** The gateway: health, metrics, admin API, self-service, then one gated proxy per API. */
 export function createApp(deps: AppDeps): Express {
   const api = apiDeps(deps);
-  return buildApp(deps, createApiPipelines(api), api.failOpenCache);
+  return buildApp(deps, createApiHandlers(api), api.failOpenCache);
 }
 
 /**
- * The gateway as a plain request listener: proxied `/{api}/v1/...` calls skip Express (its
- * per-request cost is most of a proxy's budget), running the same request id, access log, count,
- * gate and proxy handlers; everything else, and every error answer, goes through {@link createApp}'s app.
+ * The gateway as a plain request listener: proxied `/{api}/...` calls skip Express (its
+ * per-request cost is most of a proxy's budget), running the same API handlers with their own
+ * request id and access line; everything else, and every error answer, goes through {@link createApp}'s app.
  */
 export function createGatewayListener(deps: AppDeps): { app: Express; listener: RequestListener } {
   const api = apiDeps(deps);
-  const pipelines = createApiPipelines(api);
-  const app = buildApp(deps, pipelines, api.failOpenCache);
-  return { app, listener: createFastPath({ app, pipelines, logger: deps.logger }) };
+  const handlers = createApiHandlers(api);
+  const app = buildApp(deps, handlers, api.failOpenCache);
+  return { app, listener: createFastPath({ app, handlers }) };
 }
 
 function apiDeps(deps: AppDeps): ApiRoutesDeps {
@@ -78,6 +78,8 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
     quotaFailMode: config.quotaFailMode,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamMaxSockets: config.upstreamMaxSockets,
+    forwardAuthorization: config.forwardAuthorization,
+    forwardSetCookie: config.forwardSetCookie,
     quotaStore: deps.stores.quotaStore,
     documents: deps.documents,
     cors: createCorsPolicy(config.corsOrigins, config.keyHeader),
@@ -88,7 +90,7 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
   };
 }
 
-function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCache: FailOpenCache): Express {
+function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCache: FailOpenCache): Express {
   const { config, stores, clock, logger, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -136,7 +138,7 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCa
   );
   app.use(createPortalRoutes({ keyHeader: config.keyHeader }));
   for (const router of deps.routers ?? []) app.use(router);
-  app.use(createApiRoutes(pipelines));
+  app.use(createApiRoutes(handlers));
   app.use(createNotFoundHandler(), storeErrors, createErrorHandler(logger));
   return app;
 }

@@ -47,6 +47,14 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('when FORWARD_AUTHORIZATION or FORWARD_SET_COOKIE name APIs, then those are read; none by default; an API the gateway does not route is refused', () => {
+    expect(loadConfig({})).toMatchObject({ forwardAuthorization: [], forwardSetCookie: [] });
+    expect(loadConfig({ FORWARD_AUTHORIZATION: ' token, logs,token ', FORWARD_SET_COOKIE: 'burger' })).toMatchObject({ forwardAuthorization: ['token', 'logs'], forwardSetCookie: ['burger'] });
+    expect(() => loadConfig({ FORWARD_AUTHORIZATION: 'token,weather' })).toThrow(/^FORWARD_AUTHORIZATION names weather, which the gateway does not route; APIs are burger, token, logs$/);
+    expect(() => loadConfig({ FORWARD_SET_COOKIE: 'burger', PLANS_FILE: '/etc/plans.json' }, () => plansFile)).toThrow(/^FORWARD_SET_COOKIE names burger, which the gateway does not route; APIs are token$/);
+    expect(() => loadConfig({ FORWARD_SET_COOKIE: 'Token;logs' })).toThrow(/^FORWARD_SET_COOKIE must be API names, comma-separated/);
+  });
+
   it('when PLANS_FILE is valid, then it replaces the table and only its APIs are routed', () => {
     const config = loadConfig({ PLANS_FILE: '/etc/plans.json', KEY_HEADER: 'X-Api-Key' }, () => plansFile);
     expect(Object.keys(config.plans)).toEqual(['token']);

@@ -63,6 +63,10 @@ export interface GatewayConfig {
   sessionTtlHours: number;
   /** The portal's origin for links in mail (e.g. `https://api.example.com`); unset: the request's own. */
   publicUrl?: string;
+  /** APIs whose services receive the client's `Authorization` header (`FORWARD_AUTHORIZATION`); none by default. */
+  forwardAuthorization: readonly string[];
+  /** APIs whose services' `Set-Cookie` reaches the client (`FORWARD_SET_COOKIE`); none by default. */
+  forwardSetCookie: readonly string[];
   /** One line each about settings that work together badly, logged as warnings at start. */
   warnings: string[];
 }
@@ -113,6 +117,8 @@ interface Env {
   SIGNINS_PER_HOUR: number;
   SESSION_TTL_HOURS: number;
   PUBLIC_URL?: string;
+  FORWARD_AUTHORIZATION?: string;
+  FORWARD_SET_COOKIE?: string;
 }
 
 /** Where the embedded store lives when `STORE_PATH` is unset, relative to the working directory. */
@@ -147,6 +153,16 @@ function parseClusterNodes(value: string): ClusterNode[] {
     })
     // A node named twice is one seed node.
     .filter((node, i, all) => all.findIndex((n) => n.host === node.host && n.port === node.port) === i);
+}
+
+const apiList = { type: 'string', pattern: '^\\s*([a-z][a-z0-9_-]*(\\s*,\\s*[a-z][a-z0-9_-]*)*)?\\s*$', description: 'API names, comma-separated (such as token,logs)' };
+
+/** The APIs a comma-separated list names; each must be one the gateway routes. */
+function parseApiList(variable: string, value: string | undefined, routed: readonly string[]): string[] {
+  const names = [...new Set((value ?? '').split(',').map((name) => name.trim()).filter(Boolean))];
+  const unknown = names.filter((name) => !routed.includes(name));
+  if (unknown.length) throw new Error(`${variable} names ${unknown.join(', ')}, which the gateway does not route; APIs are ${routed.join(', ')}`);
+  return names;
 }
 
 const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });
@@ -185,6 +201,8 @@ export const ENV_SCHEMA: QuerySchema = {
     SIGNINS_PER_HOUR: { type: 'integer', minimum: 1, maximum: 100000, default: 10 },
     SESSION_TTL_HOURS: { type: 'integer', minimum: 1, maximum: 8760, default: 168 },
     PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s?#]+$', description: 'an origin such as https://api.example.com (no path)' },
+    FORWARD_AUTHORIZATION: apiList,
+    FORWARD_SET_COOKIE: apiList,
   },
 };
 
@@ -231,6 +249,8 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     signInsPerHour: e.SIGNINS_PER_HOUR,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     warnings: publicUrlWarnings(e.PUBLIC_URL, e.TRUSTED_PROXIES),
+    forwardAuthorization: parseApiList('FORWARD_AUTHORIZATION', e.FORWARD_AUTHORIZATION, Object.keys(plans)),
+    forwardSetCookie: parseApiList('FORWARD_SET_COOKIE', e.FORWARD_SET_COOKIE, Object.keys(plans)),
   };
   if (e.SMTP_URL) config.smtpUrl = e.SMTP_URL;
   if (e.PUBLIC_URL) config.publicUrl = e.PUBLIC_URL;

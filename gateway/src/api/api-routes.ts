@@ -1,73 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
-import type { RequestHandler } from 'express';
-import type { Logger } from '@tollgate/envelope';
+import { requestIdOf } from '@tollgate/envelope';
 import type { PlanTable } from '../domain/plans';
-import type { QuotaStore } from '../data/quota-store';
+import type { ServiceDocuments } from '../data/service-documents';
 import type { GatewayMetrics } from '../http/metrics';
 import { createCallCounter } from '../http/metrics';
-import type { FailOpenCache } from './fail-open-cache';
-import { historyOutcome } from '../data/usage-recorder';
-import type { UsageRecorder } from '../data/usage-recorder';
+import { ApiCall } from './api-call';
+import type { ApiContext, ApiShared, RenderError } from './api-call';
 import type { CorsPolicy } from './cors-policy';
+import type { FailOpenCache } from './fail-open-cache';
+import { serviceHeaders } from './forwarded-headers';
 import { createGate } from './gate';
 import { createScreen } from './screen';
-import type { ServiceDocuments } from '../data/service-documents';
-import { createUpstreamProxy } from './upstream-proxy';
+import { createUpstream } from './upstream-forward';
 
 /** What the proxied APIs need. */
-export interface ApiRoutesDeps {
+export interface ApiRoutesDeps extends ApiShared {
   plans: PlanTable;
   upstreams: Record<string, string>;
   keyHeader: string;
   proxySecret?: string;
   quotaFailMode: 'closed' | 'open';
-  /** The usage history, counted per finished call of a known key. */
-  recorder: UsageRecorder;
   /** Keys verified recently, for `quotaFailMode: 'open'`. */
   failOpenCache: FailOpenCache;
   upstreamTimeoutMs: number;
   upstreamMaxSockets: number;
-  quotaStore: QuotaStore;
+  /** APIs whose services receive the client's `Authorization`. */
+  forwardAuthorization: readonly string[];
+  /** APIs whose services' `Set-Cookie` reaches the client. */
+  forwardSetCookie: readonly string[];
   documents: ServiceDocuments;
   cors: CorsPolicy;
   trust: (address: string, hop: number) => boolean;
-  clock: () => number;
-  logger: Logger;
   metrics: GatewayMetrics;
 }
 
-/** One API's handlers, in order: count the call, screen it, gate it, proxy it. */
-export type ApiPipeline = [RequestHandler, RequestHandler, RequestHandler, RequestHandler];
+/**
+ * Serves one call to one API: `req.url` is its path after `/{api}`; `renderError` answers an error
+ * in the envelope; `logged` says whether the call writes its own access line.
+ */
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse, requestId: string, renderError: RenderError, logged: boolean) => void;
 
-/** The pipeline of every API in the plan table that has a service URL. */
-export function createApiPipelines(deps: ApiRoutesDeps): Map<string, ApiPipeline> {
-  const { failOpenCache } = deps;
-  const pipelines = new Map<string, ApiPipeline>();
+/**
+ * The handler of every API in the plan table that has a service URL: screen the call, check its
+ * key and admit it in one store step, forward it (see api-call.ts for how it is settled).
+ */
+export function createApiHandlers(deps: ApiRoutesDeps): Map<string, ApiHandler> {
+  const handlers = new Map<string, ApiHandler>();
   for (const [api, apiPlans] of Object.entries(deps.plans)) {
     const target = deps.upstreams[api];
     if (!target) continue;
-    const countCall = createCallCounter(deps.metrics, api);
-    const count: RequestHandler = (_req, res, next) => {
-      res.once('finish', () => {
-        const { decision, accountId, keyId } = res.locals as { decision?: string; accountId?: string; keyId?: string };
-        countCall(res.statusCode, String(decision ?? 'unknown'));
-        if (accountId && keyId) deps.recorder.count(accountId, keyId, api, historyOutcome(res.statusCode, decision === 'refunded'), deps.clock());
-      });
-      next();
-    };
-    pipelines.set(api, [
-      count,
-      createScreen({ api, cors: deps.cors, documents: deps.documents }),
-      createGate({ api, apiPlans, keyHeader: deps.keyHeader, quotaStore: deps.quotaStore, clock: deps.clock, failMode: deps.quotaFailMode, failOpenCache, proxySecret: deps.proxySecret, trust: deps.trust, logger: deps.logger }),
-      createUpstreamProxy({ api, target, apiPlans, timeoutMs: deps.upstreamTimeoutMs, maxSockets: deps.upstreamMaxSockets, quotaStore: deps.quotaStore, logger: deps.logger }),
-    ]);
+    const { quotaStore, clock, logger } = deps;
+    const context: ApiContext = { api, apiPlans, quotaStore, recorder: deps.recorder, countCall: createCallCounter(deps.metrics, api), clock, logger };
+    const screen = createScreen({ api, cors: deps.cors, documents: deps.documents });
+    const upstream = createUpstream({ api, target, timeoutMs: deps.upstreamTimeoutMs, maxSockets: deps.upstreamMaxSockets, forwardSetCookie: deps.forwardSetCookie.includes(api), logger });
+    const rules = { keyHeader: deps.keyHeader, proxySecret: deps.proxySecret, forwardAuthorization: deps.forwardAuthorization.includes(api), trust: deps.trust };
+    const gate = createGate({ api, apiPlans, keyHeader: deps.keyHeader, quotaStore, clock, failMode: deps.quotaFailMode, failOpenCache: deps.failOpenCache }, (call, accountId, plan) => {
+      const { req } = call;
+      upstream.forward(call, req.url ?? '', serviceHeaders(rules, req.headers, req.socket.remoteAddress, accountId, plan, call.requestId));
+    });
+    handlers.set(api, (req, res, requestId, renderError, logged) => {
+      const call = new ApiCall(context, req, res, requestId, renderError, logged);
+      try {
+        const url = req.url ?? '';
+        const query = url.indexOf('?');
+        if (screen(call, query < 0 ? url : url.slice(0, query))) gate(call);
+      } catch (err) {
+        call.fail(err);
+      }
+    });
   }
-  return pipelines;
+  return handlers;
 }
 
-/** `/{api}/...` through Express, for every pipeline. */
-export function createApiRoutes(pipelines: Map<string, ApiPipeline>): Router {
+/** `/{api}/...` through Express (the app without the fast path), for every API. */
+export function createApiRoutes(handlers: Map<string, ApiHandler>): Router {
   const router = Router();
-  for (const [api, pipeline] of pipelines) router.use(`/${api}`, ...pipeline);
+  for (const [api, handler] of handlers) router.use(`/${api}`, (req, res, next) => handler(req, res, requestIdOf(res), (_req, _res, err) => next(err), false));
   return router;
 }

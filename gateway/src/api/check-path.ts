@@ -11,7 +11,7 @@ export function checkPath(path: string): string | undefined {
   }
   // Every refusal below needs one of these: most paths are done after one test.
   if (!/[%\\.#]|\/\//.test(path)) return undefined;
-  // Never part of a request target; http-proxy would drop what follows while the route check saw it.
+  // Never part of a request target; a proxy would drop what follows while the route check saw it.
   if (path.includes('#')) return 'the path contains a fragment (#)';
   if (/%(?![0-9A-Fa-f]{2})/.test(path)) return 'the path has a malformed percent-encoding';
   if (/%(?:[01][0-9A-Fa-f]|7[Ff])/.test(path)) return 'the path contains encoded control characters';

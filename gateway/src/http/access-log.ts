@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redactUrl } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
 
@@ -26,19 +25,4 @@ export function writeAccessLog(logger: Logger, entry: AccessLogEntry): void {
   if (entry.status >= 500) logger.error(line, msg);
   else if (entry.status >= 400) logger.warn(line, msg);
   else logger.info(line, msg);
-}
-
-/** Logs the call once, when its response closes (after `finish`, or on an abort). */
-export function logOnClose(logger: Logger, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, requestId: string): void {
-  const started = performance.now();
-  res.once('close', () => {
-    writeAccessLog(logger, {
-      requestId,
-      method: req.method ?? '',
-      url: req.originalUrl ?? req.url ?? '',
-      status: res.statusCode,
-      durationMs: Math.round(performance.now() - started),
-      finished: res.writableFinished,
-    });
-  });
 }

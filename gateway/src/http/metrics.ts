@@ -34,13 +34,15 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Gatew
  * every `inc({...})`, while a bound child is a plain add. Few (status, decision) pairs ever occur.
  */
 export function createCallCounter(metrics: GatewayMetrics, api: string): (status: number, decision: string) => void {
-  const children = new Map<string, { inc(): void }>();
+  // By status, then decision: a lookup per call, no label string built.
+  const children = new Map<number, Map<string, { inc(): void }>>();
   return (status, decision) => {
-    const key = `${status} ${decision}`;
-    let child = children.get(key);
+    let byDecision = children.get(status);
+    if (!byDecision) children.set(status, (byDecision = new Map()));
+    let child = byDecision.get(decision);
     if (!child) {
       child = metrics.calls.labels(api, String(status), decision);
-      children.set(key, child);
+      byDecision.set(decision, child);
     }
     child.inc();
   };

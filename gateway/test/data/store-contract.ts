@@ -24,6 +24,7 @@ const plans: ApiPlans = {
   plans: {
     tiny: { monthly_quota: 4, rate_per_second: 100, price: 0, currency: 'EUR' },
     slow: { monthly_quota: 1000, rate_per_second: 2, price: 500, currency: 'EUR' },
+    wide: { monthly_quota: 1000, rate_per_second: 50, price: 900, currency: 'EUR' },
   },
 };
 const closed: ApiPlans = { ...plans, playground_per_day: 0 };
@@ -161,6 +162,20 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         expect(await admit(k)).toMatchObject({ outcome: 'admitted', secondCount: 2, secondResetMs: 600, used: 3 });
         expect((await admit(k)).outcome).toBe('rate_limited');
         expect((await usage(k.accountId)).month).toBe(3);
+      });
+
+      it('when calls keep coming for seconds, then each counts every call of its own last second, however often the log is trimmed', async () => {
+        const k = await keyWith({ token: { plan: 'wide', status: 'active' } });
+        clock.set(Date.parse('2026-03-15T12:00:00.000Z')); // one month throughout
+        const counts: number[] = [];
+        // A call every 100 ms for 3.5 s: 35 calls, past every trim of the log on the way.
+        for (let i = 0; i < 35; i++) {
+          const admission = await admit(k);
+          expect(admission).toMatchObject({ outcome: 'admitted', used: i + 1, secondResetMs: i < 10 ? 1000 - 100 * i : 100 });
+          counts.push(admission.secondCount);
+          clock.advance(100);
+        }
+        expect(counts).toEqual(Array.from({ length: 35 }, (_, i) => Math.min(i + 1, 10)));
       });
 
       it('when an admitted call is refunded, then its month charge and its rate slot are given back', async () => {

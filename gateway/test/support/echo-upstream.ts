@@ -20,7 +20,9 @@ export interface EchoUpstream {
 
 /**
  * An HTTP service on 127.0.0.1:0 that answers every call with JSON describing it (method, url,
- * headers, body). `/v1/silent` never answers (timeouts); `/v1/status/<n>` answers status n.
+ * headers, body). `/v1/silent` never answers (timeouts); `/v1/status/<n>` answers status n;
+ * `/v1/delay/<ms>` answers after ms; `/v1/trickle/<ms>` sends its headers at once and its body after ms;
+ * `/v1/cookies` answers with a `Set-Cookie` for `tg_session` (the portal's cookie) and one for `theme`.
  * `/v1/openapi.json` (not recorded in `seen`) documents `routes` when given, else is a 404, so the
  * gateway does not know the service's routes and lets every `/v1/` path through.
  */
@@ -40,6 +42,13 @@ export async function startEchoUpstream(options: { routes?: string[] } = {}): Pr
       const call = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
       seen.push(call);
       if (req.url === '/v1/silent') return;
+      const [, kind, ms] = /^\/v1\/(delay|trickle)\/(\d+)$/.exec(req.url ?? '') ?? [];
+      if (kind === 'trickle') res.writeHead(200, { 'content-type': 'application/json' }).flushHeaders();
+      if (kind) {
+        setTimeout(() => res.end(JSON.stringify(call)), Number(ms)).unref();
+        return;
+      }
+      if (req.url === '/v1/cookies') res.setHeader('set-cookie', ['tg_session=planted-by-the-service; Path=/; HttpOnly', 'theme=dark; Path=/']);
       const status = /^\/v1\/status\/(\d{3})$/.exec(req.url ?? '')?.[1];
       res.writeHead(status ? Number(status) : 200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(call));

@@ -10,6 +10,7 @@ export { PROXY_SECRET_HEADER, createProxySecretMiddleware } from './proxy-secret
 export { HEALTHZ_ROUTE, createHealthRoutes, createReadyzRoute } from './health-routes';
 export type { Readiness } from './health-routes';
 export { createLogger } from './logger';
+export { createBatchedDestination } from './batched-destination';
 export type { CreateLoggerOptions, Logger } from './logger';
 export { createRequestLogger } from './request-logger';
 export { REDACTED, redactUrl } from './redact-url';

@@ -10,6 +10,9 @@ type HistoryPart = Pick<AccountStore, 'record' | 'history'>;
 export function memoryHistory(parts: MemoryParts): HistoryPart {
   const { accounts, keys, history, persist, options } = parts;
   const batches = new Map<string, number>();
+  // Day names by when they lapse, soonest first: a day written moves to the end (it lapses last),
+  // so a flush sweeps only the days that lapsed, not every account's every day.
+  const lapses = new Map([...history].sort((a, b) => a[1].expiresAtMs - b[1].expiresAtMs).map(([name, day]) => [name, day.expiresAtMs]));
   return {
     async record(counts, lastUsed, batchId) {
       const nowMs = options.clock();
@@ -27,6 +30,8 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
         day.counts.set(`${c.api}:${c.outcome}`, (day.counts.get(`${c.api}:${c.outcome}`) ?? 0) + c.count);
         day.expiresAtMs = nowMs + HISTORY_TTL_SECONDS * 1000;
         history.set(name, day);
+        lapses.delete(name);
+        lapses.set(name, day.expiresAtMs);
         persist?.history(name);
       }
       for (const [keyId, atMs] of lastUsed) {
@@ -34,8 +39,9 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
         if (stored) stored.record.last_used_at = new Date(atMs).toISOString();
         if (stored) persist?.keyUsed(keyId);
       }
-      for (const [name, day] of history) {
-        if (day.expiresAtMs > nowMs) continue;
+      for (const [name, lapsesAtMs] of lapses) {
+        if (lapsesAtMs > nowMs) break;
+        lapses.delete(name);
         history.delete(name);
         persist?.history(name);
       }
@@ -43,7 +49,9 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
     async history(accountId, apis, fromDayId, toDayId): Promise<HistoryDay[] | undefined> {
       if (!accounts.has(accountId)) return undefined;
       return dayIds(fromDayId, toDayId).flatMap((day) => {
-        const counts = history.get(`${accountId}|${day}`)?.counts;
+        const stored = history.get(`${accountId}|${day}`);
+        // A lapsed day not yet swept (a clock set back can leave one) reads as none.
+        const counts = stored && stored.expiresAtMs > options.clock() ? stored.counts : undefined;
         return apis.map((api) => ({ day, api, counts: Object.fromEntries(HISTORY_OUTCOMES.map((o) => [o, counts?.get(`${api}:${o}`) ?? 0])) as HistoryDay['counts'] }));
       });
     },

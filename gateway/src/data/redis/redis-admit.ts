@@ -7,7 +7,7 @@ import type { Admission, AdmitRequest, RefundTicket } from '../quota-store';
 import { streamsOf } from './redis-client';
 import type { RedisClient } from './redis-client';
 import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
-import { REFUND_SCRIPT, admitScriptFor } from './scripts/admit-script';
+import { ADMIT_REPLY_OUTCOMES, ADMIT_REPLY_STATUS, REFUND_SCRIPT, admitScriptFor } from './scripts/admit-script';
 import type { StoreGuard } from './store-guard';
 import { createWriteCoalescer } from './write-coalescer';
 
@@ -21,9 +21,16 @@ export interface RedisQuotaContext {
   undo: (command: () => Promise<unknown>) => void;
 }
 
-type ScriptReply = [AdmitOutcome | 'late', string, number, number, number, string, string, number?];
+/** The admission script's reply (see admit-script.ts): outcome, plan, used, second count and reset, status, key id, valid until. */
+type ScriptReply = [number, (number | string)?, number?, number?, number?, number?, string?, number?];
 
 type AdmitCommand = (...args: (string | number)[]) => Promise<ScriptReply>;
+
+/** A command and how to read its reply: the plan names by their place in the table the script was written with. */
+interface AdmitScript {
+  command: AdmitCommand;
+  planNames: string[];
+}
 
 /** The refund script's keys and arguments for a ticket. */
 export const refundArgs = (t: RefundTicket): (string | number)[] => [
@@ -62,7 +69,8 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
       'admit',
       (): Promise<Admission> => {
         coalesce();
-        const reply = admitCommandOf(api, apiPlans)(
+        const script = admitCommandOf(api, apiPlans);
+        const reply = script.command(
           redisKeys.account(accountId),
           redisKeys.secrets(accountId),
           redisKeys.secondLog(accountId, api),
@@ -76,7 +84,7 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
           ttlSeconds(day, nowMs),
           ctx.deadline(ctx.maxWaitMs),
         );
-        return reply.then((fields) => admissionOf(fields, ticket));
+        return reply.then((fields) => admissionOf(fields, script.planNames, ticket));
       },
       // The client is told 503: whatever the script does when it finally runs is given back.
       () => ctx.undo(() => refund(ticket)),
@@ -88,32 +96,34 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
  * One admission script per API, its plans written in (admit-script.ts), defined on first use;
  * ioredis sends each by its SHA and falls back to EVAL on NOSCRIPT.
  */
-function createAdmitCommands(redis: RedisClient): (api: string, apiPlans: ApiPlans) => AdmitCommand {
-  const admitCommands = new WeakMap<ApiPlans, Map<string, AdmitCommand>>();
+function createAdmitCommands(redis: RedisClient): (api: string, apiPlans: ApiPlans) => AdmitScript {
+  const admitCommands = new WeakMap<ApiPlans, Map<string, AdmitScript>>();
   return (api, apiPlans) => {
     let byApi = admitCommands.get(apiPlans);
     if (!byApi) admitCommands.set(apiPlans, (byApi = new Map()));
-    let command = byApi.get(api);
-    if (!command) {
+    let script = byApi.get(api);
+    if (!script) {
       const lua = admitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS);
       // Named by the script itself: the same plans on the same client define the same command.
       const name = `tollgateAdmit_${createHash('sha1').update(lua).digest('hex')}`;
       redis.defineCommand(name, { numberOfKeys: 6, lua });
-      command = (redis as unknown as Record<string, AdmitCommand>)[name]!.bind(redis);
-      byApi.set(api, command);
+      script = { command: (redis as unknown as Record<string, AdmitCommand>)[name]!.bind(redis), planNames: Object.keys(apiPlans.plans) };
+      byApi.set(api, script);
     }
-    return command;
+    return script;
   };
 }
 
 /** The script's reply read as an {@link Admission}; a charged call carries the ticket that refunds it. */
-function admissionOf([outcome, plan, used, secondCount, secondResetMs, status, keyId, validUntilMs]: ScriptReply, ticket: RefundTicket): Admission {
-  if (outcome === 'late') throw new Error('the admission reached Redis after its deadline and was not charged');
-  const admission: Admission = { outcome, used, secondCount, secondResetMs };
+function admissionOf([code, planRef = '', used = 0, secondCount = 0, secondResetMs = 0, status = 0, keyId, validUntilMs]: ScriptReply, planNames: string[], ticket: RefundTicket): Admission {
+  const outcome = ADMIT_REPLY_OUTCOMES[code];
+  if (outcome === 'late' || outcome === undefined) throw new Error('the admission reached Redis after its deadline and was not charged');
+  const plan = typeof planRef === 'number' ? (planNames[planRef - 1] ?? '') : planRef;
+  const admission: Admission = { outcome: outcome as AdmitOutcome, used, secondCount, secondResetMs };
   if (keyId) admission.keyId = keyId;
   if (validUntilMs) admission.validUntilMs = validUntilMs;
-  if (status) admission.subscription = { plan, status: status === 'active' ? 'active' : 'inactive' };
-  if (status === 'active' && outcome !== 'unknown_plan') admission.plan = plan;
+  if (status) admission.subscription = { plan, status: status === ADMIT_REPLY_STATUS.active ? 'active' : 'inactive' };
+  if (status === ADMIT_REPLY_STATUS.active && outcome !== 'unknown_plan') admission.plan = plan;
   if (outcome === 'admitted' || outcome === 'playground') {
     admission.charge = outcome === 'admitted' ? 'month' : 'day';
     // The same object the undo above holds: it runs only if this answer never came.

@@ -10,100 +10,116 @@ function luaName(name: string): string {
 }
 
 /**
+ * The answers of the admission script, by their number in its reply (one integer, not a string to
+ * copy and compare): `late` is a script that reached Redis after its deadline.
+ */
+export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_key', 'revoked', 'expired', 'rolled', 'suspended', 'no_subscription', 'unknown_plan', 'playground_exhausted', 'rate_limited', 'quota_exceeded'] as const;
+
+/** The subscription status in the script's reply: none, active, or any other (inactive). */
+export const ADMIT_REPLY_STATUS = { none: 0, active: 1, inactive: 2 } as const;
+
+/** Seconds a per-second log's TTL is renewed by only the first admission of (see the script). */
+const RENEW_BUCKET_MS = 10_000;
+
+/**
  * The admission script of one API: one EVALSHA per call. It mirrors `decideAdmission`
- * (domain/admission.ts) step for step; the shared store contract suite runs both against the same
- * cases. The API's plan table is written into the script's source (the table is fixed for a
- * process's life), so a call sends six arguments instead of eighteen: with the keys, the arguments
- * were the largest part of the gateway's cost per admission. Gateways with different plan tables
- * run different scripts (each by its own SHA), as they must.
+ * (domain/admission.ts) step for step; the shared store contract suite and a property test
+ * (test/data/redis/admit-script.test.ts) hold the two to the same answers. The API's plan table is
+ * written into the script's source (the table is fixed for a process's life), so a call sends six
+ * arguments instead of eighteen, and the reply names the plan by its place in the table: with the
+ * keys, the arguments were the largest part of the gateway's cost per admission.
  *
  * KEYS: 1 account (hash), 2 secrets (hash), 3 second log (sorted set), 4 month counter, 5 day
  * counter, 6 playground log (sorted set of the day's playground calls, for refunds) — all tagged
  * with the account id, so one Cluster slot.
  * ARGV: 1 presented key hash, 2 now (ms), 3 unique log member, 4 month TTL (s), 5 day TTL (s),
  * 6 deadline (Unix ms).
- * Returns {outcome, plan, used, calls in the rolling second, ms until its oldest call leaves,
- * status, key id, and (admitted only) when the secret stops working (ms, 0 for never)}.
+ * Returns {outcome ({@link ADMIT_REPLY_OUTCOMES}, 0-based), plan (its 1-based place in the table, or
+ * its name when the table has no such plan, '' for none), used, calls in the rolling second, ms until
+ * its oldest call leaves, status ({@link ADMIT_REPLY_STATUS}), key id, and (admitted only) when the
+ * secret stops working (ms, 0 for never)}.
  *
  * The secret's entry (`keyId|expiresMs|revokedMs|graceUntilMs`) says which key it opens and
  * whether that key still may be used; the account holds the status and subscriptions shared by
  * all its keys, and the counters are the account's.
  *
- * The rate limit is a sliding log: the times of the calls admitted in the last second, trimmed on
- * every call, so no rolling one-second window ever holds more than the rate (a fixed window lets
- * twice the rate through across a boundary). Times are the gateways' clocks, and calls from
- * several gateways can reach Redis out of time order: a call must still see every entry of its
- * own last second, so the log is trimmed at two seconds, not one, and the count is of the call's
- * last second. It holds at most twice the rate (≤ 160 entries with the built-in plans), so it
- * stays small, and it is exact, unlike a sliding-window counter.
+ * The rate limit is a sliding log: the times of the calls admitted in the last second, so no
+ * rolling one-second window ever holds more than the rate (a fixed window lets twice the rate
+ * through across a boundary). Times are the gateways' clocks, and calls from several gateways can
+ * reach Redis out of time order: a call must still see every entry of its own last second, so
+ * entries are kept two seconds, not one, and the count is of the call's last second. It is exact,
+ * unlike a sliding-window counter. What each command costs Redis counts (each is about a
+ * microsecond or more), so an admission runs as few as its answer needs:
+ * - the oldest entry of the rolling second is read only when the second holds one;
+ * - the log's idle TTL is renewed by the first admission of each ten seconds (the one that finds
+ *   no entry of its ten seconds in the rolling second), so every call sees it live for 50 s or
+ *   more (gateways' clocks must agree within 48 s), where two would do;
+ * - a month counter gets its TTL (to the month's end and a day) when it is made, by its first charge.
  * Nothing is written unless the call is admitted: a 401, 402, 403 or 429 charges nothing. A script
  * that reaches Redis after its deadline (the gateway already answered 503: Redis was frozen, or
- * the network held the command) returns 'late' and writes nothing either.
+ * the network held the command) returns `late` and writes nothing either.
  */
 export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
   const plans = Object.entries(apiPlans.plans)
-    .map(([name, p]) => `[${luaName(name)}] = {${Math.trunc(p.monthly_quota)}, ${Math.trunc(p.rate_per_second)}}`)
+    .map(([name, p], i) => `[${luaName(name)}] = {${Math.trunc(p.monthly_quota)}, ${Math.trunc(p.rate_per_second)}, ${i + 1}}`)
     .join(', ');
+  const code = (outcome: (typeof ADMIT_REPLY_OUTCOMES)[number]): number => ADMIT_REPLY_OUTCOMES.indexOf(outcome);
+  const { active, inactive } = ADMIT_REPLY_STATUS;
   return `
 local PLANS = {${plans}}
 local PLAYGROUND_PER_DAY = ${Math.trunc(apiPlans.playground_per_day)}
 local SUBSCRIPTION_FIELD = 'sub:' .. ${luaName(api)}
 local SECOND_LOG_TTL = ${Math.trunc(secondLogTtlSeconds)}
 local time = redis.call('TIME')
-if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[6]) then
-  return {'late', '', 0, 0, 0, '', ''}
-end
+if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[6]) then return {${code('late')}} end
 local entry = redis.call('HGET', KEYS[2], ARGV[1])
-if not entry then return {'unknown_key', '', 0, 0, 0, '', ''} end
-local f1 = string.find(entry, '|', 1, true)
-local f2 = string.find(entry, '|', f1 + 1, true)
-local f3 = string.find(entry, '|', f2 + 1, true)
-local keyId = string.sub(entry, 1, f1 - 1)
-local expires = tonumber(string.sub(entry, f1 + 1, f2 - 1))
-local revoked = tonumber(string.sub(entry, f2 + 1, f3 - 1))
-local grace = tonumber(string.sub(entry, f3 + 1))
+if not entry then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
+local keyId, expires, revoked, grace = string.match(entry, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
+expires, revoked, grace = tonumber(expires), tonumber(revoked), tonumber(grace)
 local now = tonumber(ARGV[2])
-if revoked > 0 then return {'revoked', '', 0, 0, 0, '', keyId} end
-if grace > 0 and now >= grace then return {'rolled', '', 0, 0, 0, '', keyId} end
-if expires > 0 and now >= expires then return {'expired', '', 0, 0, 0, '', keyId} end
+if revoked > 0 then return {${code('revoked')}, 0, 0, 0, 0, 0, keyId} end
+if grace > 0 and now >= grace then return {${code('rolled')}, 0, 0, 0, 0, 0, keyId} end
+if expires > 0 and now >= expires then return {${code('expired')}, 0, 0, 0, 0, 0, keyId} end
 local rec = redis.call('HMGET', KEYS[1], 'status', SUBSCRIPTION_FIELD)
-if not rec[1] then return {'unknown_key', '', 0, 0, 0, '', ''} end
-if rec[1] == 'suspended' then return {'suspended', '', 0, 0, 0, '', keyId} end
-local status, plan = '', ''
+if not rec[1] then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
+if rec[1] == 'suspended' then return {${code('suspended')}, 0, 0, 0, 0, 0, keyId} end
+local status, plan, state = '', '', 0
 if rec[2] then
-  local bar = string.find(rec[2], '|', 1, true)
-  status = string.sub(rec[2], 1, bar - 1)
-  plan = string.sub(rec[2], bar + 1)
+  status, plan = string.match(rec[2], '^([^|]*)|(.*)$')
+  state = ${inactive}
 end
+local limits = PLANS[plan]
+local planRef = limits and limits[3] or plan
 if status == 'active' then
-  local limits = PLANS[plan]
-  if not limits then return {'unknown_plan', plan, 0, 0, 0, status, keyId} end
+  if not limits then return {${code('unknown_plan')}, planRef, 0, 0, 0, ${active}, keyId} end
   local quota, rate = limits[1], limits[2]
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 2000)
   local count = redis.call('ZCOUNT', KEYS[3], '(' .. (now - 1000), '+inf')
-  local oldest = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. (now - 1000), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-  local reset = 0
-  if oldest[2] then reset = math.max(0, tonumber(oldest[2]) + 1000 - now) end
+  local oldest, reset = nil, 0
+  if count > 0 then
+    oldest = tonumber(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. (now - 1000), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2])
+    reset = math.max(0, oldest + 1000 - now)
+  end
   local used = tonumber(redis.call('GET', KEYS[4]) or '0')
-  if used >= quota then return {'quota_exceeded', plan, used, count, reset, status, keyId} end
-  if count >= rate then return {'rate_limited', plan, used, count, reset, status, keyId} end
-  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
-  redis.call('EXPIRE', KEYS[3], SECOND_LOG_TTL)
+  if used >= quota then return {${code('quota_exceeded')}, planRef, used, count, reset, ${active}, keyId} end
+  if count >= rate then return {${code('rate_limited')}, planRef, used, count, reset, ${active}, keyId} end
+  redis.call('ZADD', KEYS[3], now, ARGV[3])
+  if not oldest or math.floor(oldest / ${RENEW_BUCKET_MS}) ~= math.floor(now / ${RENEW_BUCKET_MS}) then redis.call('EXPIRE', KEYS[3], SECOND_LOG_TTL) end
   used = redis.call('INCR', KEYS[4])
-  redis.call('EXPIRE', KEYS[4], ARGV[4])
-  if not oldest[2] then reset = 1000 end
+  if used == 1 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
+  if count == 0 then reset = 1000 end
   local limit = grace
   if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
-  return {'admitted', plan, used, count + 1, reset, status, keyId, limit}
+  return {${code('admitted')}, planRef, used, count + 1, reset, ${active}, keyId, limit}
 end
-if PLAYGROUND_PER_DAY <= 0 then return {'no_subscription', plan, 0, 0, 0, status, keyId} end
+if PLAYGROUND_PER_DAY <= 0 then return {${code('no_subscription')}, planRef, 0, 0, 0, state, keyId} end
 local day = tonumber(redis.call('GET', KEYS[5]) or '0')
-if day >= PLAYGROUND_PER_DAY then return {'playground_exhausted', plan, day, 0, 0, status, keyId} end
+if day >= PLAYGROUND_PER_DAY then return {${code('playground_exhausted')}, planRef, day, 0, 0, state, keyId} end
 day = redis.call('INCR', KEYS[5])
 redis.call('EXPIRE', KEYS[5], ARGV[5])
 redis.call('ZADD', KEYS[6], ARGV[2], ARGV[3])
 redis.call('EXPIRE', KEYS[6], ARGV[5])
-return {'playground', plan, day, 0, 0, status, keyId}
+return {${code('playground')}, planRef, day, 0, 0, state, keyId}
 `;
 }
 

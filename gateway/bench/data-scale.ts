@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Redis from 'ioredis';
+import type { HistoryCount } from '../src/data/account-store';
+import type { Stores } from '../src/data/stores';
+import { createRedisStores } from '../src/data/redis/redis-stores';
+import { openSqliteStores } from '../src/data/sqlite/sqlite-stores';
+import { dayWindow } from '../src/domain/windows';
+import { startRedisServer } from '../test/support/redis-server';
+import { BENCH_ADMIN_TOKEN, BENCH_PROXY_SECRET } from './bench-setup';
+import { startChild } from './child-server';
+import type { ChildServer } from './child-server';
+import { startBenchGateway } from './gateway-build';
+import { BENCH_LOAD, alternatingRounds, byName, median, measure, rotate } from './measure';
+import type { Row } from './measure';
+
+/**
+ * Whether a call's cost grows with the data: two gateways on two Redis servers, one holding 10
+ * accounts, the other 100,000 (DATA_ACCOUNTS), each account with 3 keys and 90 days of history,
+ * measured side by side in alternating rounds with the same number of keys under load (30, drawn
+ * from the whole population on the big one). Also the memory an account takes (3 keys, 90 days of
+ * history, a month counter): in Redis (`used_memory` over the 100,000) and in the embedded SQLite
+ * store (its file, and the process heap that holds it all, over DATA_SQLITE_ACCOUNTS, 2,000).
+ */
+const ACCOUNTS = Number(process.env.DATA_ACCOUNTS ?? 100_000);
+const SQLITE_ACCOUNTS = Number(process.env.DATA_SQLITE_ACCOUNTS ?? 2_000);
+const KEYS_PER_ACCOUNT = 3;
+const HISTORY_DAYS = 90;
+const LOADED_KEYS = 30;
+const CONCURRENCY = 200;
+// A rate no run reaches: this bench is about the data, not the limits.
+const PLANS = { token: { playground_per_day: 0, plans: { scale: { monthly_quota: 1_000_000_000, rate_per_second: 10_000, price: 0, currency: 'EUR' } } } };
+const SMALL = 'gateway, Redis with 10 accounts';
+const LARGE = 'gateway, Redis with 100,000 accounts';
+
+/** What {@link dataScale} measured. */
+export interface DataScale {
+  accounts: number;
+  rounds: Row[][];
+  /** Large over small, req/s, per round. */
+  ratios: number[];
+  redisBytesPerAccount: number;
+  sqliteFileBytesPerAccount: number;
+  sqliteHeapBytesPerAccount: number;
+  sqliteAccounts: number;
+}
+
+async function pool(n: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n) }, async () => {
+    while (next < n) await task(next++);
+  }));
+}
+
+/** `n` accounts of 3 keys and 90 days of history each; returns every secret. */
+async function populate(stores: Stores, n: number, nowMs: number): Promise<string[]> {
+  const secrets: string[] = [];
+  const ids: string[] = [];
+  await pool(n, async (i) => {
+    const account = await stores.accountStore.createAccount({ email: `scale${i}@example.com`, name: `Scale ${i}`, subscriptions: { token: { plan: 'scale', status: 'active' } } });
+    ids.push(account.id);
+    for (let k = 0; k < KEYS_PER_ACCOUNT; k++) secrets.push((await stores.accountStore.createKey(account.id, { name: `key ${k}` }))!.key);
+  });
+  const days = Array.from({ length: HISTORY_DAYS }, (_, d) => dayWindow(nowMs - d * 86_400_000).id);
+  // A thousand accounts' history per batch: 90 days each, a count of 2xx and of 429.
+  for (let from = 0; from < ids.length; from += 1_000) {
+    const counts: HistoryCount[] = [];
+    for (const accountId of ids.slice(from, from + 1_000)) for (const dayId of days) counts.push({ accountId, api: 'token', dayId, outcome: '2xx', count: 1_234 }, { accountId, api: 'token', dayId, outcome: '429', count: 5 });
+    await stores.accountStore.record(counts, new Map(), `scale-${from}`);
+  }
+  return secrets;
+}
+
+const usedMemory = async (redis: Redis): Promise<number> => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1]);
+
+/** Bytes an account takes in the embedded store: on disk, and in the heap that holds it all. */
+async function sqliteBytes(dir: string, nowMs: number): Promise<{ file: number; heap: number }> {
+  const file = path.join(dir, 'scale.db');
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const sqlite = openSqliteStores({ path: file, clock: () => nowMs });
+  await populate(sqlite.stores, SQLITE_ACCOUNTS, nowMs);
+  sqlite.flush();
+  global.gc?.();
+  const heap = (process.memoryUsage().heapUsed - heapBefore) / SQLITE_ACCOUNTS;
+  sqlite.close();
+  return { file: statSync(file).size / SQLITE_ACCOUNTS, heap };
+}
+
+/** See the top of this file. */
+export async function dataScale(rounds: number): Promise<DataScale> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-scale-'));
+  const plansFile = path.join(dir, 'plans.json');
+  writeFileSync(plansFile, JSON.stringify(PLANS));
+  const nowMs = Date.now();
+  const [smallRedis, largeRedis] = await Promise.all([startRedisServer(), startRedisServer()]);
+  const clients = [new Redis(smallRedis.url), new Redis(largeRedis.url)];
+  const upstream = await startChild('bench/upstream.ts', {});
+  const servers: ChildServer[] = [];
+  try {
+    const stores = clients.map((c) => createRedisStores(c, { clock: () => nowMs, timeoutMs: 60_000 }));
+    const smallKeys = await populate(stores[0]!, 10, nowMs);
+    const before = await usedMemory(clients[1]!);
+    console.error(`writing ${ACCOUNTS} accounts of ${KEYS_PER_ACCOUNT} keys and ${HISTORY_DAYS} days of history into Redis…`);
+    const largeSecrets = await populate(stores[1]!, ACCOUNTS, nowMs);
+    const redisBytesPerAccount = ((await usedMemory(clients[1]!)) - before) / ACCOUNTS;
+    const largeKeys = Array.from({ length: LOADED_KEYS }, () => largeSecrets[Math.floor(Math.random() * largeSecrets.length)]!);
+    const env = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, PROXY_SECRET: BENCH_PROXY_SECRET, LOG_LEVEL: 'info' };
+    const small = await startBenchGateway({ ...env, REDIS_URL: smallRedis.url });
+    servers.push(small);
+    const large = await startBenchGateway({ ...env, REDIS_URL: largeRedis.url });
+    servers.push(large);
+    const measured = await alternatingRounds(
+      rounds,
+      () => measure(SMALL, small, BENCH_LOAD, rotate(smallKeys)),
+      () => measure(LARGE, large, BENCH_LOAD, rotate(largeKeys)),
+    );
+    const sqlite = await sqliteBytes(dir, nowMs);
+    return {
+      accounts: ACCOUNTS,
+      rounds: measured,
+      ratios: measured.map((r) => byName(r, LARGE).rps / byName(r, SMALL).rps),
+      redisBytesPerAccount,
+      sqliteFileBytesPerAccount: sqlite.file,
+      sqliteHeapBytesPerAccount: sqlite.heap,
+      sqliteAccounts: SQLITE_ACCOUNTS,
+    };
+  } finally {
+    for (const server of servers) await server.stop();
+    await upstream.stop();
+    for (const c of clients) c.disconnect();
+    await Promise.all([smallRedis.stop(), largeRedis.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The lines {@link dataScale} prints on its own. */
+export function reportDataScale(scale: DataScale): void {
+  const each = scale.ratios.map((x) => x.toFixed(2)).join(', ');
+  console.log(`req/s with ${scale.accounts} accounts / with 10: ${median(scale.ratios).toFixed(2)} (rounds: ${each})  (target 0.95 to 1.05)`);
+  console.log(`Redis: ${Math.round(scale.redisBytesPerAccount)} bytes per account (3 keys, 90 days of history, a month counter; used_memory over ${scale.accounts})`);
+  console.log(`SQLite: ${Math.round(scale.sqliteFileBytesPerAccount)} bytes per account on disk, ${Math.round(scale.sqliteHeapBytesPerAccount)} bytes of heap (over ${scale.sqliteAccounts} accounts)`);
+}
+
+if (require.main === module) {
+  dataScale(Number(process.env.BENCH_ROUNDS ?? 3))
+    .then(reportDataScale)
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    });
+}
