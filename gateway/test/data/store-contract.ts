@@ -5,6 +5,7 @@ import { EmailTakenError, KeyRevokedError } from '../../src/data/account-store';
 import type { Account } from '../../src/data/account-store';
 import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
+import { describeBillingContract } from './billing-store-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -570,6 +571,8 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         }
       });
     });
+
+    describeBillingContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
 
     describe('sign-ups and health', () => {
       it('when sign-ups are counted, then each address counts separately per UTC hour', async () => {

@@ -4,6 +4,7 @@ import type { ApiPlans } from '../../domain/plans';
 import { dayWindow, monthWindow, ttlSeconds } from '../../domain/windows';
 import { REFUND_MARKER_TTL_SECONDS } from '../retention';
 import type { Admission, AdmitRequest, RefundTicket } from '../quota-store';
+import { decodeSubscription } from './record-codec';
 import { streamsOf } from './redis-client';
 import type { RedisClient } from './redis-client';
 import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
@@ -112,7 +113,8 @@ function admissionOf([outcome, plan, used, secondCount, secondResetMs, status, k
   const admission: Admission = { outcome, used, secondCount, secondResetMs };
   if (keyId) admission.keyId = keyId;
   if (validUntilMs) admission.validUntilMs = validUntilMs;
-  if (status) admission.subscription = { plan, status: status === 'active' ? 'active' : 'inactive' };
+  // Only a refused call's subscription can be lapsed: the admitted path builds its object directly.
+  if (status) admission.subscription = status === 'active' ? { plan, status: 'active' } : decodeSubscription(`${status}|${plan}`);
   if (status === 'active' && outcome !== 'unknown_plan') admission.plan = plan;
   if (outcome === 'admitted' || outcome === 'playground') {
     admission.charge = outcome === 'admitted' ? 'month' : 'day';

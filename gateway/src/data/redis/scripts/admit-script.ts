@@ -96,7 +96,8 @@ if status == 'active' then
   if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
   return {'admitted', plan, used, count + 1, reset, status, keyId, limit}
 end
-if PLAYGROUND_PER_DAY <= 0 then return {'no_subscription', plan, 0, 0, 0, status, keyId} end
+-- A subscription billing stopped ('lapsed:<reason>') gets no playground: its owner is told to pay.
+if PLAYGROUND_PER_DAY <= 0 or string.sub(status, 1, 7) == 'lapsed:' then return {'no_subscription', plan, 0, 0, 0, status, keyId} end
 local day = tonumber(redis.call('GET', KEYS[5]) or '0')
 if day >= PLAYGROUND_PER_DAY then return {'playground_exhausted', plan, day, 0, 0, status, keyId} end
 day = redis.call('INCR', KEYS[5])
