@@ -40,3 +40,19 @@ export function paymentRefusalDetails(api: string, apiPlans: ApiPlans, subscript
   if (subscription?.lapsed) return { api, plans, plan: subscription.plan, lapsed: subscription.lapsed, page: subscription.lapsed === 'canceled' ? PORTAL_SUBSCRIPTIONS_PAGE : PORTAL_BILLING_PAGE };
   return { api, plans, page: PORTAL_SUBSCRIPTIONS_PAGE };
 }
+
+/**
+ * What choosing a paid plan without a card says: with billing on, where the card is taken; without
+ * it, that card payments are not set up on this server and whom to ask.
+ */
+export function paidPlanMessage(api: string, plan: string, price: string, billing: { enabled: boolean; supportEmail?: string }): string {
+  const costs = `the ${api} API's ${plan} plan costs ${price} a month`;
+  if (billing.enabled) return `${costs} and is paid by card: take it on the portal's Subscriptions page (${PORTAL_SUBSCRIPTIONS_PAGE}), which opens a secure card payment page (POST /dashboard/v1/billing/checkout)`;
+  const ask = billing.supportEmail ? `write to ${billing.supportEmail}` : 'ask the people who run this server';
+  return `${costs}, and card payments are not set up on this server, so paid plans cannot be taken here yet; to get one, ${ask}`;
+}
+
+/** What changing a card-paid plan outside billing says: it is changed or ended on the billing page, which stops the charges too. */
+export function billedPlanMessage(api: string, plan: string): string {
+  return `the ${api} API's ${plan} plan is paid by card: change or cancel it on the portal's Billing page (${PORTAL_BILLING_PAGE}), so the card stops being charged too`;
+}
