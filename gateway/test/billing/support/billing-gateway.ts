@@ -25,6 +25,8 @@ import { startSmtpInbox } from '../../support/smtp-inbox';
 import type { SmtpInbox } from '../../support/smtp-inbox';
 
 export const ADMIN_TOKEN = 'billing-admin-token-0123456789';
+/** The signing secret of a gateway started with `webhooks: 'manual'`. */
+export const MANUAL_WEBHOOK_SECRET = 'whsec_tollgate_manual_secret';
 const PROXY_SECRET = 'billing-proxy-secret-0123456789';
 const DAY = 86_400;
 
@@ -55,6 +57,8 @@ export interface BillingGateway {
   clockOf(accountId: string, currency: string): Promise<string>;
   /** Advances a test clock by days and waits for renewals, retries and their webhooks. */
   advanceDays(clockId: string, days: number): Promise<void>;
+  /** Posts an event to the gateway's webhook as Stripe does, signed with `secret` (the gateway's by default) at `timestamp` (now). */
+  deliver(event: unknown, options?: { secret?: string; timestamp?: number; signature?: string | null }): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
@@ -64,8 +68,12 @@ export interface BillingGatewayOptions {
   /** The gateway's wall clock starts here (it then runs): new customers' test clocks start here too. */
   start?: number;
   env?: Record<string, string>;
-  /** Create the webhook endpoint (default true): false leaves reconciliation as the only way in. */
-  webhooks?: boolean;
+  /**
+   * `delivered` (default): the catalogue sync makes the endpoint and stripe-local sends every event;
+   * `manual`: the gateway has {@link MANUAL_WEBHOOK_SECRET} but no endpoint exists (tests post events
+   * themselves); `none`: no secret and no endpoint (reconciliation is the only way in).
+   */
+  webhooks?: 'delivered' | 'manual' | 'none';
   stripeLocal?: StripeLocalOptions;
 }
 
@@ -99,15 +107,11 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
   const t0 = Date.now();
   const start = options.start ?? t0;
   const clock = (): number => start + (Date.now() - t0);
-  let webhookSecret = '';
-  if (options.webhooks !== false) {
-    const unsigned = loadConfig(baseEnv);
-    webhookSecret = (await createStripeProvider(unsigned.billing!, unsigned.plans, clock).syncCatalogue(unsigned.plans, `${url}/billing/webhook`)).webhook.secret ?? '';
-  } else {
-    const unsigned = loadConfig(baseEnv);
-    const synced = await createStripeProvider(unsigned.billing!, unsigned.plans, clock).syncCatalogue(unsigned.plans, `${url}/unused-webhook`);
-    await stripe.webhookEndpoints.del(synced.webhook.id);
-  }
+  const webhooks = options.webhooks ?? 'delivered';
+  const unsigned = loadConfig(baseEnv);
+  const synced = await createStripeProvider(unsigned.billing!, unsigned.plans, clock).syncCatalogue(unsigned.plans, `${url}/billing/webhook`);
+  if (webhooks !== 'delivered') await stripe.webhookEndpoints.del(synced.webhook.id);
+  const webhookSecret = webhooks === 'delivered' ? (synced.webhook.secret ?? '') : webhooks === 'manual' ? MANUAL_WEBHOOK_SECRET : '';
   const config = loadConfig({ ...baseEnv, ...(webhookSecret ? { STRIPE_WEBHOOK_SECRET: webhookSecret } : {}) });
   const logger = createLogger({ service: 'billing-test', level: 'silent' });
   const opened = await openStores({
@@ -168,6 +172,15 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
       const { frozen_time } = await stripe.testHelpers.testClocks.retrieve(clockId);
       await stripe.testHelpers.testClocks.advance(clockId, { frozen_time: frozen_time + Math.round(days * DAY) });
       await local.settle();
+    },
+    async deliver(event, deliverOptions = {}) {
+      const payload = JSON.stringify(event, null, 2);
+      const signature =
+        deliverOptions.signature === undefined
+          ? stripe.webhooks.generateTestHeaderString({ payload, secret: deliverOptions.secret ?? webhookSecret, ...(deliverOptions.timestamp === undefined ? {} : { timestamp: deliverOptions.timestamp }) })
+          : deliverOptions.signature;
+      const res = await fetch(`${url}/billing/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'stripe-signature': signature }) }, body: payload });
+      return { status: res.status, body: await res.json() };
     },
     async close() {
       await billing.stop();
