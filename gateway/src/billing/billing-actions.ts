@@ -22,7 +22,7 @@ export interface BillingActionsDeps {
 export interface BillingActions {
   checkout(account: Account, api: string, plan: string): Promise<{ url: string; session_id: string }>;
   /** Reads a Checkout Session back from the provider and applies its subscription (what the return page polls). */
-  confirmCheckout(account: Account, sessionId: string): Promise<BillingRecord | null>;
+  confirmCheckout(account: Account, sessionId: string): Promise<(BillingRecord & { api: string }) | null>;
   changePlan(account: Account, api: string, plan: string): Promise<BillingRecord>;
   cancel(account: Account, api: string): Promise<BillingRecord>;
   keep(account: Account, api: string): Promise<BillingRecord>;
@@ -95,7 +95,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
         }
         if (!session.complete || !session.subscriptionId) return null;
         const paid = await provider.readSubscription(session.subscriptionId);
-        return paid ? applied(account, paid) : null;
+        return paid ? { api: paid.api, ...(await applied(account, paid)) } : null;
       }),
     changePlan: (account, api, plan) =>
       person(async () => {
