@@ -5,7 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Stripe from 'stripe';
-import { createLogger } from '@tollgate/envelope';
+import { createLogger, validateResponse } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope';
+import { BILLING_ADMIN_ROUTES } from '../../../src/billing/billing-admin-routes';
+import { BILLING_ROUTES } from '../../../src/billing/billing-routes';
 import { createStripeLocal } from '@tollgate/stripe-local';
 import type { StripeLocal, StripeLocalOptions } from '@tollgate/stripe-local';
 import { createBillingFor, createGatewayListener } from '../../../src/app';
@@ -131,13 +134,23 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
   const { listener } = createGatewayListener({ config, stores, clock, logger, metrics: createMetrics(), documents, recorder, mailer, billing });
   server.on('request', listener);
 
+  // Every billing answer is checked against its route's documented schema (contract tests).
+  const documented: RouteDoc[] = [...Object.values(BILLING_ROUTES), ...Object.values(BILLING_ADMIN_ROUTES)];
+  const routeOf = (method: string, route: string): RouteDoc | undefined =>
+    documented.find((r) => r.method === method.toLowerCase() && new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(route.split('?')[0]!));
   const json: BillingGateway['json'] = async (method, route, key, body) => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (key === ADMIN_TOKEN) headers.authorization = `Bearer ${ADMIN_TOKEN}`;
     else if (key) headers['x-tollgate-key'] = key;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(url + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as never };
+    const answer = { status: res.status, body: (await res.json()) as never };
+    const doc = routeOf(method, route);
+    if (doc) {
+      const problems = validateResponse(doc, answer.status, answer.body);
+      if (problems.length) throw new Error(`${method} ${route} answered ${answer.status} against its documented schema: ${problems.join('; ')}`);
+    }
+    return answer;
   };
   return {
     url,
