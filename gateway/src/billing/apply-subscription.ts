@@ -5,7 +5,7 @@ import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
 import type { Mailer } from '../mail/mailer';
-import type { PaidSubscription } from './billing-provider';
+import type { BillingProvider, PaidSubscription } from './billing-provider';
 import { paymentFailedMail, paymentRecoveredMail } from './billing-mail';
 import { recordOf, runningAtProvider, sameRecord } from './billing-record';
 
@@ -19,6 +19,15 @@ export interface Applied {
   changed: boolean;
   /** Set when it was not applied: another running subscription of the account pays for the API. */
   skipped?: string;
+}
+
+/** What the flows that read subscriptions from the provider and apply them share (webhooks, reconciliation). */
+export interface ProviderFlowDeps {
+  provider: BillingProvider;
+  billingStore: BillingStore;
+  apply: (paid: PaidSubscription, accountId: string) => Promise<Applied | undefined>;
+  clock: () => number;
+  logger: Logger;
 }
 
 /** What the applier needs. */

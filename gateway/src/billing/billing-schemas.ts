@@ -12,14 +12,15 @@ const closed = (properties: Record<string, unknown>, optional: string[] = []): S
 const time = { type: 'string', format: 'date-time' };
 const maybeTime = { type: ['string', 'null'], format: 'date-time' };
 const currency = { type: 'string', pattern: '^[A-Z]{3}$' };
+const text = { type: 'string' };
 
 /** One paid subscription: the plan, its price, the provider's status and what it gives now. */
 export const BILLED_SUBSCRIPTION_SCHEMA = closed({
-  api: { type: 'string' },
-  subscription_id: { type: 'string' },
-  customer_id: { type: 'string' },
-  plan: { type: 'string' },
-  price_id: { type: 'string' },
+  api: text,
+  subscription_id: text,
+  customer_id: text,
+  plan: text,
+  price_id: text,
   amount: { type: 'integer', description: 'Monthly price in the smallest currency unit' },
   currency,
   status: { type: 'string', enum: [...PROVIDER_STATUSES], description: 'As Stripe has it' },

@@ -1,7 +1,5 @@
-import type { Logger } from '@tollgate/envelope';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
-import type { Applied } from './apply-subscription';
-import type { BillingProvider, PaidSubscription } from './billing-provider';
+import type { Applied, ProviderFlowDeps } from './apply-subscription';
 
 /** One repair, as `tollgate billing reconcile` prints it. */
 export interface Repair {
@@ -20,15 +18,6 @@ export interface Reconciliation {
   unknown_customers: { customer: string; subscription: string }[];
 }
 
-/** What reconciliation needs. */
-export interface ReconcileDeps {
-  provider: BillingProvider;
-  billingStore: BillingStore;
-  apply: (paid: PaidSubscription, accountId: string) => Promise<Applied | undefined>;
-  clock: () => number;
-  logger: Logger;
-}
-
 const brief = (r: BillingRecord) => ({ plan: r.plan, status: r.status, state: r.state });
 
 /** Every record the store keeps, with its account and API. */
@@ -45,7 +34,7 @@ async function* storedRecords(billingStore: BillingStore): AsyncIterable<{ accou
 }
 
 /** Reconciliation of the store with the provider, and the sweep that ends grace periods. */
-export function createReconciler(deps: ReconcileDeps): { reconcile(): Promise<Reconciliation>; sweepGrace(): Promise<Repair[]> } {
+export function createReconciler(deps: ProviderFlowDeps): { reconcile(): Promise<Reconciliation>; sweepGrace(): Promise<Repair[]> } {
   const { provider, billingStore, logger } = deps;
   const repairOf = (applied: Applied | undefined): Repair | undefined =>
     applied?.changed ? { account: applied.accountId, api: applied.api, subscription: applied.record.subscription_id, from: applied.previous ? brief(applied.previous) : null, to: brief(applied.record) } : undefined;

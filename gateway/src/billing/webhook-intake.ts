@@ -1,8 +1,6 @@
 import { AppError } from '@tollgate/envelope';
-import type { Logger } from '@tollgate/envelope';
-import type { BillingStore } from '../data/billing-store';
-import type { Applied } from './apply-subscription';
-import type { BillingProvider, PaidSubscription, ProviderEvent } from './billing-provider';
+import type { ProviderFlowDeps } from './apply-subscription';
+import type { ProviderEvent } from './billing-provider';
 
 /** The events that can change a subscription; any other type is acknowledged and ignored. */
 export const HANDLED_EVENTS: ReadonlySet<string> = new Set([
@@ -17,22 +15,13 @@ export const HANDLED_EVENTS: ReadonlySet<string> = new Set([
 /** What became of one event, for the answer and the log. */
 export type EventOutcome = 'applied' | 'unchanged' | 'duplicate' | 'ignored' | 'unknown_customer';
 
-/** What webhook intake needs. */
-export interface IntakeDeps {
-  provider: BillingProvider;
-  billingStore: BillingStore;
-  apply: (paid: PaidSubscription, accountId: string) => Promise<Applied | undefined>;
-  clock: () => number;
-  logger: Logger;
-}
-
 /**
  * Handles one verified event, once: its id is claimed in the store first (a second delivery finds
  * it handled, or being handled and is asked to come again), and released if handling fails so
  * Stripe's retry can do it. The event only says which subscription to look at: it is read from the
  * provider as it is now and applied, so events coming twice or out of order change nothing more.
  */
-export function createWebhookIntake(deps: IntakeDeps): (event: ProviderEvent) => Promise<EventOutcome> {
+export function createWebhookIntake(deps: ProviderFlowDeps): (event: ProviderEvent) => Promise<EventOutcome> {
   const { provider, billingStore, logger } = deps;
 
   const handle = async (event: ProviderEvent): Promise<EventOutcome> => {

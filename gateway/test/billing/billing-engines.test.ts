@@ -3,12 +3,11 @@ import { startRedisCluster } from '../support/redis-cluster';
 import type { RedisCluster } from '../support/redis-cluster';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
-import { ADMIN_TOKEN, startBillingGateway } from './support/billing-gateway';
+import { ADMIN_TOKEN, MID_MARCH, startBillingGateway } from './support/billing-gateway';
 import type { BillingGateway, Engine } from './support/billing-gateway';
 
 jest.setTimeout(120_000);
 
-const MID_MARCH = Date.parse('2026-03-16T12:00:00.000Z');
 let redis: RedisServer;
 let cluster: RedisCluster;
 

@@ -2,22 +2,19 @@ import Ajv from 'ajv';
 import fc from 'fast-check';
 import { errorEnvelopeSchema } from '@tollgate/envelope';
 import { HOSTILE_TEXT, PROTOTYPE_NAMES } from '@tollgate/envelope/test/hostile-requests';
-import { startBillingGateway } from './support/billing-gateway';
-import type { BillingGateway } from './support/billing-gateway';
+import { useBillingGateway } from './support/billing-gateway';
 
 jest.setTimeout(120_000);
 
 const isErrorEnvelope = new Ajv({ strict: false, validateFormats: false }).compile(errorEnvelopeSchema());
 const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
-let gw: BillingGateway;
+const gw = useBillingGateway();
 let key: string;
 let accountId: string;
 
 beforeAll(async () => {
-  gw = await startBillingGateway();
   ({ key, id: accountId } = await gw.account('fuzz@example.com'));
 });
-afterAll(() => gw.close());
 
 const segment = fc.oneof(fc.constantFrom('token', 'burger', 'logs', 'pro', 'free', 'scale', ...PROTOTYPE_NAMES), fc.constantFrom(...HOSTILE_TEXT.filter((t) => t.length < 100 && !/[\ud800-\udfff]/.test(t))).map(encodeURIComponent));
 const route = fc.oneof(

@@ -1,17 +1,9 @@
 import type Stripe from 'stripe';
-import { startBillingGateway } from './support/billing-gateway';
-import type { BillingGateway } from './support/billing-gateway';
+import { MID_MARCH, useBillingGateway } from './support/billing-gateway';
 
 jest.setTimeout(60_000);
 
-// Mid-month, so the first period runs to the first of the next month and is charged in proportion.
-const MID_MARCH = Date.parse('2026-03-16T12:00:00.000Z');
-let gw: BillingGateway;
-
-beforeAll(async () => {
-  gw = await startBillingGateway({ start: MID_MARCH });
-});
-afterAll(() => gw.close());
+const gw = useBillingGateway({ start: MID_MARCH });
 
 describe('taking a paid plan by card', () => {
   it('when a person checks out token pro mid-month with 4242, then access comes from the webhook, the first invoice is prorated to 1 April, and calls get pro limits', async () => {

@@ -1,9 +1,8 @@
-import { startBillingGateway } from './support/billing-gateway';
+import { MID_MARCH, useBillingGateway } from './support/billing-gateway';
 import type { BillingGateway } from './support/billing-gateway';
 
 jest.setTimeout(60_000);
 
-const MID_MARCH = Date.parse('2026-03-16T12:00:00.000Z');
 
 /** Posts a hosted page's form as a browser does (no redirect followed). */
 async function postForm(url: string, fields: Record<string, string>): Promise<number> {
@@ -22,11 +21,7 @@ async function withFailingCard(gw: BillingGateway, email: string): Promise<{ id:
 }
 
 describe('a failed payment', () => {
-  let gw: BillingGateway;
-  beforeAll(async () => {
-    gw = await startBillingGateway({ start: MID_MARCH });
-  });
-  afterAll(() => gw.close());
+  const gw = useBillingGateway({ start: MID_MARCH });
 
   it('when the renewal fails, then the plan is past due in grace (mail, calls served); when every retry fails, then 402 names the API, plan, what happened and the page; paying in the portal restores it', async () => {
     const a = await withFailingCard(gw, 'ada@example.com');
@@ -59,11 +54,7 @@ describe('a failed payment', () => {
 });
 
 describe('a grace period that ends before any retry', () => {
-  let gw: BillingGateway;
-  beforeAll(async () => {
-    gw = await startBillingGateway({ start: MID_MARCH, env: { BILLING_GRACE_DAYS: '2' } });
-  });
-  afterAll(() => gw.close());
+  const gw = useBillingGateway({ start: MID_MARCH, env: { BILLING_GRACE_DAYS: '2' } });
 
   it('when two days pass after the failed renewal with no event, then the grace sweep suspends the plan: 402 saying the grace period is over', async () => {
     const a = await withFailingCard(gw, 'bo@example.com');
@@ -81,11 +72,7 @@ describe('a grace period that ends before any retry', () => {
 });
 
 describe('a subscription canceled when the retries ran out', () => {
-  let gw: BillingGateway;
-  beforeAll(async () => {
-    gw = await startBillingGateway({ start: MID_MARCH, stripeLocal: { retriesExhausted: 'canceled' } });
-  });
-  afterAll(() => gw.close());
+  const gw = useBillingGateway({ start: MID_MARCH, stripeLocal: { retriesExhausted: 'canceled' } });
 
   it('when Stripe cancels it for want of payment, then calls get 402 saying so, and a new plan can be taken', async () => {
     const a = await withFailingCard(gw, 'cy@example.com');

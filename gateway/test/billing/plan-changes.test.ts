@@ -1,16 +1,9 @@
 import type Stripe from 'stripe';
-import { startBillingGateway } from './support/billing-gateway';
-import type { BillingGateway } from './support/billing-gateway';
+import { MID_MARCH, useBillingGateway } from './support/billing-gateway';
 
 jest.setTimeout(60_000);
 
-const MID_MARCH = Date.parse('2026-03-16T12:00:00.000Z');
-let gw: BillingGateway;
-
-beforeAll(async () => {
-  gw = await startBillingGateway({ start: MID_MARCH });
-});
-afterAll(() => gw.close());
+const gw = useBillingGateway({ start: MID_MARCH });
 
 /** A verified account paying for token `plan` by card. */
 async function subscribed(email: string, plan = 'pro'): Promise<{ id: string; key: string; clock: string }> {

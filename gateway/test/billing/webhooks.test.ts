@@ -1,10 +1,9 @@
 import type Stripe from 'stripe';
-import { ADMIN_TOKEN, startBillingGateway } from './support/billing-gateway';
+import { ADMIN_TOKEN, MID_MARCH, startBillingGateway, useBillingGateway } from './support/billing-gateway';
 import type { BillingGateway } from './support/billing-gateway';
 
 jest.setTimeout(60_000);
 
-const MID_MARCH = Date.parse('2026-03-16T12:00:00.000Z');
 
 /** The events stripe-local recorded about a customer, oldest first. */
 async function eventsOf(gw: BillingGateway, customerId: string): Promise<Stripe.Event[]> {
@@ -31,11 +30,7 @@ async function paidUndelivered(gw: BillingGateway, email: string): Promise<{ id:
 const tokenPlan = async (gw: BillingGateway, id: string) => (await gw.stores.accountStore.getAccount(id))!.subscriptions.token;
 
 describe('the webhook (events posted by the test, signed or not)', () => {
-  let gw: BillingGateway;
-  beforeAll(async () => {
-    gw = await startBillingGateway({ start: MID_MARCH, webhooks: 'manual' });
-  });
-  afterAll(() => gw.close());
+  const gw = useBillingGateway({ start: MID_MARCH, webhooks: 'manual' });
 
   it('when an event is forged, unsigned, stale or altered after signing, then it is 400 and changes nothing', async () => {
     const a = await paidUndelivered(gw, 'forged@example.com');
@@ -98,11 +93,7 @@ describe('the webhook (events posted by the test, signed or not)', () => {
 });
 
 describe('reconciliation (no webhook ever arrives)', () => {
-  let gw: BillingGateway;
-  beforeAll(async () => {
-    gw = await startBillingGateway({ start: MID_MARCH, webhooks: 'none' });
-  });
-  afterAll(() => gw.close());
+  const gw = useBillingGateway({ start: MID_MARCH, webhooks: 'none' });
 
   it('when a checkout is paid and no event comes, then reconciliation gives the plan and says what it changed; drift in the store is repaired too', async () => {
     const a = await paidUndelivered(gw, 'quiet@example.com');

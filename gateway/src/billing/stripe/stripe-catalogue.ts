@@ -1,17 +1,11 @@
 import type Stripe from 'stripe';
 import type { PlanTable } from '../../domain/plans';
 import type { CatalogueSync } from '../billing-provider';
+import { HANDLED_EVENTS } from '../webhook-intake';
 import { isMissing, stripeCall } from './stripe-client';
 
-/** The events the gateway's endpoint is sent (POST /billing/webhook). */
-export const WEBHOOK_EVENTS: Stripe.WebhookEndpointCreateParams.EnabledEvent[] = [
-  'checkout.session.completed',
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'invoice.paid',
-  'invoice.payment_failed',
-];
+/** The events the gateway's endpoint is sent (POST /billing/webhook): those it handles. */
+export const WEBHOOK_EVENTS = [...HANDLED_EVENTS] as Stripe.WebhookEndpointCreateParams.EnabledEvent[];
 
 /** The lookup key of a plan's current price: it moves to a new price when the amount changes. */
 export const lookupKey = (api: string, plan: string): string => `tollgate:${api}:${plan}`;

@@ -26,6 +26,7 @@ import { createSmtpMailer } from '../../../src/mail/mailer';
 import { startEchoUpstream } from '../../support/echo-upstream';
 import type { EchoUpstream } from '../../support/echo-upstream';
 import { startSmtpInbox } from '../../support/smtp-inbox';
+import { useStarted } from '../../support/use-started';
 import type { SmtpInbox } from '../../support/smtp-inbox';
 
 export const ADMIN_TOKEN = 'billing-admin-token-0123456789';
@@ -212,3 +213,11 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
     },
   };
 }
+
+/** One billing gateway for a describe block (or a file), started before its tests and closed after them (see useStarted). */
+export function useBillingGateway(options: BillingGatewayOptions = {}): BillingGateway {
+  return useStarted(() => startBillingGateway(options));
+}
+
+/** Mid-month, so a first billing period runs to the first of the next month and is charged in proportion. */
+export const MID_MARCH = Date.parse('2026-03-16T12:00:00.000Z');
