@@ -30,6 +30,8 @@ keys of an account:
 card payments (Stripe; STRIPE_SECRET_KEY and PUBLIC_URL):
   billing sync                                            make the products, prices and webhook endpoint the plan table needs (no Redis needed)
   billing reconcile                                       compare every Stripe subscription with the store and repair drift
+  billing account <id>                                    an account's Stripe customers, paid subscriptions (status, period end) and comp plans
+  billing summary                                         monthly recurring revenue per currency, paid subscriptions by status
 keys as one-key accounts (as before accounts):
   create --owner <owner> [--subscribe <api>=<plan> ...]   create a key (the secret is printed once)
   list                                                    list every key
@@ -49,7 +51,7 @@ export interface CliDeps {
   plans: PlanTable;
   clock: () => number;
   /** The billing room's commands (billing/billing-cli.ts), passed in by cli.ts. */
-  billing?: { sync(): Promise<unknown>; reconcile(): Promise<unknown> };
+  billing?: { sync(): Promise<unknown>; reconcile(): Promise<unknown>; account(id: string): Promise<unknown>; summary(): Promise<unknown> };
 }
 
 const OPTIONS = {
@@ -174,6 +176,8 @@ const COMMANDS: Record<string, Command> = {
   'key end-grace': { args: ['<keyId>'], run: ([id = ''], _values, _deps, actions) => actions.endGrace(id) },
   'billing sync': { args: [], store: false, run: (_args, _values, deps) => billingOf(deps).sync() },
   'billing reconcile': { args: [], run: (_args, _values, deps) => billingOf(deps).reconcile() },
+  'billing account': { args: ['<id>'], run: ([id = ''], _values, deps) => billingOf(deps).account(id) },
+  'billing summary': { args: [], run: (_args, _values, deps) => billingOf(deps).summary() },
 };
 
 function billingOf(deps: CliDeps): NonNullable<CliDeps['billing']> {

@@ -4,11 +4,14 @@ import type { Billing } from './create-billing';
 export interface BillingCommands {
   sync(): Promise<unknown>;
   reconcile(): Promise<unknown>;
+  account(accountId: string): Promise<unknown>;
+  summary(): Promise<unknown>;
 }
 
 /**
  * `billing sync` prints what it made and, once, the webhook endpoint's signing secret;
- * `billing reconcile` prints what it checked and repaired.
+ * `billing reconcile` prints what it checked and repaired; `billing account` and `summary` print
+ * what the admin routes answer.
  */
 export function createBillingCommands(billing: Billing): BillingCommands {
   return {
@@ -17,5 +20,11 @@ export function createBillingCommands(billing: Billing): BillingCommands {
       return { ...done, missing: await billing.missingPrices() };
     },
     reconcile: () => billing.reconcile(),
+    async account(accountId) {
+      const view = await billing.accountBilling(accountId);
+      if (!view) throw new Error(`no account with id ${accountId}`);
+      return view;
+    },
+    summary: () => billing.billingSummary(),
   };
 }

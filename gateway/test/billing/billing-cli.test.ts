@@ -113,6 +113,13 @@ describe('tollgate billing reconcile', () => {
 
     const again = JSON.parse((await runGatewayScript('src/cli.ts', ['billing', 'reconcile'], { ...env, REDIS_URL: redis.url })).stdout) as { changed: unknown[] };
     expect(again.changed).toEqual([]);
+
+    const shown = await runGatewayScript('src/cli.ts', ['billing', 'account', account.id], { ...env, REDIS_URL: redis.url });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ account_id: account.id, customers: { USD: customer.id }, subscriptions: [{ api: 'burger', plan: 'scale', status: 'active', current_period_end: expect.any(String) }], comp: [] });
+    const summary = await runGatewayScript('src/cli.ts', ['billing', 'summary'], { ...env, REDIS_URL: redis.url });
+    expect(JSON.parse(summary.stdout)).toMatchObject({ mrr: { USD: 3940 }, subscriptions: { active: 1 } });
+    const unknown = await runGatewayScript('src/cli.ts', ['billing', 'account', 'acc_000000000000000000000000'], { ...env, REDIS_URL: redis.url });
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'gateway cli: no account with id acc_000000000000000000000000']);
     await client.quit();
   });
 });
