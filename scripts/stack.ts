@@ -1,11 +1,13 @@
 // `npm start` (and `npm start -- --demo`): runs the gateway and the three services as separate
 // processes with prefixed, readable logs, says which upstreams they cannot reach, prints where they
 // are and how to get a key, and stops everything on Ctrl-C. `--demo` also runs local stand-ins for
-// every upstream and makes a demo key. Any failure before the banner, and any deployable ending
+// every upstream and for Stripe (card payments with test cards), and makes a demo key. Any failure before the banner, and any deployable ending
 // after it, stops the stack with a non-zero exit code and a line naming the deployable.
 import { join, resolve } from 'node:path';
 import { printBanner } from './stack/banner';
 import { checkPorts } from './stack/check-ports';
+import { startDemoBilling } from './stack/demo-billing';
+import type { DemoBilling } from './stack/demo-billing';
 import { createDemoKey } from './stack/demo-key';
 import { startDemoUpstreams } from './stack/demo-upstreams';
 import type { DemoUpstreams } from './stack/demo-upstreams';
@@ -20,11 +22,13 @@ import { upstreamUrls } from './stack/upstream-urls';
 let stopping = false;
 let stack: Stack | undefined;
 let upstreams: DemoUpstreams | undefined;
+let billing: DemoBilling | undefined;
 
 async function stopAll(): Promise<void> {
   stopping = true;
   await stack?.stop();
   await upstreams?.stop();
+  await billing?.stop();
 }
 
 async function main(): Promise<void> {
@@ -38,9 +42,11 @@ async function main(): Promise<void> {
   if (config.demo) {
     console.log('[stack] demo mode: starting local upstreams (Big Mac CSV file server, price indexer, anvil)');
     upstreams = await startDemoUpstreams(root);
+    console.log('[stack] demo mode: starting stripe-local (a local stand-in for Stripe) and syncing the plan catalogue to it');
+    billing = await startDemoBilling(root, `http://127.0.0.1:${config.ports.gateway}`);
   }
   const passed: Record<DeployableName, Record<string, string>> = {
-    gateway: config.redisUrl ? { REDIS_URL: config.redisUrl } : {},
+    gateway: { ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}), ...billing?.env },
     burger: upstreams?.env.burger ?? {},
     token: upstreams?.env.token ?? {},
     logs: upstreams?.env.logs ?? {},
@@ -69,7 +75,7 @@ async function main(): Promise<void> {
     : config.storePath === ':memory:'
       ? 'in-memory store (lost on restart; one process only)'
       : `embedded SQLite file ${resolve(root, config.storePath)} (kept across restarts; one gateway process; set REDIS_URL for Redis)`;
-  printBanner({ stack: running, store, demoKey, upstreams, problems });
+  printBanner({ stack: running, store, demoKey, upstreams, problems, stripeLocalUrl: billing?.url });
 }
 
 async function shutdown(): Promise<void> {

@@ -176,6 +176,18 @@ describe('the demo stack through the gateway', () => {
     }
   });
 
+  it('when a person takes a paid plan in the demo, then Checkout is the Stripe stand-in’s page, and paying with 4242 gives the plan at once', async () => {
+    const buyer = await createKey({});
+    const checkout = await call('/dashboard/v1/billing/checkout', { method: 'POST', key: buyer.key, body: { api: 'burger', plan: 'scale' } });
+    expect(checkout.status).toBe(200);
+    expect(checkout.body.data.url.startsWith(`${e2e.billing.url}/checkout/cs_test_`)).toBe(true);
+    const paid = await fetch(checkout.body.data.url, { method: 'POST', body: new URLSearchParams({ cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' }), redirect: 'manual' });
+    expect([paid.status, paid.headers.get('location')]).toEqual([303, `${e2e.gateway}/portal/billing?checkout=${checkout.body.data.session_id}`]);
+    await e2e.billing.local.settle();
+    const res = await call('/burger/v1/meta', { key: buyer.key });
+    expect([res.status, res.headers.get('x-ratelimit-requests-limit')]).toEqual([200, '4400000']);
+  });
+
   it("when npm start probes the demo stand-ins, then it finds every upstream reachable and the banner's warning stays away", async () => {
     const urls = await upstreamUrls(e2e.upstreams.env, {});
     expect(urls).toEqual({ burger: e2e.upstreams.env.burger.BURGER_DATA_URL, token: e2e.upstreams.env.token.TOKEN_UPSTREAM_URL, logs: e2e.upstreams.env.logs.LOGS_RPC_ETHEREUM });

@@ -18,6 +18,9 @@ import { createCorsPolicy } from './api/cors-policy';
 import { FailOpenCache } from './api/fail-open-cache';
 import { createFastPath, pendingErrorOf } from './api/fast-path';
 import { createDashboardRoutes } from './dashboard/dashboard-routes';
+import { createDashboardAuth } from './dashboard/dashboard-auth';
+import { createBilling } from './billing/create-billing';
+import type { Billing } from './billing/create-billing';
 import { readUsage } from './data/read-usage';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
@@ -36,8 +39,10 @@ export interface AppDeps {
   recorder: UsageRecorder;
   /** More routers (e.g. `/docs`), mounted after health/metrics and before the proxied APIs. */
   routers?: Router[];
-  /** Portal mail (sign-in codes); unset: by SMTP_URL, as main.ts chooses (tests build apps from an environment alone). */
+  /** Portal mail (sign-in codes, billing); unset: by SMTP_URL, as main.ts chooses (tests build apps from an environment alone). */
   mailer?: Mailer;
+  /** The billing room (main.ts runs its jobs); unset: built here from the config. */
+  billing?: Billing;
 }
 
 // Store failures outside the proxy path (admin, dashboard) are 503s too, never 500s.
@@ -117,6 +122,12 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
     }),
   );
   app.get('/metrics', metricsGuard(config), sendMetrics(metrics));
+  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom));
+  const billing = deps.billing ?? createBillingFor(deps, mailer);
+  // Before any body parser: the webhook's signature covers its raw bytes.
+  app.use(billing.webhookRoute);
+  app.use('/admin/billing', noStore);
+  app.use(billing.adminRoutes(createAdminAuth(config.adminToken)));
   app.use('/admin/v1', noStore, createAdminRoutes({ adminToken: config.adminToken, plans: config.plans, keyStore: stores.keyStore, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock }));
   app.use(
     '/dashboard/v1',
@@ -130,17 +141,36 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
       signupsPerHour: config.signupsPerHour,
       readUsage: (record, nowMs) => readUsage(record, config.plans, stores.quotaStore, nowMs),
       sessionStore: stores.sessionStore,
-      mailer: deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom)),
+      mailer,
       signInsPerHour: config.signInsPerHour,
       sessionTtlHours: config.sessionTtlHours,
       publicUrl: config.publicUrl,
+      billing: { enabled: billing.enabled, supportEmail: config.supportEmail },
+      billedPlanOf: (accountId, api) => billing.billedPlanOf(accountId, api),
     }),
   );
+  const authenticate = createDashboardAuth({ accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock });
+  app.use('/dashboard/v1', noStore, billing.routes(authenticate));
   app.use(createPortalRoutes({ keyHeader: config.keyHeader }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(createApiRoutes(handlers));
   app.use(createNotFoundHandler(), storeErrors, createErrorHandler(logger));
   return app;
+}
+
+/** The billing room from the config (no jobs: main.ts starts those on the one it builds). */
+export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger'>, mailer: Mailer): Billing {
+  const { config, stores } = deps;
+  return createBilling({
+    config: config.billing,
+    supportEmail: config.supportEmail,
+    plans: config.plans,
+    billingStore: stores.billingStore,
+    accountStore: stores.accountStore,
+    mailer,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
 }
 
 const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, res) => {

@@ -97,4 +97,40 @@ describe('loadConfig', () => {
   it('when PLANS_FILE cannot be read, then the error names the file', () => {
     expect(() => loadConfig({ PLANS_FILE: '/missing.json' })).toThrow(/^PLANS_FILE \/missing\.json cannot be read: ENOENT/);
   });
+
+  describe('card payments', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_51Abcdefgh', PUBLIC_URL: 'https://api.example.com' };
+
+    it('when no key is set, then billing is off; SUPPORT_EMAIL is kept for what paid plans say', () => {
+      const config = loadConfig({ SUPPORT_EMAIL: 'sales@example.com' });
+      expect(config.billing).toBeUndefined();
+      expect(config.supportEmail).toBe('sales@example.com');
+    });
+
+    it('when a key and PUBLIC_URL are set, then billing has the defaults: 7 grace days, reconciliation every 15 minutes, no test clocks, the real API', () => {
+      expect(loadConfig(stripe).billing).toEqual({ secretKey: 'sk_test_51Abcdefgh', publicUrl: 'https://api.example.com', graceDays: 7, reconcileSeconds: 900, testClocks: false });
+    });
+
+    it('when STRIPE_API_BASE and the rest are set, then the SDK gets host, port and protocol', () => {
+      const config = loadConfig({ ...stripe, STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh123', STRIPE_API_BASE: 'http://127.0.0.1:12111', STRIPE_TEST_CLOCKS: 'true', BILLING_GRACE_DAYS: '3', BILLING_RECONCILE_SECONDS: '60' });
+      expect(config.billing).toMatchObject({ webhookSecret: 'whsec_abcdefgh123', apiBase: { host: '127.0.0.1', port: 12111, protocol: 'http' }, testClocks: true, graceDays: 3, reconcileSeconds: 60 });
+      expect(loadConfig({ ...stripe, STRIPE_API_BASE: 'https://stripe.internal' }).billing?.apiBase).toEqual({ host: 'stripe.internal', port: 443, protocol: 'https' });
+    });
+
+    it.each<[Record<string, string>, RegExp]>([
+      [{ STRIPE_SECRET_KEY: 'sk_test_51Abcdefgh' }, /^STRIPE_SECRET_KEY needs PUBLIC_URL/],
+      [{ STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh123' }, /^STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not/],
+      [{ STRIPE_API_BASE: 'http://127.0.0.1:12111' }, /^STRIPE_API_BASE is set but STRIPE_SECRET_KEY is not/],
+      [{ STRIPE_TEST_CLOCKS: 'true' }, /^STRIPE_TEST_CLOCKS is set but STRIPE_SECRET_KEY is not/],
+      [{ ...stripe, STRIPE_SECRET_KEY: 'sk_live_51Abcdefgh', STRIPE_TEST_CLOCKS: 'true' }, /^STRIPE_TEST_CLOCKS works with a test-mode key/],
+      [{ ...stripe, STRIPE_SECRET_KEY: 'pk_test_51Abcdefgh' }, /^STRIPE_SECRET_KEY must be a Stripe secret or restricted key/],
+      [{ ...stripe, STRIPE_WEBHOOK_SECRET: 'secret' }, /^STRIPE_WEBHOOK_SECRET must be a webhook signing secret/],
+      [{ ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:12111/v1' }, /^STRIPE_API_BASE must be the base URL of a Stripe-compatible API/],
+      [{ ...stripe, BILLING_GRACE_DAYS: '-1' }, /^BILLING_GRACE_DAYS must be an integer from 0 to 60$/],
+      [{ ...stripe, BILLING_RECONCILE_SECONDS: '1' }, /^BILLING_RECONCILE_SECONDS must be an integer from 5 to 86400$/],
+      [{ SUPPORT_EMAIL: 'nobody' }, /^SUPPORT_EMAIL must be an email address$/],
+    ])('when the environment is %j, then one line names the variable', (env, message) => {
+      expect(() => loadConfig(env)).toThrow(message);
+    });
+  });
 });

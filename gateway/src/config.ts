@@ -69,6 +69,27 @@ export interface GatewayConfig {
   forwardSetCookie: readonly string[];
   /** One line each about settings that work together badly, logged as warnings at start. */
   warnings: string[];
+  /** Card payments through Stripe; unset (no `STRIPE_SECRET_KEY`): paid plans show their prices and say whom to ask. */
+  billing?: BillingConfig;
+  /** Whom people are told to ask (about paid plans while billing is off); `SUPPORT_EMAIL`. */
+  supportEmail?: string;
+}
+
+/** Stripe billing, set by `STRIPE_SECRET_KEY` (which needs `PUBLIC_URL`). */
+export interface BillingConfig {
+  secretKey: string;
+  /** Unset: `POST /billing/webhook` refuses every event, and only reconciliation brings state in. */
+  webhookSecret?: string;
+  /** A Stripe-compatible API (stripe-local in tests and the demo), as the SDK's host, port and protocol. */
+  apiBase?: { host: string; port: number; protocol: 'http' | 'https' };
+  /** The origin Checkout and the billing portal return to: `PUBLIC_URL`. */
+  publicUrl: string;
+  /** Days a past-due subscription keeps being served after the unpaid invoice's date. */
+  graceDays: number;
+  /** How often reconciliation compares Stripe's subscriptions with the store (s). */
+  reconcileSeconds: number;
+  /** Test mode only: each new customer lives on a test clock of its own, so renewals can be rehearsed. */
+  testClocks: boolean;
 }
 
 /**
@@ -119,6 +140,13 @@ interface Env {
   PUBLIC_URL?: string;
   FORWARD_AUTHORIZATION?: string;
   FORWARD_SET_COOKIE?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE?: string;
+  STRIPE_TEST_CLOCKS: boolean;
+  SUPPORT_EMAIL?: string;
+  BILLING_GRACE_DAYS: number;
+  BILLING_RECONCILE_SECONDS: number;
 }
 
 /** Where the embedded store lives when `STORE_PATH` is unset, relative to the working directory. */
@@ -203,8 +231,40 @@ export const ENV_SCHEMA: QuerySchema = {
     PUBLIC_URL: { type: 'string', pattern: '^https?://[^/\\s?#]+$', description: 'an origin such as https://api.example.com (no path)' },
     FORWARD_AUTHORIZATION: apiList,
     FORWARD_SET_COOKIE: apiList,
+    STRIPE_SECRET_KEY: { type: 'string', pattern: '^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,}$', description: 'a Stripe secret or restricted key (sk_live_…, sk_test_…)' },
+    STRIPE_WEBHOOK_SECRET: { type: 'string', pattern: '^whsec_[A-Za-z0-9_+/=]{8,}$', description: 'a webhook signing secret (whsec_…), as tollgate billing sync prints it' },
+    STRIPE_API_BASE: { type: 'string', pattern: '^https?://[^/\\s?#]+/?$', description: 'the base URL of a Stripe-compatible API, such as http://127.0.0.1:12111 (no path)' },
+    STRIPE_TEST_CLOCKS: { type: 'boolean', default: false, description: 'true or false' },
+    SUPPORT_EMAIL: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', description: 'an email address' },
+    BILLING_GRACE_DAYS: { type: 'integer', minimum: 0, maximum: 60, default: 7 },
+    BILLING_RECONCILE_SECONDS: { type: 'integer', minimum: 5, maximum: 86400, default: 900 },
   },
 };
+
+/** The billing settings, from the Stripe variables; undefined without a key. */
+function billingConfig(e: Env): BillingConfig | undefined {
+  if (!e.STRIPE_SECRET_KEY) {
+    const stray = (['STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE'] as const).find((name) => e[name] !== undefined) ?? (e.STRIPE_TEST_CLOCKS ? 'STRIPE_TEST_CLOCKS' : undefined);
+    if (stray) throw new Error(`${stray} is set but STRIPE_SECRET_KEY is not; set STRIPE_SECRET_KEY to take card payments, or unset ${stray}`);
+    return undefined;
+  }
+  if (!e.PUBLIC_URL) throw new Error('STRIPE_SECRET_KEY needs PUBLIC_URL: the portal’s origin (such as https://api.example.com), where Stripe Checkout and the billing portal send people back');
+  if (e.STRIPE_TEST_CLOCKS && !e.STRIPE_SECRET_KEY.includes('_test_')) throw new Error('STRIPE_TEST_CLOCKS works with a test-mode key (sk_test_…) only');
+  const billing: BillingConfig = {
+    secretKey: e.STRIPE_SECRET_KEY,
+    publicUrl: e.PUBLIC_URL,
+    graceDays: e.BILLING_GRACE_DAYS,
+    reconcileSeconds: e.BILLING_RECONCILE_SECONDS,
+    testClocks: e.STRIPE_TEST_CLOCKS,
+  };
+  if (e.STRIPE_WEBHOOK_SECRET) billing.webhookSecret = e.STRIPE_WEBHOOK_SECRET;
+  if (e.STRIPE_API_BASE) {
+    const base = new URL(e.STRIPE_API_BASE);
+    const protocol = base.protocol === 'http:' ? 'http' : 'https';
+    billing.apiBase = { host: base.hostname.replace(/^\[|\]$/g, ''), port: base.port ? Number(base.port) : protocol === 'http' ? 80 : 443, protocol };
+  }
+  return billing;
+}
 
 /**
  * Parses the environment (and the plan file it names) once; throws an Error whose message is one
@@ -254,6 +314,9 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
   };
   if (e.SMTP_URL) config.smtpUrl = e.SMTP_URL;
   if (e.PUBLIC_URL) config.publicUrl = e.PUBLIC_URL;
+  const billing = billingConfig(e);
+  if (billing) config.billing = billing;
+  if (e.SUPPORT_EMAIL) config.supportEmail = e.SUPPORT_EMAIL;
   if (e.METRICS_PORT !== undefined) config.metricsPort = e.METRICS_PORT;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
   if (e.REDIS_CLUSTER_NODES) config.redisClusterNodes = parseClusterNodes(e.REDIS_CLUSTER_NODES);

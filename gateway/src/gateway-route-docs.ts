@@ -1,5 +1,7 @@
 import { ADMIN_ACCOUNT_ROUTES } from './admin/admin-account-docs';
 import { ADMIN_ROUTES } from './admin/admin-routes';
+import { BILLING_ADMIN_ROUTES } from './billing/billing-admin-routes';
+import { BILLING_ROUTES } from './billing/billing-routes';
 import { DASHBOARD_ROUTES } from './dashboard/dashboard-routes';
 import { SESSION_COOKIE } from './dashboard/session-auth';
 import type { GatewayRouteDocs } from './docs/docs-routes';
@@ -7,8 +9,8 @@ import type { GatewayRouteDocs } from './docs/docs-routes';
 /** What `/docs` lists of the gateway's own routes, gathered here so no audience reads another's. */
 export function gatewayRouteDocs(): GatewayRouteDocs {
   return {
-    dashboard: Object.values(DASHBOARD_ROUTES),
-    admin: [...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES)],
+    dashboard: [...Object.values(DASHBOARD_ROUTES), ...Object.values(BILLING_ROUTES)],
+    admin: [...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES), ...Object.values(BILLING_ADMIN_ROUTES)],
     sessionCookie: SESSION_COOKIE,
   };
 }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createBatchedDestination, createLogger, createTimedServer, serve } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
-import { createGatewayListener, createMetricsApp } from './app';
+import { createBillingFor, createGatewayListener, createMetricsApp } from './app';
+import type { Billing } from './billing/create-billing';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
 import { openStores } from './data/open-stores';
@@ -53,7 +54,9 @@ async function main(): Promise<void> {
   if (config.smtpUrl) logger.info({ mail: mailer.describe, mail_from: config.mailFrom }, `portal mail (sign-in codes) goes through ${mailer.describe}`);
   else logger.warn({ mail: 'log' }, 'SMTP_URL is not set: each portal mail (sign-in codes) is written to this log instead of being sent; set SMTP_URL (smtp:// or smtps://) to send it');
   if (config.smtpUrl && !config.publicUrl) logger.warn({}, 'PUBLIC_URL is not set: a sign-in mail links to the portal only when the request reached this gateway by its own address or a loopback name, else it gives the code alone; set PUBLIC_URL to the portal’s origin');
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer });
+  const billing = createBillingFor({ config, stores, clock, logger }, mailer);
+  startBilling(billing, config, logger);
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing });
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     logger,
     onClose: async () => {
       metricsServer?.close();
+      await billing.stop();
       await recorder.stop();
       mailer.close();
       // After the recorder's last write: every count and history day reaches the file.
@@ -70,6 +74,24 @@ async function main(): Promise<void> {
       logger.flush();
     },
   });
+}
+
+/** Starts billing's jobs and says at start what is missing: the webhook secret, any paid plan's price at Stripe. */
+function startBilling(billing: Billing, config: GatewayConfig, logger: Logger): void {
+  if (!config.billing) {
+    logger.info({ billing: 'off' }, `STRIPE_SECRET_KEY is not set: card payments are off; paid plans show their prices and people are told to ${config.supportEmail ? `write to ${config.supportEmail}` : 'ask the people who run this server (set SUPPORT_EMAIL to name an address)'}`);
+    return;
+  }
+  logger.info({ billing: 'stripe', api_base: config.billing.apiBase ? `${config.billing.apiBase.protocol}://${config.billing.apiBase.host}:${config.billing.apiBase.port}` : 'api.stripe.com', grace_days: config.billing.graceDays, reconcile_seconds: config.billing.reconcileSeconds }, 'card payments through Stripe');
+  if (!config.billing.webhookSecret) logger.warn({}, 'STRIPE_WEBHOOK_SECRET is not set: POST /billing/webhook refuses every event, and payments reach accounts only through reconciliation; run tollgate billing sync and set the secret it prints');
+  billing.start();
+  billing.missingPrices().then(
+    (missing) => {
+      if (missing.length) logger.error({ missing }, `paid plans without their price at Stripe, which cannot be bought until it is made: ${missing.join(', ')}; run tollgate billing sync`);
+      else logger.info({}, 'every paid plan has its price at Stripe');
+    },
+    (err: unknown) => logger.warn({ err: (err as Error).message }, 'the paid plans’ prices at Stripe could not be checked at start'),
+  );
 }
 
 /** The metrics port's server; a port that cannot be had stops the gateway with one line. */

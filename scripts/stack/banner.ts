@@ -10,10 +10,12 @@ export interface BannerInput {
   upstreams?: DemoUpstreams;
   /** Upstreams the services cannot reach; said first, since the stack looks healthy without them. */
   problems?: readonly UpstreamProblem[];
+  /** The demo's Stripe stand-in, when card payments run against it. */
+  stripeLocalUrl?: string;
 }
 
 /** The banner's text: where everything is, how to get a key and, in demo mode, a ready-to-paste curl per API. */
-export function bannerText({ stack, store, demoKey, upstreams, problems = [] }: BannerInput): string {
+export function bannerText({ stack, store, demoKey, upstreams, problems = [], stripeLocalUrl }: BannerInput): string {
   const gw = stack.urls.gateway;
   const lines = [''];
   if (problems.length === 0) {
@@ -54,6 +56,15 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [] }: 
       `  curl -s '${gw}/burger/v1/index?base=eur&sort=valuation' -H 'x-tollgate-key: ${demoKey}'`,
       `  curl -s '${gw}/token/v1/price?tokens=ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48,coingecko:ethereum' -H 'x-tollgate-key: ${demoKey}'`,
       `  curl -s '${gw}/logs/v1/transfers?chain=ethereum&token=${address}&from_block=${fromBlock}&to_block=${toBlock}' -H 'x-tollgate-key: ${demoKey}'`,
+    );
+  }
+  if (stripeLocalUrl) {
+    lines.push(
+      '',
+      `Card payments (demo): paid plans are paid through stripe-local at ${stripeLocalUrl}, a local stand-in for Stripe; nothing is charged.`,
+      `  take one at ${gw}/portal/subscriptions (sign in first); invoices and the card at ${gw}/portal/billing`,
+      '  test cards: 4242 4242 4242 4242 pays; 4000 0000 0000 0341 is saved but every charge fails (a failed renewal);',
+      '              4000 0000 0000 9995 is declined (insufficient funds); any future expiry such as 12 / 34, any CVC',
     );
   }
   if (problems.length > 0 && !upstreams) lines.push('', `Unreachable: ${problems.map((p) => p.deployable).join(', ')}. Offline? npm start -- --demo`);

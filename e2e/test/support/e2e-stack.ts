@@ -5,6 +5,8 @@ import { PassThrough } from 'node:stream';
 import { BUILT_IN_PLANS } from '../../../gateway/src/domain/plans';
 import { freePort } from '@tollgate/envelope/test/processes';
 import { startRedisServer } from '../../../gateway/test/support/redis-server';
+import { startDemoBilling } from '../../../scripts/stack/demo-billing';
+import type { DemoBilling } from '../../../scripts/stack/demo-billing';
 import { startDemoUpstreams } from '../../../scripts/stack/demo-upstreams';
 import type { DemoUpstreams } from '../../../scripts/stack/demo-upstreams';
 import { startStack } from '../../../scripts/stack/start-stack';
@@ -19,6 +21,8 @@ export const TINY_PLAN = { monthly_quota: 3, rate_per_second: 50, price: 0, curr
 export interface E2eStack {
   stack: Stack;
   upstreams: DemoUpstreams;
+  /** The demo's Stripe stand-in, as `npm start -- --demo` runs it. */
+  billing: DemoBilling;
   gateway: string;
   /** Everything the four processes printed, for the failure message. */
   output: () => string;
@@ -42,14 +46,20 @@ export async function startE2eStack(root: string): Promise<E2eStack> {
   const sink = new PassThrough();
   sink.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   const ports = { gateway: await freePort(), burger: await freePort(), token: await freePort(), logs: await freePort() };
+  const billing = await startDemoBilling(root, `http://127.0.0.1:${ports.gateway}`).catch(async (err: unknown) => {
+    await upstreams.stop();
+    await redis.stop();
+    throw err;
+  });
   const stack = await startStack({
     root,
     ports,
     adminToken: ADMIN_TOKEN,
     outputStream: sink,
     readyTimeoutMs: 60_000,
-    env: { gateway: { REDIS_URL: redis.url, PLANS_FILE: plansFile }, ...upstreams.env },
+    env: { gateway: { REDIS_URL: redis.url, PLANS_FILE: plansFile, ...billing.env }, ...upstreams.env },
   }).catch(async (err: unknown) => {
+    await billing.stop();
     await upstreams.stop();
     await redis.stop();
     throw new Error(`${(err as Error).message}\n${printed}`);
@@ -58,11 +68,13 @@ export async function startE2eStack(root: string): Promise<E2eStack> {
   return {
     stack,
     upstreams,
+    billing,
     gateway: stack.urls.gateway,
     output: () => printed,
     stop: () =>
       (stopped ??= (async () => {
         const codes = await stack.stop();
+        await billing.stop();
         await upstreams.stop();
         await redis.stop();
         return codes;

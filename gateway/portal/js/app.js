@@ -1,7 +1,8 @@
 // The portal's entry: renders the page's view into <main>, keeps the header's sign-in state, and
 // follows links between portal pages in place, so a secret shown on Keys is still in memory on Try it.
 import { el, fill, showError, errorRegion } from './dom.js';
-import { loadSession, onSessionChange, signOut } from './session.js';
+import { loadSession, onSessionChange, session, signOut } from './session.js';
+import { billingStatus, paymentBanner } from './billing.js';
 
 const body = document.body;
 const main = document.getElementById('main');
@@ -43,7 +44,19 @@ async function render(id, { focus, ended = false }) {
     main.append(region);
     showError(region, err);
   }
+  if (mine === renderCount) await showPaymentBanner(mine);
   if (focus) main.querySelector('h1')?.focus();
+}
+
+// A failed payment is said on every page while signed in, under the page's heading.
+async function showPaymentBanner(mine) {
+  if (!session()) return;
+  const status = await billingStatus().catch(() => null);
+  const banner = paymentBanner(status, pathOf.get('billing'));
+  if (!banner || mine !== renderCount) return;
+  const heading = main.querySelector('h1');
+  if (heading) heading.after(banner);
+  else main.prepend(banner);
 }
 
 /** Goes to a portal path in place (other paths load normally). */
@@ -89,7 +102,7 @@ let wasSignedIn = false;
 onSessionChange((current) => {
   showWho(current);
   // A view that needs the account re-renders when the session ends under it (expired, signed out elsewhere).
-  if (wasSignedIn && !current && ['keys', 'subscriptions', 'usage'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
+  if (wasSignedIn && !current && ['keys', 'subscriptions', 'billing', 'usage'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
   wasSignedIn = Boolean(current);
 });
 

@@ -27,13 +27,18 @@ keys of an account:
   key roll <keyId> [--grace-seconds <s>]                  a new secret; the old one works s more (default 86400)
   key revoke <keyId>                                      revoke a key
   key end-grace <keyId>                                   end a roll's grace now: only the new secret works
+card payments (Stripe; STRIPE_SECRET_KEY and PUBLIC_URL):
+  billing sync                                            make the products, prices and webhook endpoint the plan table needs (no Redis needed)
+  billing reconcile                                       compare every Stripe subscription with the store and repair drift
+  billing account <id>                                    an account's Stripe customers, paid subscriptions (status, period end) and comp plans
+  billing summary                                         monthly recurring revenue per currency, paid subscriptions by status
 keys as one-key accounts (as before accounts):
   create --owner <owner> [--subscribe <api>=<plan> ...]   create a key (the secret is printed once)
   list                                                    list every key
   subscribe <id> <api> <plan> [--inactive]                set a key's plan for an API
   revoke <id>                                             revoke a key
   usage <id>                                              usage this month (plans) and today (playground)
-REDIS_URL must point at the gateway's Redis.`;
+REDIS_URL must point at the gateway's Redis (but for billing sync).`;
 
 /** A mistake in the command line; printed with the usage text, exit code 2. */
 export class CliUsageError extends Error {}
@@ -45,6 +50,8 @@ export interface CliDeps {
   quotaStore: QuotaStore;
   plans: PlanTable;
   clock: () => number;
+  /** The billing room's commands (billing/billing-cli.ts), passed in by cli.ts. */
+  billing?: { sync(): Promise<unknown>; reconcile(): Promise<unknown>; account(id: string): Promise<unknown>; summary(): Promise<unknown> };
 }
 
 const OPTIONS = {
@@ -67,6 +74,8 @@ type Values = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: tr
 interface Command {
   args: string[];
   options?: (keyof typeof OPTIONS)[];
+  /** False for a command that does not touch the store. */
+  store?: false;
   run(args: string[], values: Values, deps: CliDeps, actions: AdminAccountActions): Promise<unknown>;
 }
 
@@ -165,15 +174,34 @@ const COMMANDS: Record<string, Command> = {
   },
   'key revoke': { args: ['<keyId>'], run: ([id = ''], _values, _deps, actions) => actions.revokeKey(id) },
   'key end-grace': { args: ['<keyId>'], run: ([id = ''], _values, _deps, actions) => actions.endGrace(id) },
+  'billing sync': { args: [], store: false, run: (_args, _values, deps) => billingOf(deps).sync() },
+  'billing reconcile': { args: [], run: (_args, _values, deps) => billingOf(deps).reconcile() },
+  'billing account': { args: ['<id>'], run: ([id = ''], _values, deps) => billingOf(deps).account(id) },
+  'billing summary': { args: [], run: (_args, _values, deps) => billingOf(deps).summary() },
 };
+
+function billingOf(deps: CliDeps): NonNullable<CliDeps['billing']> {
+  if (!deps.billing) throw new Error('card payments are off: set STRIPE_SECRET_KEY (and PUBLIC_URL, the portal’s origin) to use the billing commands');
+  return deps.billing;
+}
+
+/** The command an argument list names, and the arguments after its name. */
+function commandOf(positionals: string[]): { name: string; args: string[]; command: Command | undefined } {
+  const grouped = positionals[0] === 'account' || positionals[0] === 'key' || positionals[0] === 'billing';
+  const name = positionals.slice(0, grouped ? 2 : 1).join(' ');
+  return { name, args: positionals.slice(grouped ? 2 : 1), command: Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined };
+}
+
+/** Whether the command line names a command that works without the store (so no Redis is needed). */
+export function storeFreeCommand(argv: string[]): boolean {
+  const positionals = argv.filter((arg) => !arg.startsWith('-'));
+  return commandOf(positionals).command?.store === false;
+}
 
 /** Runs one CLI command and returns what to print (JSON-serialisable). */
 export async function runCliCommand(argv: string[], deps: CliDeps): Promise<unknown> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  const grouped = positionals[0] === 'account' || positionals[0] === 'key';
-  const name = positionals.slice(0, grouped ? 2 : 1).join(' ');
-  const args = positionals.slice(grouped ? 2 : 1);
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const { name, args, command } = commandOf(positionals);
   if (!command) throw new CliUsageError(name ? `unknown command '${name}'` : 'no command given');
   if (args.length !== command.args.length) throw new CliUsageError(`${name} takes ${command.args.join(' ') || 'no arguments'}`);
   const stray = Object.keys(values).find((option) => !command.options?.includes(option as keyof typeof OPTIONS));

@@ -3,6 +3,7 @@ import { KEY_LENGTH, MAX_KEY_LENGTH, parseApiKey } from '../domain/api-key';
 import type { AdmissionDecision } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
 import { playgroundPlanName } from '../domain/plans';
+import { paymentRefusalDetails, paymentRefusalMessage } from '../domain/subscription-refusal';
 import { rateLimitHeaders, retryAfterSeconds } from '../domain/rate-limit-headers';
 import { monthWindow } from '../domain/windows';
 import type { Admission, QuotaStore } from '../data/quota-store';
@@ -27,8 +28,6 @@ export type Admit = (call: ApiCall, accountId: string, plan: string) => void;
 
 function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): AppError {
   const { api, apiPlans } = deps;
-  const planNames = Object.keys(apiPlans.plans).join(', ');
-  const subscribe = `subscribe with PUT /dashboard/v1/subscriptions/${api} (plans: ${planNames})`;
   const limits = decision.plan ? ownEntry(apiPlans.plans, decision.plan) : undefined;
   switch (decision.outcome) {
     case 'unknown_key':
@@ -42,11 +41,9 @@ function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): Ap
     case 'suspended':
       return new AppError('FORBIDDEN', 'the account of this API key is suspended; contact the operator');
     case 'no_subscription':
-      return new AppError('SUBSCRIPTION_REQUIRED', `this key has no active subscription to ${api}; ${subscribe}`, { details: { api, plans: Object.keys(apiPlans.plans) } });
     case 'unknown_plan':
-      return new AppError('SUBSCRIPTION_REQUIRED', `the ${decision.subscription?.plan ?? ''} plan is no longer offered for ${api}; ${subscribe}`, { details: { api, plans: Object.keys(apiPlans.plans) } });
     case 'playground_exhausted':
-      return new AppError('SUBSCRIPTION_REQUIRED', `the playground allowance of ${apiPlans.playground_per_day} calls a day to ${api} is used up; ${subscribe}, or wait for the next UTC day`, { details: { api, plans: Object.keys(apiPlans.plans) } });
+      return new AppError('SUBSCRIPTION_REQUIRED', paymentRefusalMessage(decision.outcome, api, apiPlans, decision.subscription), { details: paymentRefusalDetails(api, apiPlans, decision.subscription) });
     case 'rate_limited': {
       const retry = retryAfterSeconds(decision, nowMs);
       return new AppError('RATE_LIMITED', `rate limit of ${limits?.rate_per_second ?? 0} calls per second on the ${decision.plan ?? ''} plan reached; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });

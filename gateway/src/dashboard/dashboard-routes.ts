@@ -10,6 +10,8 @@ import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { noStore } from '../http/no-store';
 import { sendCreated } from '../http/send-created';
 import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
+import { formatAmount } from '../domain/format-amount';
+import { billedPlanMessage, paidPlanMessage } from '../domain/subscription-refusal';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
 import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
 import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-routes';
@@ -60,8 +62,8 @@ export const DASHBOARD_ROUTES = {
   ...DASHBOARD_ACCOUNT_ROUTES,
   ...DASHBOARD_VERIFY_ROUTES,
   ...DASHBOARD_KEY_ROUTES,
-  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a plan (free plans at once; paid plans need a payment method; both need a proven email address)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', 'NOT_FOUND', ...CALLER_ERRORS] },
-  unsubscribe: { method: 'delete', path: '/dashboard/v1/subscriptions/{api}', summary: 'Cancel your account’s subscription to an API (its playground allowance applies again)', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
+  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a free plan at once (paid plans are taken by card: POST /dashboard/v1/billing/checkout; both need a proven email address; a plan paid by card changes on the billing routes)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', 'NOT_FOUND', ...CALLER_ERRORS] },
+  unsubscribe: { method: 'delete', path: '/dashboard/v1/subscriptions/{api}', summary: 'Cancel your account’s subscription to an API (its playground allowance applies again; a plan paid by card is cancelled on the billing routes)', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
 /** What the dashboard routes need. */
@@ -83,12 +85,10 @@ export interface DashboardDeps {
   sessionTtlHours: number;
   /** The origin links in mail point at; unset: the request's own. */
   publicUrl?: string;
-}
-
-/** "5.75 USD" from 575 and USD, with the currency's own number of minor digits. */
-export function formatPrice(price: number, currency: string): string {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return `${(price / 10 ** digits).toFixed(digits)} ${currency}`;
+  /** Whether paid plans can be taken by card here (STRIPE_SECRET_KEY), and whom to ask otherwise. */
+  billing: { enabled: boolean; supportEmail?: string };
+  /** The plan of an API the account pays for by card, if any: such a subscription changes through billing only. */
+  billedPlanOf?: (accountId: string, api: string) => Promise<string | undefined>;
 }
 
 /** `/dashboard/v1/*`: the back end of the developer dashboard, authenticated by any key of the account. */
@@ -100,6 +100,12 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   const codes = createCodes(deps);
   const router = Router();
   router.use(noStore, express.json({ limit: '4kb' }));
+
+  // Setting or cancelling by hand what a card pays for would leave the card charged.
+  const refuseBilled = async (accountId: string, api: string): Promise<void> => {
+    const billed = await deps.billedPlanOf?.(accountId, api);
+    if (billed) throw new AppError('BAD_REQUEST', billedPlanMessage(api, billed), { details: { reason: 'billed', api, plan: billed } });
+  };
 
   addDashboardPlansRoutes(router, plans);
   addSignInRoutes(router, { ...deps, codes });
@@ -133,10 +139,11 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
     }
     const limits = apiPlans.plans[plan] as Plan;
     if (limits.price > 0) {
-      throw new AppError('SUBSCRIPTION_REQUIRED', `the ${plan} plan for ${api} costs ${formatPrice(limits.price, limits.currency)} a month: a payment method is needed; add one to your account, or ask an operator to subscribe this key`, {
-        details: { api, plan, price: limits.price, currency: limits.currency, payment_method_required: true },
+      throw new AppError('SUBSCRIPTION_REQUIRED', paidPlanMessage(api, plan, formatAmount(limits.price, limits.currency), deps.billing), {
+        details: { api, plan, price: limits.price, currency: limits.currency, payment_method_required: true, card_payments: deps.billing.enabled },
       });
     }
+    await refuseBilled(account.id, api);
     if (!(await accountStore.setSubscription(account.id, api, { plan, status: 'active' }))) throw gone();
     sendOk(res, { api, plan, status: 'active', ...limits }, DASHBOARD_ROUTES.subscribe.message);
   });
@@ -146,6 +153,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
     const { account } = await authenticate(req);
     const { api } = req.params;
     apiPlansOf(plans, api);
+    await refuseBilled(account.id, api);
     const updated = await accountStore.setSubscription(account.id, api, null);
     if (!updated) throw gone();
     sendOk(res, updated, DASHBOARD_ROUTES.unsubscribe.message);

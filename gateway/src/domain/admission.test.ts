@@ -36,6 +36,7 @@ describe('decideAdmission', () => {
     ['a plan that no longer exists', { account: { ...active, subscription: { plan: 'gone', status: 'active' } } }, { outcome: 'unknown_plan' }],
     ['no subscription and playground left', { account: bare, dayUsed: 1 }, { outcome: 'playground', used: 2, charge: 'day' }],
     ['an inactive subscription and playground left', { account: { ...active, subscription: { plan: 'free', status: 'inactive' } } }, { outcome: 'playground', used: 1 }],
+    ['a subscription billing stopped, with playground left', { account: { ...active, subscription: { plan: 'free', status: 'inactive', lapsed: 'unpaid' } } }, { outcome: 'no_subscription', used: 0, subscription: { plan: 'free', status: 'inactive', lapsed: 'unpaid' } }],
     ['no subscription and playground used up', { account: bare, dayUsed: 2 }, { outcome: 'playground_exhausted', used: 2 }],
     ['no subscription and no playground', { account: bare, apiPlans: noPlayground }, { outcome: 'no_subscription' }],
   ])('when %s, then the decision matches', (_case, over, expected) => {

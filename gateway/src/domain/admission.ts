@@ -1,10 +1,20 @@
 import { ownEntry } from '@tollgate/envelope';
 import type { ApiPlans } from './plans';
 
-/** What a key holds for one API. */
+/**
+ * Why billing stopped a paid subscription: its payment failed and the grace period is over
+ * (`payment_overdue`), every retry of the charge failed (`unpaid`), or the provider canceled it
+ * for want of payment (`canceled`).
+ */
+export type LapseReason = 'payment_overdue' | 'unpaid' | 'canceled';
+export const LAPSE_REASONS: readonly LapseReason[] = ['payment_overdue', 'unpaid', 'canceled'];
+
+/** What an account holds for one API. */
 export interface Subscription {
   plan: string;
   status: 'active' | 'inactive';
+  /** Set (on an inactive subscription) by billing when a payment failed: calls get 402 saying so, with no playground. */
+  lapsed?: LapseReason;
 }
 
 /** Every answer the admission step can give; only `admitted` and `playground` charge. */
@@ -64,7 +74,8 @@ export interface AdmissionDecision {
  * The admission rule, in the order the Redis script applies it: the secret must be known, its key
  * not revoked, not past a roll's grace period and not expired, its account not suspended; an active subscription to a plan that exists is checked against its monthly
  * quota and then its rate over the rolling second (a sliding log); without one, the API's daily
- * playground allowance is used, and past it the answer is 402. Nothing is charged unless admitted.
+ * playground allowance is used, and past it the answer is 402. A subscription lapsed for want of
+ * payment gets no playground: 402 at once, so its owner learns why. Nothing is charged unless admitted.
  */
 export function decideAdmission(input: AdmissionInput): AdmissionDecision {
   const { secret, account, apiPlans, nowMs } = input;
@@ -98,7 +109,7 @@ export function decideAdmission(input: AdmissionInput): AdmissionDecision {
     };
   }
   const base = subscription ? { subscription } : {};
-  if (apiPlans.playground_per_day <= 0) return { outcome: 'no_subscription', ...base, ...empty };
+  if (apiPlans.playground_per_day <= 0 || subscription?.lapsed) return { outcome: 'no_subscription', ...base, ...empty };
   if (input.dayUsed >= apiPlans.playground_per_day) {
     return { outcome: 'playground_exhausted', ...base, ...empty, used: input.dayUsed };
   }

@@ -75,18 +75,20 @@ describe.each([
   });
 
   describe('subscriptions', () => {
-    it('when the key has no subscription to an API without playground, then 402 naming the plans', async () => {
+    it('when the key has no subscription to an API without playground, then 402 naming the API, its plans and the portal page, never the key or an operator command', async () => {
       const { key } = await newKey();
       const res = await call(key, '/burger/v1/index');
       expect(res.status).toBe(402);
-      expect(res.body.error).toEqual({ code: 'SUBSCRIPTION_REQUIRED', details: { api: 'burger', plans: ['free'] } });
-      expect(res.body.message).toBe('this key has no active subscription to burger; subscribe with PUT /dashboard/v1/subscriptions/burger (plans: free)');
+      expect(res.body.error).toEqual({ code: 'SUBSCRIPTION_REQUIRED', details: { api: 'burger', plans: ['free'], page: '/portal/subscriptions' } });
+      expect(res.body.message).toBe('the burger API needs a subscription and this account has none: choose a plan (free) at /portal/subscriptions');
     });
 
-    it('when the subscription is inactive and the API has no playground, then 402', async () => {
+    it('when the subscription is inactive and the API has no playground, then 402 saying so', async () => {
       const { id, key } = await newKey({ burger: 'free' });
       await request(gw.app).put(`/admin/v1/keys/${id}/subscriptions/burger`).set(auth).send({ plan: 'free', status: 'inactive' }).expect(200);
-      expect((await call(key, '/burger/v1/index')).status).toBe(402);
+      const res = await call(key, '/burger/v1/index');
+      expect(res.status).toBe(402);
+      expect(res.body.message).toBe("this account's subscription to the burger API's free plan is inactive: choose a plan (free) at /portal/subscriptions");
     });
 
     it('when a key without subscription uses the playground, then 10 calls a UTC day pass and the 11th is 402 until the next day', async () => {
@@ -97,7 +99,7 @@ describe.each([
       expect(statuses).toEqual([...Array(10).fill(200), 402]);
       expect(lastSeen().headers['x-tollgate-subscription']).toBe('free');
       const refused = await call(key);
-      expect(refused.body.message).toMatch(/^the playground allowance of 10 calls a day to token is used up/);
+      expect(refused.body.message).toBe('the 10 free test calls a day to the token API are used up for this UTC day and this account has no active subscription to it: choose a plan (free, slow, pro) at /portal/subscriptions, or wait for the next UTC day');
       expect(refused.headers['x-ratelimit-requests-remaining']).toBe('0');
       expect(await usage(id)).toMatchObject({ window: 'day', used: 10 });
       gw.clock.set(Date.parse('2026-04-01T00:00:00Z'));
@@ -291,13 +293,13 @@ describe.each([
       );
     });
 
-    it('when a paid plan is chosen, then 402 says a payment method is needed and nothing changes', async () => {
+    it('when a paid plan is chosen on a gateway without card payments, then 402 says so in plain words, and nothing changes', async () => {
       const { key, id, account_id: accountId } = (await request(gw.app).post('/dashboard/v1/signup').send({ email: 'a@b.io' })).body.data;
       await gw.stores.accountStore.setEmailVerified(accountId);
       const res = await request(gw.app).put('/dashboard/v1/subscriptions/token').set('x-tollgate-key', key).send({ plan: 'pro' });
       expect(res.status).toBe(402);
-      expect(res.body.message).toBe('the pro plan for token costs 25.00 EUR a month: a payment method is needed; add one to your account, or ask an operator to subscribe this key');
-      expect(res.body.error.details).toEqual({ api: 'token', plan: 'pro', price: 2500, currency: 'EUR', payment_method_required: true });
+      expect(res.body.message).toBe("the token API's pro plan costs 25.00 EUR a month, and card payments are not set up on this server, so paid plans cannot be taken here yet; to get one, ask the people who run this server");
+      expect(res.body.error.details).toEqual({ api: 'token', plan: 'pro', price: 2500, currency: 'EUR', payment_method_required: true, card_payments: false });
       expect((await gw.stores.keyStore.get(id))?.subscriptions).toEqual({});
     });
 

@@ -175,7 +175,7 @@ describe.each(['memory', 'redis'] as const)('the account dashboard with the %s s
     expect((await dash('get', '/account', aSecond.key)).status).toBe(200);
   });
 
-  it('when a free plan is chosen, then calls are admitted on it; a paid one is 402 naming the payment method; cancelling returns to the playground', async () => {
+  it('when a free plan is chosen, then calls are admitted on it; a paid one is 402 saying cards are not taken here; cancelling returns to the playground', async () => {
     const a = await account('sub@example.com');
     expect((await api(a.key)).status).toBe(402);
     const sub = await dash('put', '/subscriptions/burger', a.key, { plan: 'free' });
@@ -184,8 +184,8 @@ describe.each(['memory', 'redis'] as const)('the account dashboard with the %s s
     expect(upstream.seen.at(-1)?.headers['x-tollgate-subscription']).toBe('free');
     const paid = await dash('put', '/subscriptions/token', a.key, { plan: 'pro' });
     expect(paid.status).toBe(402);
-    expect(paid.body.message).toBe('the pro plan for token costs 25.00 EUR a month: a payment method is needed; add one to your account, or ask an operator to subscribe this key');
-    expect(paid.body.error.details).toEqual({ api: 'token', plan: 'pro', price: 2500, currency: 'EUR', payment_method_required: true });
+    expect(paid.body.message).toBe("the token API's pro plan costs 25.00 EUR a month, and card payments are not set up on this server, so paid plans cannot be taken here yet; to get one, ask the people who run this server");
+    expect(paid.body.error.details).toEqual({ api: 'token', plan: 'pro', price: 2500, currency: 'EUR', payment_method_required: true, card_payments: false });
     await dash('put', '/subscriptions/token', a.key, { plan: 'free' });
     const line = async (name: string) => (await dash('get', '/usage', a.key)).body.data.apis.find((l: { api: string }) => l.api === name);
     expect(await line('token')).toMatchObject({ plan: 'free', window: 'month', limit: 5 });

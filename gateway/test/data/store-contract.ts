@@ -5,6 +5,7 @@ import { EmailTakenError, KeyLimitError, KeyRevokedError } from '../../src/data/
 import type { Account } from '../../src/data/account-store';
 import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
+import { describeBillingContract } from './billing-store-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -608,6 +609,8 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         }
       });
     });
+
+    describeBillingContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
 
     describe('sign-ups and health', () => {
       it('when sign-ups are counted, then each address counts separately per UTC hour', async () => {

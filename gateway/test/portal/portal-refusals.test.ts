@@ -43,15 +43,19 @@ describe('what the portal refuses, and how it says so', () => {
     await shows(page.locator('#result-body'), 'SUBSCRIPTION_REQUIRED');
   });
 
-  test('when a paid plan is chosen, then the refusal says a payment method is missing and how an operator can set it, and nothing changes', async () => {
+  test('when card payments are not set up, then paid plans show their prices, say so in plain words with no command, and offer nothing to press', async () => {
     const { page } = await portal.open('desktop');
     await signIn(page, portal.mail, 'paid@example.com');
     await page.getByRole('link', { name: 'Subscriptions' }).click();
-    await page.getByRole('button', { name: 'Subscribe to pro for token' }).click();
+    await shows(page.locator('main .note'), 'Card payments are not set up on this server, so paid plans cannot be taken here yet.');
     const section = page.locator('section[data-api="token"]');
-    await shows(section.getByRole('alert'), 'payment method');
-    await shows(section.getByRole('alert'), /pnpm cli account subscribe acc_\w+ token pro/);
+    await shows(section.locator('tr', { hasText: 'pro' }), '25.00 EUR');
+    await shows(section.locator('tr', { hasText: 'pro' }), 'Not available here');
+    expect(await section.getByRole('button', { name: 'Subscribe to pro for token' }).count()).toBe(0);
+    expect(await page.locator('main').textContent()).not.toMatch(/pnpm|\bcli\b/);
     await shows(section.locator('.current'), 'No plan: the playground gives 10 test calls a day');
+    await page.getByRole('link', { name: 'Billing', exact: true }).click();
+    await shows(page.locator('main'), 'Card payments are not set up on this server');
   });
 
   test('when the code is wrong, then the envelope’s message is shown in place and the right code still signs in', async () => {

@@ -147,4 +147,25 @@ describe('Checkout through the hosted page', () => {
       await server.close();
     }
   });
+
+  it('when a customer pays for a USD plan, then its recurring billing is in USD: a EUR session or subscription for it is refused, and a new customer can take the EUR one', async () => {
+    const { stripe, server } = running();
+    const usd = await monthlyPrice(stripe, 575);
+    const eur = await stripe.prices.create({ currency: 'eur', unit_amount: 1390, recurring: { interval: 'month' }, product_data: { name: 'Logs Starter' } });
+    const customer = await stripe.customers.create({ email: 'two-currencies@example.test' });
+    expect(customer.currency).toBeNull();
+    const first = await session(stripe, usd.id, { customer: customer.id });
+    server.completeCheckout(first.id, { number: CARDS.ok, expiry: '12/34', cvc: '123' });
+    expect((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({ currency: 'usd' });
+
+    const combine = /You cannot combine currencies on a single customer/;
+    await expect(session(stripe, eur.id, { customer: customer.id })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', param: 'line_items', message: expect.stringMatching(combine) });
+    await expect(stripe.subscriptions.create({ customer: customer.id, items: [{ price: eur.id }], default_payment_method: 'pm_card_visa' })).rejects.toMatchObject({ param: 'items', message: expect.stringMatching(combine) });
+    expect((await stripe.subscriptions.list({ customer: customer.id })).data).toHaveLength(1);
+
+    const euros = await stripe.customers.create({ email: 'two-currencies@example.test' });
+    const second = await session(stripe, eur.id, { customer: euros.id });
+    server.completeCheckout(second.id, { number: CARDS.ok, expiry: '12/34', cvc: '123' });
+    expect((await stripe.customers.retrieve(euros.id)) as Stripe.Customer).toMatchObject({ currency: 'eur' });
+  });
 });

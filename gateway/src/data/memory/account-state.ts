@@ -1,6 +1,7 @@
 import { accountOfKeyId, generateApiKey, newAccountId } from '../../domain/api-key';
 import type { SecretEntry } from '../../domain/admission';
 import type { Account, ApiKey, Page } from '../account-store';
+import type { AccountBilling } from '../billing-store';
 
 /** A key as this store holds it: its record and the hashes of its current and previous secrets. */
 export interface StoredKey {
@@ -25,6 +26,18 @@ export interface MemoryAccountState {
   secrets: Map<string, SecretEntry>;
   /** `<accountId>|<day>` → that day's counts. */
   history: Map<string, HistoryEntry>;
+  /** Account id → its billing (customers, paid subscriptions). */
+  billing: Map<string, AccountBilling>;
+  /** A provider's customer id → the account id. */
+  customers: Map<string, string>;
+  /** Webhook event id → how it stands, and until when that is kept. */
+  events: Map<string, BillingEvent>;
+}
+
+/** A webhook event being handled (a lease) or handled. */
+export interface BillingEvent {
+  state: 'processing' | 'done';
+  expiresAtMs: number;
 }
 
 /** Told of every change, for a store that writes the state through to disk. */
@@ -37,6 +50,10 @@ export interface MemoryAccountsPersistence {
   keyUsed(keyId: string): void;
   /** A history day was changed or dropped (may be written later). */
   history(name: string): void;
+  /** An account's billing changed, and with `withAccount` its record too, in one write: before the operation resolves. */
+  billing(accountId: string, withAccount: boolean): void;
+  /** A webhook event was claimed, settled or dropped: before the operation resolves. */
+  event(eventId: string): void;
 }
 
 /** Options of {@link createMemoryAccountStore}. */
@@ -53,7 +70,7 @@ export interface MemoryAccountsOptions {
 
 /** An empty {@link MemoryAccountState}. */
 export function emptyAccountState(): MemoryAccountState {
-  return { accounts: new Map(), emails: new Map(), keys: new Map(), secrets: new Map(), history: new Map() };
+  return { accounts: new Map(), emails: new Map(), keys: new Map(), secrets: new Map(), history: new Map(), billing: new Map(), customers: new Map(), events: new Map() };
 }
 
 /** What each part of the memory account store (accounts, keys, history) works on. */

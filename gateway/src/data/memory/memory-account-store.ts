@@ -1,7 +1,6 @@
 import type { SecretEntry } from '../../domain/admission';
 import type { Account, AccountStore } from '../account-store';
-import { memoryParts } from './account-state';
-import type { MemoryAccountsOptions } from './account-state';
+import type { MemoryParts } from './account-state';
 import { memoryAccounts } from './memory-accounts';
 import { memoryApiKeys } from './memory-api-keys';
 import { memoryHistory } from './memory-history';
@@ -16,8 +15,7 @@ export interface MemoryAccountStore extends AccountStore {
  * Accounts, keys and history in this process: the same rules as the Redis store. Lost on restart,
  * unless a `persistence` writes `state` through to disk (the SQLite store).
  */
-export function createMemoryAccountStore(options: MemoryAccountsOptions): MemoryAccountStore {
-  const parts = memoryParts(options);
+export function createMemoryAccountStore(parts: MemoryParts): MemoryAccountStore {
   return {
     ...memoryAccounts(parts),
     ...memoryApiKeys(parts),

@@ -1,8 +1,10 @@
 import { createLegacyKeyStore } from '../key-store';
 import type { Stores } from '../stores';
+import { memoryParts } from './account-state';
 import type { MemoryAccountState, MemoryAccountsPersistence } from './account-state';
 import type { Counter } from './counters';
 import { createMemoryAccountStore } from './memory-account-store';
+import { createMemoryBillingStore } from './memory-billing';
 import { createMemoryQuotaStore } from './memory-quota-store';
 import { createMemorySessionStore } from './memory-sessions';
 
@@ -36,7 +38,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
   const { clock } = options;
   const persist = options.persistence;
   const revocationListeners: ((id: string) => void)[] = [];
-  const accountStore = createMemoryAccountStore({
+  const parts = memoryParts({
     clock,
     newAccountId: options.newAccountId,
     generateKey: options.generateKey,
@@ -46,6 +48,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
       for (const listener of revocationListeners) listener(id);
     },
   });
+  const accountStore = createMemoryAccountStore(parts);
   const quotaStore = createMemoryQuotaStore({
     clock,
     counters: options.counters ?? new Map<string, Counter>(),
@@ -53,5 +56,12 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     admissionState: accountStore.admissionState,
     revocationListeners,
   });
-  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, sessionStore: createMemorySessionStore(clock), kind: options.kind ?? 'memory' };
+  return {
+    accountStore,
+    keyStore: createLegacyKeyStore(accountStore),
+    quotaStore,
+    sessionStore: createMemorySessionStore(clock),
+    billingStore: createMemoryBillingStore(parts),
+    kind: options.kind ?? 'memory',
+  };
 }

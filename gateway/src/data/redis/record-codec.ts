@@ -1,17 +1,29 @@
-import type { SecretEntry, Subscription } from '../../domain/admission';
+import { LAPSE_REASONS } from '../../domain/admission';
+import type { LapseReason, SecretEntry, Subscription } from '../../domain/admission';
 import type { Account, ApiKey } from '../account-store';
 
 const SUB_PREFIX = 'sub:';
 
-/** A subscription as stored in one hash field: `<status>|<plan>` (read by the admission script). */
+// A lapsed subscription's status field: the admission script refuses it without the playground.
+const LAPSED_PREFIX = 'lapsed:';
+
+/**
+ * A subscription as stored in one hash field: `<status>|<plan>` (read by the admission script),
+ * the status `active`, `inactive`, or `lapsed:<reason>` for one billing stopped.
+ */
 export function encodeSubscription(subscription: Subscription): string {
-  return `${subscription.status}|${subscription.plan}`;
+  const status = subscription.status === 'inactive' && subscription.lapsed ? `${LAPSED_PREFIX}${subscription.lapsed}` : subscription.status;
+  return `${status}|${subscription.plan}`;
 }
 
 /** A stored subscription read back. */
 export function decodeSubscription(value: string): Subscription {
   const bar = value.indexOf('|');
-  return { status: value.slice(0, bar) === 'active' ? 'active' : 'inactive', plan: value.slice(bar + 1) };
+  const status = value.slice(0, bar);
+  const plan = value.slice(bar + 1);
+  if (status === 'active') return { status: 'active', plan };
+  const lapsed = status.startsWith(LAPSED_PREFIX) ? (status.slice(LAPSED_PREFIX.length) as LapseReason) : undefined;
+  return lapsed && LAPSE_REASONS.includes(lapsed) ? { status: 'inactive', plan, lapsed } : { status: 'inactive', plan };
 }
 
 /** The hash field of an API's subscription. */

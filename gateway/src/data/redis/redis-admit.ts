@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AdmitOutcome } from '../../domain/admission';
+import { LAPSE_REASONS } from '../../domain/admission';
+import type { AdmitOutcome, Subscription } from '../../domain/admission';
 import type { ApiPlans } from '../../domain/plans';
 import { dayWindow, monthWindow, ttlSeconds } from '../../domain/windows';
 import { REFUND_MARKER_TTL_SECONDS } from '../retention';
@@ -7,7 +8,7 @@ import type { Admission, AdmitRequest, RefundTicket } from '../quota-store';
 import { streamsOf } from './redis-client';
 import type { RedisClient } from './redis-client';
 import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
-import { ADMIT_REPLY_OUTCOMES, ADMIT_REPLY_STATUS, REFUND_SCRIPT, admitScriptFor } from './scripts/admit-script';
+import { ADMIT_REPLY_OUTCOMES, ADMIT_REPLY_STATUS, FIRST_LAPSE, REFUND_SCRIPT, admitScriptFor } from './scripts/admit-script';
 import type { StoreGuard } from './store-guard';
 import { createWriteCoalescer } from './write-coalescer';
 
@@ -122,7 +123,8 @@ function admissionOf([code, planRef = '', used = 0, secondCount = 0, secondReset
   const admission: Admission = { outcome: outcome as AdmitOutcome, used, secondCount, secondResetMs };
   if (keyId) admission.keyId = keyId;
   if (validUntilMs) admission.validUntilMs = validUntilMs;
-  if (status) admission.subscription = { plan, status: status === ADMIT_REPLY_STATUS.active ? 'active' : 'inactive' };
+  // Only a refused call's subscription can be lapsed: the admitted path builds its object directly.
+  if (status) admission.subscription = status === ADMIT_REPLY_STATUS.active ? { plan, status: 'active' } : lapsedOrInactive(plan, status);
   if (status === ADMIT_REPLY_STATUS.active && outcome !== 'unknown_plan') admission.plan = plan;
   if (outcome === 'admitted' || outcome === 'playground') {
     admission.charge = outcome === 'admitted' ? 'month' : 'day';
@@ -131,4 +133,10 @@ function admissionOf([code, planRef = '', used = 0, secondCount = 0, secondReset
     admission.ticket = ticket;
   }
   return admission;
+}
+
+/** An inactive subscription from the script's status, with why billing stopped it when it did. */
+function lapsedOrInactive(plan: string, status: number): Subscription {
+  const lapsed = status >= FIRST_LAPSE ? LAPSE_REASONS[status - FIRST_LAPSE] : undefined;
+  return lapsed ? { plan, status: 'inactive', lapsed } : { plan, status: 'inactive' };
 }

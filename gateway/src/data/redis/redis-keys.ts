@@ -27,6 +27,14 @@ export const redisKeys = {
   history: (accountId: string, dayId: string): string => `gw:{${accountId}}:hist:${dayId}`,
   /** Marker: this history batch was added (so a batch sent again is not counted twice). */
   historyBatch: (accountId: string, batchId: string): string => `gw:{${accountId}}:hb:${batchId}`,
+  /** Hash: the account's billing (`customer:<CURRENCY>` → provider customer id, `api:<api>` → JSON record). Durable. */
+  billing: (accountId: string): string => `gw:{${accountId}}:billing`,
+  /** String: the account id a provider's customer belongs to; durable. */
+  billingCustomer: (customerId: string): string => `gw:{billing-customer:${customerId}}`,
+  /** Sorted set (all scores 0): ids of accounts with billing; durable. */
+  billingIndex: (): string => 'gw:billing-accounts',
+  /** String: a webhook event being handled (`processing`, a lease) or handled (`done`, kept 30 days). */
+  billingEvent: (eventId: string): string => `gw:{billing-event:${eventId}}`,
   /** Sorted set (all scores 0): `<created ms, 13 digits>:<accountId>`, every account; durable. */
   accountIndex: (): string => 'gw:accounts',
   /** String: the account id holding an email; durable. */

@@ -3,6 +3,7 @@ import { createLegacyKeyStore } from '../key-store';
 import type { Stores } from '../stores';
 import { watchPersistence } from './persistence';
 import { createRedisAccountStore } from './redis-account-store';
+import { createRedisBillingStore } from './redis-billing';
 import type { RedisClient } from './redis-client';
 import { createRedisClock } from './redis-clock';
 import { createRedisQuotaStore } from './redis-quota-store';
@@ -47,5 +48,13 @@ export function createRedisStores(redis: RedisClient, options: RedisStoresOption
   const accountStore = createRedisAccountStore(redis, { ...shared, clock, newAccountId: options.newAccountId, generateKey: options.generateKey });
   const quotaStore = createRedisQuotaStore(redis, { ...shared, logger: options.logger });
 
-  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, sessionStore: createRedisSessionStore(redis, { guard, clock }), kind: 'redis', persistence: watchPersistence(redis, options.logger) };
+  return {
+    accountStore,
+    keyStore: createLegacyKeyStore(accountStore),
+    quotaStore,
+    sessionStore: createRedisSessionStore(redis, { guard, clock }),
+    billingStore: createRedisBillingStore(redis, guard),
+    kind: 'redis',
+    persistence: watchPersistence(redis, options.logger),
+  };
 }

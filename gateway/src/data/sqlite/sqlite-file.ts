@@ -4,8 +4,9 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import type { SecretEntry } from '../../domain/admission';
 import type { Account } from '../account-store';
+import type { AccountBilling } from '../billing-store';
 import { emptyAccountState } from '../memory/account-state';
-import type { MemoryAccountState, StoredKey } from '../memory/account-state';
+import type { BillingEvent, MemoryAccountState, StoredKey } from '../memory/account-state';
 import type { Counter } from '../memory/counters';
 
 /** The file is held by another process: the one-line reason a second gateway refuses to start. */
@@ -25,6 +26,8 @@ CREATE TABLE IF NOT EXISTS keys (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS history (name TEXT PRIMARY KEY, counts TEXT NOT NULL, expires_at_ms INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS billing (account_id TEXT PRIMARY KEY, record TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS billing_events (id TEXT PRIMARY KEY, state TEXT NOT NULL, expires_at_ms INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
 interface KeyRow {
@@ -90,6 +93,15 @@ export function loadState(db: Database.Database, nowMs: number): { accountState:
   for (const row of db.prepare('SELECT * FROM history WHERE expires_at_ms > ?').all(nowMs) as { name: string; counts: string; expires_at_ms: number }[]) {
     state.history.set(row.name, { counts: new Map(Object.entries(JSON.parse(row.counts) as Record<string, number>)), expiresAtMs: row.expires_at_ms });
   }
+  for (const row of db.prepare('SELECT * FROM billing').all() as { account_id: string; record: string }[]) {
+    const billing = JSON.parse(row.record) as AccountBilling;
+    state.billing.set(row.account_id, billing);
+    for (const customerId of Object.values(billing.customers)) state.customers.set(customerId, row.account_id);
+  }
+  for (const row of db.prepare('SELECT * FROM billing_events WHERE expires_at_ms > ?').all(nowMs) as { id: string; state: BillingEvent['state']; expires_at_ms: number }[]) {
+    state.events.set(row.id, { state: row.state, expiresAtMs: row.expires_at_ms });
+  }
+  db.prepare('DELETE FROM billing_events WHERE expires_at_ms <= ?').run(nowMs);
   const counters = new Map<string, Counter>();
   for (const row of db.prepare('SELECT * FROM counters WHERE expires_at_ms > ?').all(nowMs) as { name: string; value: number; expires_at_ms: number }[]) {
     counters.set(row.name, { value: row.value, expiresAtMs: row.expires_at_ms });

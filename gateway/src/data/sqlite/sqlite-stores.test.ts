@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describeStoreContract, manualClock } from '../../../test/data/store-contract';
+import { billingRecord } from '../../../test/data/billing-store-contract';
 import type { ApiPlans } from '../../domain/plans';
 import { parseApiKey } from '../../domain/api-key';
 import { StoreInUseError } from './sqlite-file';
@@ -123,6 +124,26 @@ describe('sqlite stores on disk', () => {
     expect((await admit(live, key.key)).outcome).toBe('admitted'); // after the flush: lost by the next crash
     const flushed = open(crashCopy(file));
     expect(await flushed.stores.quotaStore.usage(account.id, 'token', clock.now())).toEqual({ month: 1, day: 0 });
+  });
+
+  it('when the process dies right after billing changes, then customers, records, the lapsed subscription and handled events are all there', async () => {
+    const file = freshFile();
+    const live = open(file);
+    const { accountStore, billingStore } = live.stores;
+    const account = await accountStore.createAccount({ name: 'Billed' });
+    await billingStore.rememberCustomer(account.id, 'EUR', 'cus_eur');
+    const record = billingRecord({ status: 'unpaid', state: 'lapsed' });
+    await billingStore.applyBilling(account.id, 'token', { record, subscription: { plan: 'pro', status: 'inactive', lapsed: 'unpaid' } });
+    await billingStore.claimEvent('evt_done', clock.now());
+    await billingStore.settleEvent('evt_done', true, clock.now());
+    await billingStore.claimEvent('evt_held', clock.now());
+
+    const after = open(crashCopy(file)).stores;
+    expect(await after.billingStore.getBilling(account.id)).toEqual({ customers: { EUR: 'cus_eur' }, subscriptions: { token: record } });
+    expect(await after.billingStore.accountOfCustomer('cus_eur')).toBe(account.id);
+    expect((await after.accountStore.getAccount(account.id))?.subscriptions.token).toEqual({ plan: 'pro', status: 'inactive', lapsed: 'unpaid' });
+    expect(await after.billingStore.claimEvent('evt_done', clock.now())).toBe('done');
+    expect(await after.billingStore.claimEvent('evt_held', clock.now())).toBe('busy');
   });
 
   it('when counters lapse, then they are deleted from the file when swept, and not read back', async () => {

@@ -35,7 +35,7 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
   const file = path.resolve(options.path);
   const db = openDatabase(file);
   const { accountState, counters } = loadState(db, options.clock());
-  const { accounts, keys, secrets, history } = accountState;
+  const { accounts, keys, secrets, history, billing, events } = accountState;
 
   const putAccount = db.prepare('INSERT OR REPLACE INTO accounts (id, record) VALUES (?, ?)');
   const putKey = db.prepare('INSERT OR REPLACE INTO keys (id, record, hash, entry, previous_hash, previous_entry) VALUES (?, ?, ?, ?, ?, ?)');
@@ -43,6 +43,14 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
   const dropCounter = db.prepare('DELETE FROM counters WHERE name = ?');
   const putHistory = db.prepare('INSERT OR REPLACE INTO history (name, counts, expires_at_ms) VALUES (?, ?, ?)');
   const dropHistory = db.prepare('DELETE FROM history WHERE name = ?');
+  const putBilling = db.prepare('INSERT OR REPLACE INTO billing (account_id, record) VALUES (?, ?)');
+  const putEvent = db.prepare('INSERT OR REPLACE INTO billing_events (id, state, expires_at_ms) VALUES (?, ?, ?)');
+  const dropEvent = db.prepare('DELETE FROM billing_events WHERE id = ?');
+  // A billing change and the subscription admission reads are one transaction: a crash keeps both or neither.
+  const writeBilling = db.transaction((accountId: string, withAccount: boolean) => {
+    putBilling.run(accountId, JSON.stringify(billing.get(accountId)));
+    if (withAccount) putAccount.run(accountId, JSON.stringify(accounts.get(accountId)));
+  });
 
   const writeKey = (keyId: string): void => {
     const stored = keys.get(keyId);
@@ -89,6 +97,12 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
       keyUsed: (keyId) => void dirtyKeys.add(keyId),
       history: (name) => void dirtyHistory.add(name),
       counter: (name) => void dirtyCounters.add(name),
+      billing: (accountId, withAccount) => void writeBilling(accountId, withAccount),
+      event: (eventId) => {
+        const event = events.get(eventId);
+        if (event) putEvent.run(eventId, event.state, event.expiresAtMs);
+        else dropEvent.run(eventId);
+      },
     },
   });
   // Sessions straight to the file (no copy in memory): a portal sign-in survives a restart.

@@ -9,6 +9,7 @@ import { startApiUpstreams } from './api-upstreams';
 import type { ApiUpstreams } from './api-upstreams';
 import type { BrowserGlobals } from './browser-globals';
 import { signInCode, startSmtpInbox } from '../../support/smtp-inbox';
+import { useStarted } from '../../support/use-started';
 import type { SmtpInbox } from '../../support/smtp-inbox';
 
 /** Phone and desktop widths every page is checked at. */
@@ -73,20 +74,9 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
   };
 }
 
-/**
- * One portal for a test file: started before its tests (beforeAll, so a file's own beforeAll
- * registered after this call sees it started) and closed after them. The object returned is filled
- * in when the portal has started; its fields are not there before.
- */
+/** One portal for a test file, started before its tests and closed after them (see useStarted). */
 export function usePortal(env: Record<string, string> = {}): Portal {
-  const portal = {} as Portal;
-  beforeAll(async () => {
-    Object.assign(portal, await startPortal(env));
-  });
-  afterAll(async () => {
-    await portal.close?.();
-  });
-  return portal;
+  return useStarted(() => startPortal(env));
 }
 
 /** Signs in through the page (email, the mailed code) and waits for the Keys page. */

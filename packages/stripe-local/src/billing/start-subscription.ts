@@ -43,12 +43,26 @@ export function checkSubscriptionPrices(prices: Price[], param: string, added: P
 }
 
 /**
+ * Refuses a subscription in another currency than the one the customer is billed in: Stripe ties a
+ * customer's recurring billing to the currency of its first subscription.
+ */
+export function checkCustomerCurrency(customer: Customer, currency: string, param: string): void {
+  if (customer.currency !== null && customer.currency !== currency) {
+    throw invalidRequest(
+      `You cannot combine currencies on a single customer. This customer has an active subscription, subscription schedule, discount, quote, or invoice item with currency ${customer.currency}.`,
+      { param },
+    );
+  }
+}
+
+/**
  * Creates a subscription and its first invoice, and collects it: paid → `active`. A failed
  * charge leaves it `incomplete` with the invoice open, or with `error_if_incomplete` is a card
  * error before anything is made.
  */
 export function startSubscription(ctx: Context, request: SubscriptionRequest, moment: Moment): { subscription: Subscription; invoice: Invoice } {
   checkSubscriptionPrices(request.lines.map((line) => line.price), 'items');
+  checkCustomerCurrency(request.customer, request.lines[0]!.price.currency, 'items');
   const at = moment.at;
   const recurring = request.lines[0]!.price.recurring!;
   const anchor = request.billingCycleAnchor !== null && request.billingCycleAnchor > at ? request.billingCycleAnchor : at;
@@ -62,6 +76,7 @@ export function startSubscription(ctx: Context, request: SubscriptionRequest, mo
   if (decline && request.paymentBehavior === 'error_if_incomplete') throw cardError(decline);
 
   const subscription = newSubscription(createId('sub_'), at, request.customer, request.lines[0]!.price.currency, anchor);
+  request.customer.currency = subscription.currency;
   const items: SubscriptionItem[] = request.lines.map((line) => ({
     id: createId('si_'),
     object: 'subscription_item',

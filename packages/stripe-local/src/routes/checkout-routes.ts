@@ -1,7 +1,7 @@
 import { shiftByIntervals } from '../billing/billing-periods';
 import { expireCheckoutSession } from '../billing/complete-checkout';
 import { describePrice } from '../billing/invoice-line';
-import { checkSubscriptionPrices } from '../billing/start-subscription';
+import { checkCustomerCurrency, checkSubscriptionPrices } from '../billing/start-subscription';
 import { nowFor } from '../core/context';
 import type { Context } from '../core/context';
 import { createId } from '../core/create-id';
@@ -54,7 +54,7 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
   const mode = params.requireString('mode');
   if (mode !== 'subscription') throw invalidRequest('stripe-local supports Checkout in mode=subscription only.', { param: 'mode' });
   const customerId = params.string('customer');
-  if (customerId) ctx.store.customers.require(customerId, 'customer');
+  const customer = customerId ? ctx.store.customers.require(customerId, 'customer') : undefined;
   const email = params.string('customer_email');
   if (customerId && email) throw invalidRequest('You may only specify one of these parameters: customer, customer_email.', { param: 'customer_email' });
   const types = params.strings('payment_method_types');
@@ -75,6 +75,7 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
   });
   const prices = lines.map((line) => ctx.store.prices.require(line.price));
   checkSubscriptionPrices(prices, 'line_items');
+  if (customer) checkCustomerCurrency(customer, prices[0]!.currency, 'line_items');
   const data = params.object('subscription_data')?.allow('metadata', 'billing_cycle_anchor', 'proration_behavior');
   const anchor = data?.integer('billing_cycle_anchor') ?? null;
   if (anchor !== null && (anchor <= at || anchor > shiftByIntervals(at, prices[0]!.recurring!, 1))) {

@@ -1,3 +1,4 @@
+import { LAPSE_REASONS } from '../../../domain/admission';
 import type { ApiPlans } from '../../../domain/plans';
 
 // Names written into the script's source: plan files allow only these (plans-file.ts), and the
@@ -15,8 +16,12 @@ function luaName(name: string): string {
  */
 export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_key', 'revoked', 'expired', 'rolled', 'suspended', 'no_subscription', 'unknown_plan', 'playground_exhausted', 'rate_limited', 'quota_exceeded'] as const;
 
-/** The subscription status in the script's reply: none, active, or any other (inactive). */
+/**
+ * The subscription status in the script's reply: none, active, any other (inactive), or, from
+ * {@link FIRST_LAPSE} on, lapsed for the reason at that place in `LAPSE_REASONS` (billing stopped it).
+ */
 export const ADMIT_REPLY_STATUS = { none: 0, active: 1, inactive: 2 } as const;
+export const FIRST_LAPSE = 3;
 
 /** Seconds a per-second log's TTL is renewed by only the first admission of (see the script). */
 const RENEW_BUCKET_MS = 10_000;
@@ -65,8 +70,10 @@ export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeco
     .join(', ');
   const code = (outcome: (typeof ADMIT_REPLY_OUTCOMES)[number]): number => ADMIT_REPLY_OUTCOMES.indexOf(outcome);
   const { active, inactive } = ADMIT_REPLY_STATUS;
+  const lapses = LAPSE_REASONS.map((reason, i) => `['lapsed:' .. ${luaName(reason)}] = ${FIRST_LAPSE + i}`).join(', ');
   return `
 local PLANS = {${plans}}
+local LAPSES = {${lapses}}
 local PLAYGROUND_PER_DAY = ${Math.trunc(apiPlans.playground_per_day)}
 local SUBSCRIPTION_FIELD = 'sub:' .. ${luaName(api)}
 local SECOND_LOG_TTL = ${Math.trunc(secondLogTtlSeconds)}
@@ -86,7 +93,7 @@ if rec[1] == 'suspended' then return {${code('suspended')}, 0, 0, 0, 0, 0, keyId
 local status, plan, state = '', '', 0
 if rec[2] then
   status, plan = string.match(rec[2], '^([^|]*)|(.*)$')
-  state = ${inactive}
+  state = LAPSES[status] or ${inactive}
 end
 local limits = PLANS[plan]
 local planRef = limits and limits[3] or plan
@@ -112,7 +119,8 @@ if status == 'active' then
   if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
   return {${code('admitted')}, planRef, used, count + 1, reset, ${active}, keyId, limit}
 end
-if PLAYGROUND_PER_DAY <= 0 then return {${code('no_subscription')}, planRef, 0, 0, 0, state, keyId} end
+-- A subscription billing stopped ('lapsed:<reason>') gets no playground: its owner is told to pay.
+if PLAYGROUND_PER_DAY <= 0 or state >= ${FIRST_LAPSE} then return {${code('no_subscription')}, planRef, 0, 0, 0, state, keyId} end
 local day = tonumber(redis.call('GET', KEYS[5]) or '0')
 if day >= PLAYGROUND_PER_DAY then return {${code('playground_exhausted')}, planRef, day, 0, 0, state, keyId} end
 day = redis.call('INCR', KEYS[5])

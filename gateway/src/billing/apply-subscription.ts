@@ -1,0 +1,95 @@
+import type { Logger } from '@tollgate/envelope';
+import type { Subscription } from '../domain/admission';
+import { billingAccess } from '../domain/billing-access';
+import type { PlanTable } from '../domain/plans';
+import type { AccountStore } from '../data/account-store';
+import type { BillingRecord, BillingStore } from '../data/billing-store';
+import type { Mailer } from '../mail/mailer';
+import type { BillingProvider, PaidSubscription } from './billing-provider';
+import { paymentFailedMail, paymentRecoveredMail } from './billing-mail';
+import { recordOf, runningAtProvider, sameRecord } from './billing-record';
+
+/** What applying a provider's subscription did. */
+export interface Applied {
+  accountId: string;
+  api: string;
+  record: BillingRecord;
+  previous: BillingRecord | null;
+  /** False when the store already said the same (a webhook sent twice, a reconciliation without drift). */
+  changed: boolean;
+  /** Set when it was not applied: another running subscription of the account pays for the API. */
+  skipped?: string;
+}
+
+/** What the flows that read subscriptions from the provider and apply them share (webhooks, reconciliation). */
+export interface ProviderFlowDeps {
+  provider: BillingProvider;
+  billingStore: BillingStore;
+  apply: (paid: PaidSubscription, accountId: string) => Promise<Applied | undefined>;
+  clock: () => number;
+  logger: Logger;
+}
+
+/** What the applier needs. */
+export interface ApplyDeps {
+  plans: PlanTable;
+  billingStore: BillingStore;
+  accountStore: AccountStore;
+  mailer: Mailer;
+  logger: Logger;
+  clock: () => number;
+  graceDays: number;
+  publicUrl: string;
+}
+
+/** Whether admission already reads what billing would write (`undefined`: nothing to write). */
+function sameSubscription(current: Subscription | undefined, next: Subscription | null | undefined): boolean {
+  if (next === undefined) return true;
+  if (next === null || current === undefined) return next === null && current === undefined;
+  return current.plan === next.plan && current.status === next.status && current.lapsed === next.lapsed;
+}
+
+/** The API's free plan (price 0), which a plan the person cancelled falls back to. */
+function freePlanOf(plans: PlanTable, api: string): string | undefined {
+  return Object.entries(plans[api]?.plans ?? {}).find(([, plan]) => plan.price === 0)?.[0];
+}
+
+/**
+ * Writes a subscription as the provider has it now into the store: the billing record and what
+ * admission reads, in one step, decided by domain/billing-access.ts from its state and its own time
+ * alone (so events in any order, twice, or a reconciliation, all write the same). Mails the person
+ * when the change is a payment that failed or one that came through after a failure; the store
+ * returns the record before, so exactly one writer sees each such change.
+ */
+export function createApplier(deps: ApplyDeps): (paid: PaidSubscription, accountId: string) => Promise<Applied | undefined> {
+  const { billingStore, logger } = deps;
+  const mail = async (accountId: string, build: (to: string) => Parameters<Mailer['send']>[0]): Promise<void> => {
+    const account = await deps.accountStore.getAccount(accountId);
+    if (!account?.email) return;
+    await deps.mailer.send(build(account.email)).catch((err: unknown) => logger.error({ err: (err as Error).message, account_id: accountId }, 'billing mail not sent'));
+  };
+  return async (paid, accountId) => {
+    const billing = await billingStore.getBilling(accountId);
+    if (!billing) return undefined;
+    const { api } = paid;
+    const kept = billing.subscriptions[api];
+    // One paid subscription per API: a second running one (two checkouts finished in two tabs) is not applied, and said loudly.
+    if (kept && kept.subscription_id !== paid.id && runningAtProvider(kept)) {
+      const skipped = `account ${accountId} already pays for ${api} with ${kept.subscription_id}; ${paid.id} (${paid.status}) is not applied: refund and cancel one of them in Stripe`;
+      if (runningAtProvider({ status: paid.status } as BillingRecord)) logger.error({ account_id: accountId, api, kept: kept.subscription_id, other: paid.id }, skipped);
+      return { accountId, api, record: kept, previous: kept, changed: false, skipped };
+    }
+    const access = billingAccess(paid, deps.graceDays, paid.nowMs, freePlanOf(deps.plans, api));
+    const record = recordOf(paid, access, deps.clock());
+    const subscription = access.subscription === 'unchanged' ? undefined : access.subscription;
+    const current = (await deps.accountStore.getAccount(accountId))?.subscriptions[api];
+    if (sameRecord(kept, record) && sameSubscription(current, subscription)) return { accountId, api, record, previous: kept ?? null, changed: false };
+    const applied = await billingStore.applyBilling(accountId, api, { record, ...(subscription === undefined ? {} : { subscription }) });
+    if (!applied) return undefined;
+    const before = applied.previous?.state;
+    logger.info({ account_id: accountId, api, subscription: paid.id, status: paid.status, state: record.state, plan: record.plan, was: before ?? null }, 'billing applied');
+    if (record.state === 'grace' && before !== 'grace') await mail(accountId, (to) => paymentFailedMail(to, api, record, deps.publicUrl));
+    if (record.state === 'active' && (before === 'grace' || before === 'lapsed')) await mail(accountId, (to) => paymentRecoveredMail(to, api, record, deps.publicUrl));
+    return { accountId, api, record, previous: applied.previous, changed: true };
+  };
+}

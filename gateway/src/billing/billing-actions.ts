@@ -1,0 +1,135 @@
+import { AppError } from '@tollgate/envelope';
+import type { Account } from '../data/account-store';
+import type { BillingRecord, BillingStore } from '../data/billing-store';
+import { PORTAL_BILLING_PAGE, PORTAL_SUBSCRIPTIONS_PAGE } from '../domain/subscription-refusal';
+import type { PlanTable } from '../domain/plans';
+import type { Applied } from './apply-subscription';
+import { asPerson } from './billing-errors';
+import type { BillingProvider, PaidSubscription } from './billing-provider';
+import { runningAtProvider } from './billing-record';
+
+/** What a person's billing actions need. */
+export interface BillingActionsDeps {
+  plans: PlanTable;
+  provider: BillingProvider;
+  billingStore: BillingStore;
+  apply: (paid: PaidSubscription, accountId: string) => Promise<Applied | undefined>;
+  publicUrl: string;
+  supportEmail?: string;
+}
+
+/** Checkout, read-back, plan changes, cancellation and the customer portal, for a signed-in account. */
+export interface BillingActions {
+  checkout(account: Account, api: string, plan: string): Promise<{ url: string; session_id: string }>;
+  /** Reads a Checkout Session back from the provider and applies its subscription (what the return page polls). */
+  confirmCheckout(account: Account, sessionId: string): Promise<(BillingRecord & { api: string }) | null>;
+  changePlan(account: Account, api: string, plan: string): Promise<BillingRecord>;
+  cancel(account: Account, api: string): Promise<BillingRecord>;
+  keep(account: Account, api: string): Promise<BillingRecord>;
+  portal(account: Account, currency: string | undefined): Promise<{ url: string }>;
+}
+
+const gone = (): AppError => new AppError('UNAUTHORIZED', 'the account of this session no longer exists', { details: { reason: 'no_session' } });
+
+/** The person's billing actions; every change reads the subscription back from the provider and applies it. */
+export function createBillingActions(deps: BillingActionsDeps): BillingActions {
+  const { provider, billingStore, plans } = deps;
+  const person = <T>(action: () => Promise<T>): Promise<T> => asPerson(deps.supportEmail, action);
+
+  const limitsOf = (api: string, plan: string) => {
+    const limits = plans[api]?.plans[plan];
+    if (!limits) throw new AppError('BAD_REQUEST', `plan must be one of ${Object.keys(plans[api]?.plans ?? {}).join(', ')} for ${api}`, { details: { parameter: 'plan' } });
+    return limits;
+  };
+  const billed = async (account: Account, api: string): Promise<BillingRecord> => {
+    const record = (await billingStore.getBilling(account.id))?.subscriptions[api];
+    if (!record || !runningAtProvider(record)) throw new AppError('NOT_FOUND', `this account pays for no ${api} plan by card; take one at ${PORTAL_SUBSCRIPTIONS_PAGE}`);
+    return record;
+  };
+  const applied = async (account: Account, paid: PaidSubscription): Promise<BillingRecord> => {
+    const result = await deps.apply(paid, account.id);
+    if (!result) throw gone();
+    return result.record;
+  };
+  const customerFor = async (account: Account, currency: string): Promise<string> => {
+    const known = (await billingStore.getBilling(account.id))?.customers[currency];
+    if (known) return known;
+    const made = await provider.createCustomer({ accountId: account.id, email: account.email, name: account.name, currency });
+    const kept = await billingStore.rememberCustomer(account.id, currency, made);
+    if (!kept) throw gone();
+    // Another checkout of this account kept its customer first: this one is not needed.
+    if (kept !== made) await provider.deleteCustomer(made).catch(() => undefined);
+    return kept;
+  };
+
+  return {
+    checkout: (account, api, plan) =>
+      person(async () => {
+        const limits = limitsOf(api, plan);
+        if (!account.email_verified) {
+          throw new AppError('FORBIDDEN', "prove this account's email address before taking a plan (until then only the playground is open): POST /dashboard/v1/account/verify-email mails a code", { details: { reason: 'email_unverified' } });
+        }
+        if (limits.price === 0) throw new AppError('BAD_REQUEST', `the ${api} API's ${plan} plan is free: take it at once with PUT /dashboard/v1/subscriptions/${api}, no card needed`, { details: { parameter: 'plan' } });
+        const record = (await billingStore.getBilling(account.id))?.subscriptions[api];
+        if (record && runningAtProvider(record)) {
+          throw new AppError('CONFLICT', `this account already pays for the ${api} API's ${record.plan} plan by card: change the plan instead (PUT /dashboard/v1/billing/subscriptions/${api}), or pay its open invoice at ${PORTAL_BILLING_PAGE}`, { details: { reason: 'already_billed', api, plan: record.plan } });
+        }
+        const customerId = await customerFor(account, limits.currency);
+        const session = await provider.createCheckout({
+          customerId,
+          accountId: account.id,
+          api,
+          plan,
+          successUrl: `${deps.publicUrl}${PORTAL_BILLING_PAGE}?checkout={CHECKOUT_SESSION_ID}`,
+          cancelUrl: `${deps.publicUrl}${PORTAL_SUBSCRIPTIONS_PAGE}?checkout=canceled`,
+        });
+        return { url: session.url, session_id: session.id };
+      }),
+    confirmCheckout: (account, sessionId) =>
+      person(async () => {
+        const session = await provider.readCheckout(sessionId);
+        const customers = Object.values((await billingStore.getBilling(account.id))?.customers ?? {});
+        // Only the account's own sessions: the id in the return address is not proof of anything.
+        if (!session || session.accountId !== account.id || !session.customerId || !customers.includes(session.customerId)) {
+          throw new AppError('NOT_FOUND', 'no checkout of this account has that id');
+        }
+        if (!session.complete || !session.subscriptionId) return null;
+        const paid = await provider.readSubscription(session.subscriptionId);
+        return paid ? { api: paid.api, ...(await applied(account, paid)) } : null;
+      }),
+    changePlan: (account, api, plan) =>
+      person(async () => {
+        const target = limitsOf(api, plan);
+        const record = await billed(account, api);
+        if (record.status !== 'active' && record.status !== 'trialing') {
+          throw new AppError('CONFLICT', `the ${api} API's ${record.plan} plan has an unpaid invoice: pay it at ${PORTAL_BILLING_PAGE} before changing the plan`, { details: { reason: 'payment_due' } });
+        }
+        if (plan === record.plan) return applied(account, await provider.keepCurrentPlan(record.subscription_id));
+        // A free plan is what a cancelled one falls back to: cancel at the period's end.
+        if (target.price === 0) return applied(account, await provider.cancelAtPeriodEnd(record.subscription_id));
+        const paid = target.price >= record.amount ? await provider.changePlanNow(record.subscription_id, api, plan) : await provider.changePlanAtPeriodEnd(record.subscription_id, api, plan);
+        return applied(account, paid);
+      }),
+    cancel: (account, api) =>
+      person(async () => {
+        const record = await billed(account, api);
+        return applied(account, await provider.cancelAtPeriodEnd(record.subscription_id));
+      }),
+    keep: (account, api) =>
+      person(async () => {
+        const record = await billed(account, api);
+        return applied(account, await provider.keepCurrentPlan(record.subscription_id));
+      }),
+    portal: (account, currency) =>
+      person(async () => {
+        const customers = (await billingStore.getBilling(account.id))?.customers ?? {};
+        const chosen = currency ?? (Object.keys(customers).length === 1 ? Object.keys(customers)[0] : undefined);
+        const customerId = chosen ? customers[chosen] : undefined;
+        if (!customerId) {
+          const have = Object.keys(customers);
+          throw new AppError('NOT_FOUND', have.length ? `currency must be one of ${have.join(', ')}: this account has a card customer for each` : `this account has no card payments yet; take a paid plan at ${PORTAL_SUBSCRIPTIONS_PAGE} first`, { details: { parameter: 'currency' } });
+        }
+        return { url: await provider.createPortalSession(customerId, `${deps.publicUrl}${PORTAL_BILLING_PAGE}`) };
+      }),
+  };
+}

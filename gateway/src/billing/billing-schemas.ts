@@ -1,0 +1,112 @@
+import type { SchemaObject } from 'ajv';
+import type { QuerySchema } from '@tollgate/envelope';
+import { PROVIDER_STATUSES } from '../domain/billing-access';
+import { ACCOUNT_ID_PATTERN } from '../domain/api-key';
+
+const closed = (properties: Record<string, unknown>, optional: string[] = []): SchemaObject => ({
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(properties).filter((p) => !optional.includes(p)),
+  properties,
+});
+const time = { type: 'string', format: 'date-time' };
+const maybeTime = { type: ['string', 'null'], format: 'date-time' };
+const currency = { type: 'string', pattern: '^[A-Z]{3}$' };
+const text = { type: 'string' };
+
+/** One paid subscription: the plan, its price, the provider's status and what it gives now. */
+export const BILLED_SUBSCRIPTION_SCHEMA = closed({
+  api: text,
+  subscription_id: text,
+  customer_id: text,
+  plan: text,
+  price_id: text,
+  amount: { type: 'integer', description: 'Monthly price in the smallest currency unit' },
+  currency,
+  status: { type: 'string', enum: [...PROVIDER_STATUSES], description: 'As Stripe has it' },
+  state: { type: 'string', enum: ['processing', 'active', 'grace', 'lapsed', 'ended'], description: 'What it gives now: grace = a payment failed and calls are served until grace_until; lapsed = calls get 402 until paid' },
+  current_period_end: { ...maybeTime, description: 'The next renewal (or the end, with cancel_at_period_end)' },
+  cancel_at_period_end: { type: 'boolean' },
+  next_plan: { type: ['string', 'null'], description: 'A cheaper plan taking over at current_period_end' },
+  grace_until: maybeTime,
+  test_clock: { type: ['string', 'null'] },
+  updated_at: time,
+});
+
+const INVOICE_SCHEMA = closed({
+  id: { type: 'string' },
+  created_at: { ...time, description: 'When it was issued' },
+  amount: { type: 'integer', description: 'Due while open, paid once paid (smallest unit)' },
+  currency,
+  status: { type: 'string', enum: ['draft', 'open', 'paid', 'uncollectible', 'void'] },
+  hosted_url: { type: ['string', 'null'], description: 'Stripe’s page of the invoice (pay it there while open)' },
+  pdf_url: { type: ['string', 'null'] },
+  description: { type: 'string' },
+  customer_currency: currency,
+});
+
+/** What the portal reads on every page: whether cards are taken here, and the running paid subscriptions (from the store). */
+export const BILLING_STATUS_SCHEMA = closed(
+  {
+    card_payments: { type: 'boolean', description: 'Whether paid plans can be taken by card on this server' },
+    support_email: { type: 'string', description: 'Whom to ask (SUPPORT_EMAIL)' },
+    subscriptions: { type: 'array', items: BILLED_SUBSCRIPTION_SCHEMA },
+  },
+  ['support_email'],
+);
+
+/** The billing page: subscriptions, invoices (null when Stripe did not answer) and the currencies the account has a card customer in. */
+export const BILLING_PAGE_SCHEMA = closed({
+  card_payments: { const: true },
+  subscriptions: { type: 'array', items: BILLED_SUBSCRIPTION_SCHEMA },
+  invoices: { type: ['array', 'null'], items: INVOICE_SCHEMA },
+  currencies: { type: 'array', items: currency },
+});
+
+export const CHECKOUT_BODY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['api', 'plan'],
+  properties: { api: { type: 'string', minLength: 1, maxLength: 64, description: 'an API name' }, plan: { type: 'string', minLength: 1, maxLength: 64, description: 'a paid plan name' } },
+};
+
+export const CHANGE_BODY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plan'],
+  properties: { plan: { type: 'string', minLength: 1, maxLength: 64, description: 'a plan name' } },
+};
+
+export const PORTAL_BODY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'a currency code such as EUR (the card customer to manage)' } },
+};
+
+export const REDIRECT_SCHEMA = closed({ url: { type: 'string', description: 'Where to send the browser (Stripe’s page)' }, session_id: { type: 'string' } }, ['session_id']);
+
+export const CHECKOUT_STATE_SCHEMA = closed({ subscription: { anyOf: [BILLED_SUBSCRIPTION_SCHEMA, { type: 'null' }], description: 'null while the payment is processing' } });
+
+/** What operators see of an account's billing (and the console will show). */
+export const ACCOUNT_BILLING_SCHEMA = closed({
+  account_id: { type: 'string', pattern: ACCOUNT_ID_PATTERN },
+  customers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Stripe customer per currency' },
+  subscriptions: { type: 'array', items: BILLED_SUBSCRIPTION_SCHEMA },
+  comp: {
+    type: 'array',
+    description: 'Paid plans granted by an operator, not billed',
+    items: closed({ api: { type: 'string' }, plan: { type: 'string' }, price: { type: 'integer' }, currency }),
+  },
+});
+
+export const SUMMARY_SCHEMA = closed({
+  mrr: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Monthly recurring revenue per currency, smallest unit (active, trialing and past-due subscriptions)' },
+  subscriptions: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Paid subscriptions by Stripe status' },
+});
+
+const repair = closed({ plan: { type: 'string' }, status: { type: 'string' }, state: { type: 'string' } });
+export const RECONCILIATION_SCHEMA = closed({
+  checked: { type: 'integer' },
+  changed: { type: 'array', items: closed({ account: { type: 'string' }, api: { type: 'string' }, subscription: { type: 'string' }, from: { anyOf: [repair, { type: 'null' }] }, to: repair }) },
+  unknown_customers: { type: 'array', items: closed({ customer: { type: 'string' }, subscription: { type: 'string' } }) },
+});

@@ -1,0 +1,98 @@
+import type { Logger } from '@tollgate/envelope';
+import { summarizeBilling } from '../domain/billing-summary';
+import type { BillingSummary } from '../domain/billing-summary';
+import type { PlanTable } from '../domain/plans';
+import type { Account, AccountStore } from '../data/account-store';
+import type { BillingRecord, BillingStore } from '../data/billing-store';
+import type { BillingProvider, ProviderInvoice } from './billing-provider';
+
+/** One paid subscription as the billing page and the operators see it. */
+export type BilledSubscription = BillingRecord & { api: string };
+
+/** A plan on an account that no card pays for: granted by an operator (comp). */
+export interface CompPlan {
+  api: string;
+  plan: string;
+  price: number;
+  currency: string;
+}
+
+/** An account's billing as operators see it (and the console will show it). */
+export interface AccountBillingView {
+  account_id: string;
+  customers: Record<string, string>;
+  subscriptions: BilledSubscription[];
+  comp: CompPlan[];
+}
+
+/** The person's billing page: paid subscriptions, invoices (when the provider answered), customer currencies. */
+export interface BillingPage {
+  card_payments: true;
+  subscriptions: BilledSubscription[];
+  invoices: (ProviderInvoice & { customer_currency: string })[] | null;
+  currencies: string[];
+}
+
+/** How many invoices per customer the billing page lists. */
+const INVOICES = 24;
+
+/** What the views need. */
+export interface BillingViewsDeps {
+  plans: PlanTable;
+  provider: BillingProvider;
+  billingStore: BillingStore;
+  accountStore: AccountStore;
+  logger: Logger;
+}
+
+const listed = (subscriptions: Record<string, BillingRecord>, running: boolean): BilledSubscription[] =>
+  Object.entries(subscriptions)
+    .filter(([, r]) => !running || r.state !== 'ended')
+    .map(([api, r]) => ({ api, ...r }));
+
+/** Paid plans active on an account with no running paid subscription behind them. */
+function compPlans(plans: PlanTable, account: Account, billed: Record<string, BillingRecord>): CompPlan[] {
+  return Object.entries(account.subscriptions).flatMap(([api, sub]) => {
+    const limits = plans[api]?.plans[sub.plan];
+    const record = billed[api];
+    if (!limits || limits.price === 0 || sub.status !== 'active' || (record && record.state !== 'ended')) return [];
+    return [{ api, plan: sub.plan, price: limits.price, currency: limits.currency }];
+  });
+}
+
+/** The billing page, the operators' view of an account, and the summary (MRR, subscriptions by status). */
+export function createBillingViews(deps: BillingViewsDeps) {
+  const { billingStore, provider } = deps;
+  return {
+    async page(account: Account): Promise<BillingPage> {
+      const billing = (await billingStore.getBilling(account.id)) ?? { customers: {}, subscriptions: {} };
+      let invoices: BillingPage['invoices'] = [];
+      try {
+        for (const [currency, customerId] of Object.entries(billing.customers)) {
+          for (const invoice of await provider.listInvoices(customerId, INVOICES)) invoices.push({ ...invoice, customer_currency: currency });
+        }
+        invoices.sort((a, b) => b.created_at.localeCompare(a.created_at));
+      } catch (err) {
+        // The page still shows the subscriptions (from the store); only the invoices wait for the provider.
+        deps.logger.warn({ err: (err as Error).message, account_id: account.id }, 'invoices not listed: the provider did not answer');
+        invoices = null;
+      }
+      return { card_payments: true, subscriptions: listed(billing.subscriptions, true), invoices, currencies: Object.keys(billing.customers) };
+    },
+    async account(accountId: string): Promise<AccountBillingView | undefined> {
+      const [account, billing] = await Promise.all([deps.accountStore.getAccount(accountId), billingStore.getBilling(accountId)]);
+      if (!account || !billing) return undefined;
+      return { account_id: accountId, customers: billing.customers, subscriptions: listed(billing.subscriptions, false), comp: compPlans(deps.plans, account, billing.subscriptions) };
+    },
+    async summary(): Promise<BillingSummary> {
+      const records: BillingRecord[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await billingStore.listBilledAccounts({ cursor, limit: 100 });
+        for (const accountId of page.items) records.push(...Object.values((await billingStore.getBilling(accountId))?.subscriptions ?? {}));
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return summarizeBilling(records);
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import type { Request, RequestHandler, Router } from 'express';
+import type { Logger } from '@tollgate/envelope';
+import type { BillingConfig } from '../config';
+import type { BillingSummary } from '../domain/billing-summary';
+import type { PlanTable } from '../domain/plans';
+import type { Account, AccountStore } from '../data/account-store';
+import type { BillingStore } from '../data/billing-store';
+import type { Mailer } from '../mail/mailer';
+import { createApplier } from './apply-subscription';
+import { createBillingActions } from './billing-actions';
+import { createBillingAdminRoutes } from './billing-admin-routes';
+import type { BillingProvider, CatalogueSync } from './billing-provider';
+import { runningAtProvider } from './billing-record';
+import { createBillingRoutes } from './billing-routes';
+import { createBillingViews } from './billing-views';
+import type { AccountBillingView } from './billing-views';
+import { createReconciler } from './reconcile';
+import type { Reconciliation, Repair } from './reconcile';
+import { createStripeProvider } from './stripe/stripe-provider';
+import { createWebhookIntake } from './webhook-intake';
+import { createWebhookRoute } from './webhook-route';
+
+/** What billing is built from. */
+export interface BillingDeps {
+  /** Unset: card payments are off (paid plans show their prices and whom to ask). */
+  config?: BillingConfig;
+  supportEmail?: string;
+  plans: PlanTable;
+  billingStore: BillingStore;
+  accountStore: AccountStore;
+  mailer: Mailer;
+  clock: () => number;
+  logger: Logger;
+  /** The provider; by default Stripe through the official SDK, as `config` says. */
+  provider?: BillingProvider;
+}
+
+/** The billing room, as the composition wires it: routes, the CLI's commands, the jobs, and what the console will read. */
+export interface Billing {
+  enabled: boolean;
+  /** `/dashboard/v1/billing/*` (mount at the root), with the dashboard's caller check. */
+  routes(authenticate: (req: Request) => Promise<{ account: Account }>): Router;
+  /** `/admin/billing/*` (mount at the root), behind the admin check. */
+  adminRoutes(adminAuth: RequestHandler): Router;
+  /** `POST /billing/webhook` (mount at the root, before any body parser). */
+  webhookRoute: Router;
+  /** The plan of an API the account pays for by card, if any (the dashboard leaves those to billing). */
+  billedPlanOf(accountId: string, api: string): Promise<string | undefined>;
+  /** MRR per currency and subscriptions by status: the console's summary provider. */
+  billingSummary(): Promise<BillingSummary>;
+  /** An account's customers, paid subscriptions and comp plans: the console's per-account provider. */
+  accountBilling(accountId: string): Promise<AccountBillingView | undefined>;
+  reconcile(): Promise<Reconciliation>;
+  sweepGrace(): Promise<Repair[]>;
+  /** `tollgate billing sync`: the catalogue and the webhook endpoint at PUBLIC_URL/billing/webhook. */
+  syncCatalogue(): Promise<CatalogueSync>;
+  /** Paid plans without their price at the provider, said at start. */
+  missingPrices(): Promise<string[]>;
+  /** Runs reconciliation every BILLING_RECONCILE_SECONDS and the grace sweep every minute, until `stop`. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const GRACE_SWEEP_MS = 60_000;
+
+/** Builds the billing room; with no `config` (no STRIPE_SECRET_KEY) only the routes saying so exist. */
+export function createBilling(deps: BillingDeps): Billing {
+  const { config, logger } = deps;
+  const off = (): never => {
+    throw new Error('card payments are off: STRIPE_SECRET_KEY is not set');
+  };
+  if (!config) {
+    return {
+      enabled: false,
+      routes: (authenticate) => createBillingRoutes({ plans: deps.plans, authenticate, supportEmail: deps.supportEmail }),
+      adminRoutes: (adminAuth) => createBillingAdminRoutes({ adminAuth, supportEmail: deps.supportEmail }),
+      webhookRoute: createWebhookRoute({}),
+      billedPlanOf: async () => undefined,
+      billingSummary: off,
+      accountBilling: off,
+      reconcile: off,
+      sweepGrace: off,
+      syncCatalogue: off,
+      missingPrices: off,
+      start: () => undefined,
+      stop: async () => undefined,
+    };
+  }
+  const provider = deps.provider ?? createStripeProvider(config, deps.plans, deps.clock);
+  const { billingStore, accountStore } = deps;
+  const apply = createApplier({ ...deps, graceDays: config.graceDays, publicUrl: config.publicUrl });
+  const actions = createBillingActions({ plans: deps.plans, provider, billingStore, apply, publicUrl: config.publicUrl, supportEmail: deps.supportEmail });
+  const views = createBillingViews({ plans: deps.plans, provider, billingStore, accountStore, logger });
+  const reconciler = createReconciler({ provider, billingStore, apply, clock: deps.clock, logger });
+  const intake = createWebhookIntake({ provider, billingStore, apply, clock: deps.clock, logger });
+
+  const timers: NodeJS.Timeout[] = [];
+  const busy = new Set<Promise<unknown>>();
+  // One run of a job at a time; a failure is logged and the next run tries again.
+  const every = (ms: number, name: string, job: () => Promise<unknown>): void => {
+    let running: Promise<unknown> | undefined;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = job()
+        .catch((err: unknown) => logger.warn({ err: (err as Error).message, job: name }, `billing ${name} failed; it runs again later`))
+        .finally(() => {
+          busy.delete(running!);
+          running = undefined;
+        });
+      busy.add(running);
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  };
+
+  return {
+    enabled: true,
+    routes: (authenticate) =>
+      createBillingRoutes({
+        plans: deps.plans,
+        authenticate,
+        supportEmail: deps.supportEmail,
+        billing: {
+          actions,
+          page: (account) => views.page(account),
+          running: async (account) => Object.entries((await billingStore.getBilling(account.id))?.subscriptions ?? {}).filter(([, r]) => r.state !== 'ended').map(([api, r]) => ({ api, ...r })),
+        },
+      }),
+    adminRoutes: (adminAuth) =>
+      createBillingAdminRoutes({ adminAuth, supportEmail: deps.supportEmail, billing: { summary: () => views.summary(), account: (id) => views.account(id), reconcile: () => reconciler.reconcile() } }),
+    webhookRoute: createWebhookRoute({ provider, intake }),
+    async billedPlanOf(accountId, api) {
+      const record = (await billingStore.getBilling(accountId))?.subscriptions[api];
+      return record && runningAtProvider(record) ? record.plan : undefined;
+    },
+    billingSummary: () => views.summary(),
+    accountBilling: (id) => views.account(id),
+    reconcile: () => reconciler.reconcile(),
+    sweepGrace: () => reconciler.sweepGrace(),
+    syncCatalogue: () => provider.syncCatalogue(deps.plans, `${config.publicUrl}/billing/webhook`),
+    missingPrices: () => provider.missingPrices(deps.plans),
+    start() {
+      every(config.reconcileSeconds * 1000, 'reconciliation', () => reconciler.reconcile());
+      every(Math.min(GRACE_SWEEP_MS, config.reconcileSeconds * 1000), 'grace sweep', () => reconciler.sweepGrace());
+    },
+    async stop() {
+      for (const timer of timers.splice(0)) clearInterval(timer);
+      await Promise.all(busy);
+    },
+  };
+}

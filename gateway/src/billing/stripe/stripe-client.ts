@@ -1,0 +1,38 @@
+import Stripe from 'stripe';
+import type { BillingConfig } from '../../config';
+import { PaymentDeclinedError, ProviderUnavailableError } from '../billing-provider';
+
+// A person waits on Checkout and plan changes: Stripe's 80 s default is far too long to say it is down.
+const TIMEOUT_MS = 15_000;
+
+/** The official SDK, pointed at `STRIPE_API_BASE` when one is set (stripe-local in tests and the demo). */
+export function createStripeSdk(config: Pick<BillingConfig, 'secretKey' | 'apiBase'>): Stripe {
+  return new Stripe(config.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: TIMEOUT_MS,
+    telemetry: false,
+    appInfo: { name: 'Tollgate' },
+    ...(config.apiBase ?? {}),
+  });
+}
+
+const UNAVAILABLE = new Set(['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError', 'StripeAuthenticationError', 'StripePermissionError']);
+
+/** Whether Stripe answered that the object does not exist. */
+export const isMissing = (err: unknown): boolean => (err as { statusCode?: number; code?: string }).statusCode === 404 || (err as { code?: string }).code === 'resource_missing';
+
+/**
+ * Runs a Stripe call, turning what is not the caller's fault into {@link ProviderUnavailableError}
+ * (unreachable, 5xx, rate limited, a bad key) and a card decline into {@link PaymentDeclinedError};
+ * anything else (an invalid request: a bug here) is thrown as it came.
+ */
+export async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    const type = (err as { type?: string }).type ?? '';
+    if (UNAVAILABLE.has(type)) throw new ProviderUnavailableError(err);
+    if (type === 'StripeCardError') throw new PaymentDeclinedError((err as Error).message);
+    throw err;
+  }
+}

@@ -1,0 +1,125 @@
+import type Stripe from 'stripe';
+import type { BillingConfig } from '../../config';
+import type { PlanTable } from '../../domain/plans';
+import { firstPeriodEnd } from '../../domain/billing-period';
+import { WebhookSignatureError } from '../billing-provider';
+import type { BillingProvider, ProviderEvent, ProviderInvoice } from '../billing-provider';
+import { missingPrices, syncCatalogue } from './stripe-catalogue';
+import { createStripeChanges } from './stripe-changes';
+import { createStripeSdk, isMissing, stripeCall } from './stripe-client';
+import { SUBSCRIPTION_EXPAND, createSubscriptionReader } from './stripe-subscriptions';
+
+const idOf = (value: string | { id: string } | null | undefined): string | undefined => (value === null || value === undefined ? undefined : typeof value === 'string' ? value : value.id);
+
+/** What a verified event names: the subscription, session and customer it is about. */
+function eventOf(event: Stripe.Event): ProviderEvent {
+  const object = event.data.object as unknown as Record<string, unknown> & { id?: string; customer?: string | { id: string } | null };
+  const named: ProviderEvent = { id: event.id, type: event.type };
+  const customerId = idOf(object.customer);
+  if (customerId) named.customerId = customerId;
+  if (event.type.startsWith('customer.subscription.') && object.id) named.subscriptionId = object.id;
+  if (event.type.startsWith('checkout.session.') && object.id) named.checkoutSessionId = object.id;
+  if (event.type.startsWith('invoice.')) {
+    const parent = (object as { parent?: { subscription_details?: { subscription?: string | { id: string } | null } | null } | null }).parent;
+    const subscriptionId = idOf(parent?.subscription_details?.subscription);
+    if (subscriptionId) named.subscriptionId = subscriptionId;
+  }
+  return named;
+}
+
+function invoiceOf(invoice: Stripe.Invoice): ProviderInvoice {
+  return {
+    id: invoice.id ?? '',
+    created_at: new Date(invoice.created * 1000).toISOString(),
+    amount: invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_due,
+    currency: invoice.currency.toUpperCase(),
+    status: (invoice.status ?? 'draft') as ProviderInvoice['status'],
+    hosted_url: invoice.hosted_invoice_url ?? null,
+    pdf_url: invoice.invoice_pdf ?? null,
+    description: invoice.lines.data.map((line) => line.description).filter(Boolean).join('; '),
+  };
+}
+
+/** Billing through Stripe's API with the official SDK (`STRIPE_API_BASE` points it at a Stripe-compatible server). */
+export function createStripeProvider(config: BillingConfig, plans: PlanTable, clock: () => number, sdk: Stripe = createStripeSdk(config)): BillingProvider {
+  const stripe = sdk;
+  const reader = createSubscriptionReader(stripe, clock);
+  const changes = createStripeChanges(stripe, plans, reader);
+  return {
+    syncCatalogue: (table, webhookUrl) => syncCatalogue(stripe, table, webhookUrl),
+    missingPrices: (table) => missingPrices(stripe, table),
+    async createCustomer({ accountId, email, name, currency }) {
+      // Test mode may put each customer on a clock of its own, so renewals and failures can be rehearsed.
+      const clockId = config.testClocks ? (await stripeCall(() => stripe.testHelpers.testClocks.create({ frozen_time: Math.floor(clock() / 1000), name: `Tollgate ${accountId}` }))).id : undefined;
+      const customer = await stripeCall(() =>
+        stripe.customers.create({
+          ...(email ? { email } : {}),
+          name: `${name || email || accountId} (${currency})`,
+          metadata: { tollgate_account: accountId, tollgate_currency: currency },
+          ...(clockId ? { test_clock: clockId } : {}),
+        }),
+      );
+      return customer.id;
+    },
+    async deleteCustomer(customerId) {
+      await stripeCall(() => stripe.customers.del(customerId));
+    },
+    async createCheckout({ customerId, accountId, api, plan, successUrl, cancelUrl }) {
+      const price = await changes.priceOf(api, plan);
+      // The first period ends at the start of the next UTC month (charged in proportion), so every
+      // later one is a calendar month, as quota months are.
+      const endMs = firstPeriodEnd(await reader.customerNow(customerId));
+      const anchor = endMs === undefined ? undefined : Math.floor(endMs / 1000);
+      const metadata = { tollgate_account: accountId, tollgate_api: api, tollgate_plan: plan };
+      const session = await stripeCall(() =>
+        stripe.checkout.sessions.create({
+          mode: 'subscription',
+          customer: customerId,
+          client_reference_id: accountId,
+          metadata,
+          line_items: [{ price, quantity: 1 }],
+          subscription_data: { metadata, proration_behavior: 'create_prorations', ...(anchor ? { billing_cycle_anchor: anchor } : {}) },
+          success_url: successUrl,
+          cancel_url: cancelUrl,
+        }),
+      );
+      return { id: session.id, url: session.url ?? '' };
+    },
+    async readCheckout(sessionId) {
+      try {
+        const session = await stripeCall(() => stripe.checkout.sessions.retrieve(sessionId));
+        return { id: session.id, customerId: idOf(session.customer) ?? null, accountId: session.client_reference_id, subscriptionId: idOf(session.subscription) ?? null, complete: session.status === 'complete' };
+      } catch (err) {
+        if (isMissing(err)) return undefined;
+        throw err;
+      }
+    },
+    readSubscription: (id) => reader.read(id),
+    async *listSubscriptions() {
+      for await (const subscription of stripe.subscriptions.list({ limit: 100, expand: SUBSCRIPTION_EXPAND.map((path) => `data.${path}`) })) {
+        const paid = await reader.translate(subscription);
+        if (paid) yield paid;
+      }
+    },
+    changePlanNow: (id, api, plan) => changes.changePlanNow(id, api, plan),
+    changePlanAtPeriodEnd: (id, api, plan) => changes.changePlanAtPeriodEnd(id, api, plan),
+    cancelAtPeriodEnd: (id) => changes.cancelAtPeriodEnd(id),
+    keepCurrentPlan: (id) => changes.keepCurrentPlan(id),
+    async listInvoices(customerId, limit) {
+      const page = await stripeCall(() => stripe.invoices.list({ customer: customerId, limit }));
+      return page.data.map(invoiceOf);
+    },
+    async createPortalSession(customerId, returnUrl) {
+      return (await stripeCall(() => stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }))).url;
+    },
+    parseWebhook(rawBody, signature) {
+      if (!config.webhookSecret) throw new WebhookSignatureError('webhooks are not accepted: STRIPE_WEBHOOK_SECRET is not set on this gateway');
+      if (!signature) throw new WebhookSignatureError('the Stripe-Signature header is missing');
+      try {
+        return eventOf(stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret));
+      } catch (err) {
+        throw new WebhookSignatureError(`the Stripe-Signature does not check out: ${(err as Error).message}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { createStripeLocal } from '@tollgate/stripe-local';
+import type { StripeLocal } from '@tollgate/stripe-local';
+
+/** Card payments for the offline demo: stripe-local in this process, and the gateway's STRIPE_* variables. */
+export interface DemoBilling {
+  /** STRIPE_SECRET_KEY, STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET and PUBLIC_URL for the gateway. */
+  env: Record<string, string>;
+  /** The stand-in's address (its hosted Checkout, portal and invoice pages). */
+  url: string;
+  local: StripeLocal;
+  stop: () => Promise<void>;
+}
+
+// Renewals, retries and expired sessions also run on every request; this catches them up when none come.
+const TICK_MS = 30_000;
+
+/** Runs the gateway's CLI (`billing sync`) with `env`; resolves with what it printed, parsed. */
+function runSync(root: string, env: Record<string, string>): Promise<{ webhook: { secret?: string } }> {
+  const tsx = require.resolve('tsx', { paths: [root] });
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--conditions=development', '--import', tsx, join(root, 'gateway/src/cli.ts'), 'billing', 'sync'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`tollgate billing sync failed against stripe-local: ${stderr.trim() || err.message}`));
+      else resolve(JSON.parse(stdout) as { webhook: { secret?: string } });
+    });
+  });
+}
+
+/**
+ * Starts stripe-local (a local stand-in for Stripe: nothing leaves the machine, nothing is
+ * charged), runs `tollgate billing sync` against it for a gateway at `gatewayUrl` (the catalogue
+ * and the webhook endpoint), and answers the variables the gateway then starts with.
+ */
+export async function startDemoBilling(root: string, gatewayUrl: string): Promise<DemoBilling> {
+  const local = createStripeLocal({ log: (line) => console.error(`[stripe-local] ${line}`) });
+  const url = await local.listen(0);
+  const ticker = setInterval(() => local.tick(), TICK_MS);
+  ticker.unref();
+  const stop = async (): Promise<void> => {
+    clearInterval(ticker);
+    await local.close();
+  };
+  try {
+    const env = { STRIPE_SECRET_KEY: 'sk_test_tollgate_demo', STRIPE_API_BASE: url, PUBLIC_URL: gatewayUrl };
+    const synced = await runSync(root, env);
+    return { env: { ...env, STRIPE_WEBHOOK_SECRET: synced.webhook.secret ?? '' }, url, local, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
