@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { AppError } from '@tollgate/envelope';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';
-import { createSessionAuth, sessionCookieOf } from './session-auth';
+import { createSessionAuth, sessionCookiesOf } from './session-auth';
 
 /**
  * Who is calling the dashboard: the account, and the key whose secret came in the key header, or
@@ -43,7 +43,7 @@ export function createDashboardAuth(deps: DashboardAuthDeps): (req: Request) => 
   const bySession = createSessionAuth(deps);
   return async (req) => {
     const presented = req.headers[deps.keyHeader];
-    if (presented === undefined && sessionCookieOf(req) !== undefined) return { account: (await bySession(req)).account };
+    if (presented === undefined && sessionCookiesOf(req).length > 0) return { account: (await bySession(req)).account };
     if (typeof presented !== 'string' || presented === '') throw unauthorized('missing', `missing API key: send it in the ${deps.keyHeader} header, or sign in at /portal/sign-in`);
     const found = await deps.accountStore.findKey(presented);
     if (!found) throw unauthorized('unknown', 'unknown API key');

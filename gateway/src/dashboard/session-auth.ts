@@ -19,13 +19,24 @@ export const newToken = (): string => randomBytes(32).toString('base64url');
 
 /** The session cookie's value in a request, or undefined (no cookie parser: one cookie is read). */
 export function sessionCookieOf(req: Request): string | undefined {
+  const values = sessionCookiesOf(req);
+  return values.length === 1 ? values[0] : undefined;
+}
+
+/**
+ * Every value of the session cookie in the request's `Cookie` header. A browser sends two when a
+ * second cookie of the name was planted on another path or a parent domain (one that shadows the
+ * real session is a fixation); neither is believed then.
+ */
+export function sessionCookiesOf(req: Request): string[] {
   const header = req.headers.cookie;
-  if (typeof header !== 'string') return undefined;
+  if (typeof header !== 'string') return [];
+  const values: string[] = [];
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }
 
 /**
@@ -57,7 +68,7 @@ export function clearSessionCookie(res: Response, secure: boolean): void {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure });
 }
 
-function unauthorized(reason: 'no_session' | 'session_expired', message: string): AppError {
+function unauthorized(reason: 'no_session' | 'session_expired' | 'ambiguous_session', message: string): AppError {
   return new AppError('UNAUTHORIZED', message, { details: { reason } });
 }
 
@@ -90,7 +101,9 @@ export function csrfMatches(req: Request, session: Session): boolean {
  */
 export function createSessionAuth(deps: SessionAuthDeps): (req: Request, options?: { csrf?: boolean }) => Promise<SessionCaller> {
   return async (req, options = {}) => {
-    const value = sessionCookieOf(req);
+    const values = sessionCookiesOf(req);
+    if (values.length > 1) throw unauthorized('ambiguous_session', `the request carries ${values.length} ${SESSION_COOKIE} cookies, so none is believed: clear this site's cookies in the browser and sign in again`);
+    const value = values[0];
     if (value === undefined) throw unauthorized('no_session', 'not signed in: sign in at /portal/sign-in (POST /dashboard/v1/sign-in)');
     const tokenHash = sha256(value);
     const session = TOKEN.test(value) ? await deps.sessionStore.getSession(tokenHash) : undefined;
