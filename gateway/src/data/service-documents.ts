@@ -25,6 +25,8 @@ export interface ServiceDocuments {
    * background when the document is stale.
    */
   hasRoute(api: string, path: string): boolean | undefined;
+  /** Resolves when no service is being asked (each ask started so far has its answer or its failure). */
+  idle(): Promise<void>;
 }
 
 interface Entry {
@@ -95,6 +97,9 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
       const base = deps.upstreams[api];
       if (base !== undefined && (!entry || deps.clock() - entry.at > entry.staleAfterMs)) void refresh(api, base);
       return entry?.matches?.(path);
+    },
+    idle: async () => {
+      while (pending.size) await Promise.all(pending.values());
     },
   };
 }
