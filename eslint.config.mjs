@@ -24,8 +24,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // The developer portal's browser modules (served as they are, no build step).
-    files: ['gateway/portal/**/*.js'],
+    // The browser modules of the developer portal, the operators' console and what they share (served as they are, no build step).
+    files: ['gateway/portal/**/*.js', 'gateway/console/**/*.js', 'gateway/web/**/*.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(['window', 'document', 'location', 'history', 'navigator', 'fetch', 'URL', 'URLSearchParams', 'Node', 'Element', 'HTMLElement'].map((name) => [name, 'readonly'])),

@@ -9,7 +9,10 @@ import type { ServiceDocuments } from './data/service-documents';
 import type { UsageRecorder } from './data/usage-recorder';
 import { StoreError } from './data/stores';
 import type { GatewayMetrics } from './http/metrics';
-import { createAdminAuth } from './admin/admin-auth';
+import { createAdminAuth } from './http/admin-auth';
+import { fixedAdminToken } from './data/admin-token';
+import type { AdminToken } from './data/admin-token';
+import type { NewAuditEntry } from './data/audit-log';
 import { createAdminRoutes } from './admin/admin-routes';
 import { createApiPipelines, createApiRoutes } from './api/api-routes';
 import type { ApiPipeline, ApiRoutesDeps } from './api/api-routes';
@@ -21,6 +24,12 @@ import { readUsage } from './data/read-usage';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
 import { createPortalRoutes } from './portal/portal-routes';
+import { createConsoleRoutes } from './console/console-routes';
+import { operatorRouteDocs } from './gateway-route-docs';
+import { NO_BILLING } from './data/billing-view';
+import type { BillingView } from './data/billing-view';
+import { createUpstreamHealth } from './data/upstream-health';
+import { createAccountActions } from './http/account-actions';
 
 /** Everything the gateway app is built from. */
 export interface AppDeps {
@@ -37,6 +46,10 @@ export interface AppDeps {
   routers?: Router[];
   /** Portal mail (sign-in codes); unset: by SMTP_URL, as main.ts chooses (tests build apps from an environment alone). */
   mailer?: Mailer;
+  /** The admin token as main.ts keeps it (ADMIN_TOKEN, or its file); unset: ADMIN_TOKEN alone (tests build apps from an environment). */
+  adminToken?: AdminToken;
+  /** Billing as the console reads it; unset: none on this server (billing lands later and fills it in). */
+  billing?: BillingView;
 }
 
 // Store failures outside the proxy path (admin, dashboard) are 503s too, never 500s.
@@ -89,6 +102,12 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
 
 function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCache: FailOpenCache): Express {
   const { config, stores, clock, logger, metrics } = deps;
+  const adminToken = deps.adminToken ?? fixedAdminToken(config.adminToken);
+  // A change made and answered whose entry the store did not take: the entry goes to the log instead.
+  const audit = {
+    auditLog: stores.auditLog,
+    onAuditFailure: (entry: NewAuditEntry, err: Error) => logger.error({ audit_entry: entry, err: err.message }, 'audit log entry not kept in the store; the change it records was made'),
+  };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -113,14 +132,28 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCa
       }
     }),
   );
-  app.get('/metrics', metricsGuard(config), sendMetrics(metrics));
-  app.use('/admin/v1', createAdminRoutes({ adminToken: config.adminToken, plans: config.plans, keyStore: stores.keyStore, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock }));
+  app.get('/metrics', metricsGuard(config, adminToken), sendMetrics(metrics));
+  app.use('/admin/v1', createAdminRoutes({ adminToken, plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
+  app.use(
+    createConsoleRoutes({
+      adminToken,
+      operatorEmails: config.operatorEmails,
+      sessionStore: stores.sessionStore,
+      accountStore: stores.accountStore,
+      actionsFor: createAccountActions({ plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }),
+      plans: config.plans,
+      billing: deps.billing ?? NO_BILLING,
+      health: createUpstreamHealth({ upstreams: config.upstreams, clock }),
+      operatorRoutes: operatorRouteDocs(),
+      clock,
+      ...audit,
+    }),
+  );
   app.use(
     '/dashboard/v1',
     createDashboardRoutes({
       plans: config.plans,
       keyHeader: config.keyHeader,
-      keyStore: stores.keyStore,
       accountStore: stores.accountStore,
       quotaStore: stores.quotaStore,
       clock,
@@ -131,6 +164,7 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCa
       signInsPerHour: config.signInsPerHour,
       sessionTtlHours: config.sessionTtlHours,
       publicUrl: config.publicUrl,
+      ...audit,
     }),
   );
   app.use(createPortalRoutes({ keyHeader: config.keyHeader }));
@@ -146,18 +180,18 @@ const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, re
 
 // Metrics name every API, status and store latency: not for the public port. With METRICS_PORT
 // they are served there alone; without it, behind the admin token.
-function metricsGuard(config: GatewayConfig): RequestHandler {
+function metricsGuard(config: GatewayConfig, adminToken: AdminToken): RequestHandler {
   if (config.metricsPort !== undefined) {
     return () => {
       throw new AppError('NOT_FOUND', 'metrics are served on METRICS_PORT, not on this port');
     };
   }
-  if (!config.adminToken) {
+  if (adminToken.source === 'none') {
     return () => {
       throw new AppError('NOT_FOUND', 'metrics are off: set METRICS_PORT to serve them on a port of their own, or ADMIN_TOKEN to serve them here to its bearer');
     };
   }
-  return createAdminAuth(config.adminToken);
+  return createAdminAuth(adminToken, { what: 'metrics endpoint' });
 }
 
 /** The app of the metrics port (`METRICS_PORT`): `GET /metrics` and nothing else, no token. */

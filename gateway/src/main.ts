@@ -6,6 +6,7 @@ import type { Logger } from '@tollgate/envelope';
 import { createGatewayListener, createMetricsApp } from './app';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
+import { openAdminToken } from './data/admin-token';
 import { openStores } from './data/open-stores';
 import { createServiceDocuments } from './data/service-documents';
 import { createUsageRecorder } from './data/usage-recorder';
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  const adminToken = openAdminToken(config);
+  if (adminToken.source === 'file') logger.info({ admin_token_file: adminToken.file }, `admin token ${adminToken.made ? 'made and kept' : 'read from'} ${adminToken.file} (mode 0600; tollgate admin-token rotate replaces it)`);
   const clock = (): number => Date.now();
   const metrics = createMetrics({ processMetrics: true });
   const { stores, redis, close: closeStore } = await openStores({
@@ -36,7 +39,7 @@ async function main(): Promise<void> {
     apis: Object.keys(config.plans),
   });
   logger.info(
-    { store: stores.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: Boolean(config.adminToken), quota_fail_mode: config.quotaFailMode },
+    { store: stores.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
@@ -49,7 +52,7 @@ async function main(): Promise<void> {
   if (config.smtpUrl) logger.info({ mail: mailer.describe, mail_from: config.mailFrom }, `portal mail (sign-in codes) goes through ${mailer.describe}`);
   else logger.warn({ mail: 'log' }, 'SMTP_URL is not set: each portal mail (sign-in codes) is written to this log instead of being sent; set SMTP_URL (smtp:// or smtps://) to send it');
   if (config.smtpUrl && !config.publicUrl) logger.warn({}, 'PUBLIC_URL is not set: a sign-in mail links to the portal only when the request reached this gateway by its own address or a loopback name, else it gives the code alone; set PUBLIC_URL to the portal’s origin');
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer });
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, adminToken });
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,

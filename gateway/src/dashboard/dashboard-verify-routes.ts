@@ -36,13 +36,15 @@ export interface DashboardVerifyDeps {
   accountStore: AccountStore;
   codes: Codes;
   authenticate: (req: Request) => Promise<DashboardCaller>;
+  /** The account store as a caller changes it: each change recorded in the audit log as theirs. */
+  changesBy: (req: Request, caller: DashboardCaller) => AccountStore;
 }
 
 const proven = (): AppError => new AppError('CONFLICT', 'this account’s email address is already proven', { details: { reason: 'already_verified' } });
 
 /** Adds `/account/verify-email` and its `/confirm` to the dashboard router. */
 export function addDashboardVerifyRoutes(router: Router, deps: DashboardVerifyDeps): void {
-  const { accountStore, codes, authenticate } = deps;
+  const { codes, authenticate, changesBy } = deps;
   const parseConfirm = createBodyParser<{ code: string }>(CONFIRM_BODY);
   const parseEmpty = createBodyParser<object>(EMPTY_BODY);
 
@@ -73,11 +75,12 @@ export function addDashboardVerifyRoutes(router: Router, deps: DashboardVerifyDe
   });
 
   router.post('/account/verify-email/confirm', async (req, res) => {
-    const { account } = await authenticate(req);
+    const caller = await authenticate(req);
+    const { account } = caller;
     const { code } = parseConfirm(req.body);
     if (account.email_verified) throw proven();
     await codes.check(`verify:${account.id}`, code);
-    const updated = await accountStore.setEmailVerified(account.id);
+    const updated = await changesBy(req, caller).setEmailVerified(account.id);
     if (!updated) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
     sendOk(res, { account: updated }, DASHBOARD_VERIFY_ROUTES.confirmEmail.message);
   });

@@ -1,4 +1,5 @@
 import type { AccountStore } from './account-store';
+import type { AuditLog } from './audit-log';
 import type { KeyStore } from './key-store';
 import type { QuotaStore } from './quota-store';
 import type { SessionStore } from './session-store';
@@ -19,6 +20,8 @@ export interface Stores {
   quotaStore: QuotaStore;
   /** Portal sessions and mailed codes (session-store.ts). */
   sessionStore: SessionStore;
+  /** Every change made to an account, and by whom (audit-log.ts). */
+  auditLog: AuditLog;
   /** Which backing store this is, for logs and `/readyz`. */
   kind: 'redis' | 'sqlite' | 'memory';
   /** How the backing store survives its own restart (Redis only), for `/readyz`. */

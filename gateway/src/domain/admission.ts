@@ -5,6 +5,8 @@ import type { ApiPlans } from './plans';
 export interface Subscription {
   plan: string;
   status: 'active' | 'inactive';
+  /** Granted by an operator without payment (a comp); absent otherwise. Admission ignores it. */
+  comp?: true;
 }
 
 /** Every answer the admission step can give; only `admitted` and `playground` charge. */

@@ -39,6 +39,7 @@ export function renderPortalPage(page: PortalPage, options: { keyHeader: string 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="tollgate-key-header" content="${escapeHtml(options.keyHeader)}">
 <title>${escapeHtml(page.title)} · Tollgate developer portal</title>
+<link rel="stylesheet" href="/portal/assets/shared/base.css">
 <link rel="stylesheet" href="/portal/assets/portal.css">
 <link rel="modulepreload" href="/portal/assets/js/app.js">
 <link rel="modulepreload" href="/portal/assets/js/views/${page.id}.js">

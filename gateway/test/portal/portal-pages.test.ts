@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { eventually } from '../support/eventually';
 import type { BrowserGlobals } from './support/browser-globals';
-import { PORTAL_CSP } from '../../src/portal/portal-headers';
+import { PAGE_CSP } from '../../src/http/page-headers';
 import { PORTAL_PAGES } from '../../src/portal/portal-pages';
 import { createKey, screenshot, seriousViolations, shows, signIn, usePortal, WIDTHS } from './support/portal-fixture';
 import type { WidthName } from './support/portal-fixture';
@@ -40,8 +40,8 @@ describe('every portal page', () => {
       const res = await fetch(`${portal.url}${path}`);
       await res.arrayBuffer();
       expect([path, res.status]).toEqual([path, path === '/portal/nowhere' ? 404 : 200]);
-      expect(res.headers.get('content-security-policy')).toBe(PORTAL_CSP);
-      expect(PORTAL_CSP).not.toContain('unsafe');
+      expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
+      expect(PAGE_CSP).not.toContain('unsafe');
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');

@@ -2,7 +2,7 @@ import express from 'express';
 import fc from 'fast-check';
 import request from 'supertest';
 import { createErrorHandler, createLogger, createNotFoundHandler, createRequestIdMiddleware } from '@tollgate/envelope';
-import { PORTAL_CSP } from '../../src/portal/portal-headers';
+import { PAGE_CSP } from '../../src/http/page-headers';
 import { PORTAL_PAGES } from '../../src/portal/portal-pages';
 import { createPortalRoutes } from '../../src/portal/portal-routes';
 
@@ -21,7 +21,7 @@ describe('portal routes (no browser)', () => {
     for (const page of PORTAL_PAGES) {
       const res = await request(app).get(page.path).expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.headers['content-security-policy']).toBe(PORTAL_CSP);
+      expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
       expect(res.text).toContain(`<body data-page="${page.id}"`);
       expect(res.text).toContain(`<title>${page.title} · Tollgate developer portal</title>`);
       expect(res.text).toContain('<meta name="tollgate-key-header" content="x-tollgate-key">');

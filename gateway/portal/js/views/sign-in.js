@@ -1,4 +1,4 @@
-import { el, errorRegion, fill, heading, showError } from '../dom.js';
+import { el, errorRegion, fill, heading, showError } from '../../shared/dom.js';
 import { request } from '../api.js';
 import { session, signedIn } from '../session.js';
 

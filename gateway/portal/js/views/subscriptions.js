@@ -1,4 +1,4 @@
-import { el, errorRegion, fill, heading, int, price, showError, statusRegion } from '../dom.js';
+import { el, errorRegion, fill, heading, int, price, showError, statusRegion } from '../../shared/dom.js';
 import { plans, request } from '../api.js';
 import { session } from '../session.js';
 import { apiTitle, requireSession } from './common.js';

@@ -1,15 +1,57 @@
-import { dayIds } from '../../domain/windows';
+import { dayIds, monthWindow } from '../../domain/windows';
 import { HISTORY_OUTCOMES } from '../account-store';
-import type { AccountStore, HistoryDay } from '../account-store';
-import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS } from '../retention';
-import type { MemoryParts } from './account-state';
+import type { AccountCalls, AccountStore, HistoryCount, HistoryDay } from '../account-store';
+import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, TOP_ACCOUNTS_KEEP_SECONDS } from '../retention';
+import type { HistoryEntry, MemoryParts } from './account-state';
 
-type HistoryPart = Pick<AccountStore, 'record' | 'history'>;
+type HistoryPart = Pick<AccountStore, 'record' | 'history' | 'serverHistory' | 'topAccounts'>;
 
-/** Calls per account, day, API and outcome in this process, and keys' last use. */
+// The server's totals share the history map (and so the SQLite file's history table) under names
+// no account id can take: `*all|<day>` (`<api>:<outcome>` → calls) and `*top|<month>` (account → calls).
+const SERVER = '*all';
+const TOP = '*top';
+
+/** The counts of one day, every API and outcome listed (zeros where none). */
+function daysOf(read: (day: string) => Map<string, number> | undefined, apis: readonly string[], fromDayId: string, toDayId: string): HistoryDay[] {
+  return dayIds(fromDayId, toDayId).flatMap((day) => {
+    const counts = read(day);
+    return apis.map((api) => ({ day, api, counts: Object.fromEntries(HISTORY_OUTCOMES.map((o) => [o, counts?.get(`${api}:${o}`) ?? 0])) as HistoryDay['counts'] }));
+  });
+}
+
+/** The `limit` largest of `counts`, largest first (one pass; ties by account id). */
+function largest(counts: Map<string, number>, limit: number): AccountCalls[] {
+  const top: AccountCalls[] = [];
+  const before = (a: AccountCalls, b: AccountCalls): boolean => a.calls > b.calls || (a.calls === b.calls && a.account_id < b.account_id);
+  for (const [account_id, calls] of counts) {
+    const entry = { account_id, calls };
+    if (top.length === limit && !before(entry, top[limit - 1]!)) continue;
+    let i = top.length;
+    while (i > 0 && before(entry, top[i - 1]!)) i--;
+    top.splice(i, 0, entry);
+    if (top.length > limit) top.pop();
+  }
+  return top;
+}
+
+/** Calls per account, day, API and outcome in this process, the server's totals, and keys' last use. */
 export function memoryHistory(parts: MemoryParts): HistoryPart {
   const { accounts, keys, history, persist, options } = parts;
   const batches = new Map<string, number>();
+  const add = (name: string, field: string, count: number, expiresAtMs: number): void => {
+    const entry: HistoryEntry = history.get(name) ?? { counts: new Map<string, number>(), expiresAtMs: 0 };
+    entry.counts.set(field, (entry.counts.get(field) ?? 0) + count);
+    entry.expiresAtMs = Math.max(entry.expiresAtMs, expiresAtMs);
+    history.set(name, entry);
+    persist?.history(name);
+  };
+  const addCount = (c: HistoryCount, nowMs: number): void => {
+    const keepUntil = nowMs + HISTORY_TTL_SECONDS * 1000;
+    add(`${c.accountId}|${c.dayId}`, `${c.api}:${c.outcome}`, c.count, keepUntil);
+    add(`${SERVER}|${c.dayId}`, `${c.api}:${c.outcome}`, c.count, keepUntil);
+    const month = monthWindow(Date.parse(`${c.dayId}T00:00:00Z`));
+    add(`${TOP}|${month.id}`, c.accountId, c.count, month.endMs + TOP_ACCOUNTS_KEEP_SECONDS * 1000);
+  };
   return {
     async record(counts, lastUsed, batchId) {
       const nowMs = options.clock();
@@ -21,14 +63,7 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
       }
       const fresh = batchId === undefined || !batches.has(batchId);
       if (batchId !== undefined && fresh) batches.set(batchId, nowMs + HISTORY_BATCH_TTL_SECONDS * 1000);
-      for (const c of fresh ? counts : []) {
-        const name = `${c.accountId}|${c.dayId}`;
-        const day = history.get(name) ?? { counts: new Map<string, number>(), expiresAtMs: 0 };
-        day.counts.set(`${c.api}:${c.outcome}`, (day.counts.get(`${c.api}:${c.outcome}`) ?? 0) + c.count);
-        day.expiresAtMs = nowMs + HISTORY_TTL_SECONDS * 1000;
-        history.set(name, day);
-        persist?.history(name);
-      }
+      for (const c of fresh ? counts : []) addCount(c, nowMs);
       for (const [keyId, atMs] of lastUsed) {
         const stored = keys.get(keyId);
         if (stored) stored.record.last_used_at = new Date(atMs).toISOString();
@@ -42,10 +77,12 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
     },
     async history(accountId, apis, fromDayId, toDayId): Promise<HistoryDay[] | undefined> {
       if (!accounts.has(accountId)) return undefined;
-      return dayIds(fromDayId, toDayId).flatMap((day) => {
-        const counts = history.get(`${accountId}|${day}`)?.counts;
-        return apis.map((api) => ({ day, api, counts: Object.fromEntries(HISTORY_OUTCOMES.map((o) => [o, counts?.get(`${api}:${o}`) ?? 0])) as HistoryDay['counts'] }));
-      });
+      return daysOf((day) => history.get(`${accountId}|${day}`)?.counts, apis, fromDayId, toDayId);
+    },
+    serverHistory: async (apis, fromDayId, toDayId) => daysOf((day) => history.get(`${SERVER}|${day}`)?.counts, apis, fromDayId, toDayId),
+    async topAccounts(monthId, limit) {
+      const counts = history.get(`${TOP}|${monthId}`)?.counts ?? new Map<string, number>();
+      return { top: largest(counts, limit), active: counts.size };
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Counter } from './counters';
 import { createMemoryAccountStore } from './memory-account-store';
 import { createMemoryQuotaStore } from './memory-quota-store';
 import { createMemorySessionStore } from './memory-sessions';
+import { createMemoryAuditLog } from './memory-audit-log';
 
 /** Options of {@link createMemoryStores}. */
 export interface MemoryStoresOptions {
@@ -53,5 +54,12 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     admissionState: accountStore.admissionState,
     revocationListeners,
   });
-  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, sessionStore: createMemorySessionStore(clock), kind: options.kind ?? 'memory' };
+  return {
+    accountStore,
+    keyStore: createLegacyKeyStore(accountStore),
+    quotaStore,
+    sessionStore: createMemorySessionStore(clock),
+    auditLog: createMemoryAuditLog(clock),
+    kind: options.kind ?? 'memory',
+  };
 }

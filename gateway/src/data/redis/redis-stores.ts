@@ -7,6 +7,7 @@ import type { RedisClient } from './redis-client';
 import { createRedisClock } from './redis-clock';
 import { createRedisQuotaStore } from './redis-quota-store';
 import { createRedisSessionStore } from './redis-sessions';
+import { createRedisAuditLog } from './redis-audit-log';
 import { createStoreGuard } from './store-guard';
 import { createUndoQueue } from './undo-queue';
 
@@ -47,5 +48,13 @@ export function createRedisStores(redis: RedisClient, options: RedisStoresOption
   const accountStore = createRedisAccountStore(redis, { ...shared, clock, newAccountId: options.newAccountId, generateKey: options.generateKey });
   const quotaStore = createRedisQuotaStore(redis, { ...shared, logger: options.logger });
 
-  return { accountStore, keyStore: createLegacyKeyStore(accountStore), quotaStore, sessionStore: createRedisSessionStore(redis, { guard, clock }), kind: 'redis', persistence: watchPersistence(redis, options.logger) };
+  return {
+    accountStore,
+    keyStore: createLegacyKeyStore(accountStore),
+    quotaStore,
+    sessionStore: createRedisSessionStore(redis, { guard, clock }),
+    auditLog: createRedisAuditLog(redis, { guard, clock }),
+    kind: 'redis',
+    persistence: watchPersistence(redis, options.logger),
+  };
 }

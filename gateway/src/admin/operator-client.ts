@@ -1,0 +1,75 @@
+import type { Subscription } from '../domain/admission';
+import type { PlanTable } from '../domain/plans';
+import type { AdminToken } from '../data/admin-token';
+import type { AuditEntry } from '../data/audit-log';
+import type { KeyStore } from '../data/key-store';
+import type { QuotaStore } from '../data/quota-store';
+import { readUsage } from '../data/read-usage';
+import type { AccountActions } from '../http/account-actions';
+import type { AuditActions } from '../http/audit-actions';
+
+/** What the CLI's commands act through: a store opened here, or a running gateway's admin API. */
+export interface OperatorClient {
+  /** `store` (acting on the store directly) or the gateway's URL. */
+  describe: string;
+  accounts: AccountActions;
+  /** Keys as one-key accounts, as before accounts. */
+  legacy: {
+    create(body: { owner: string; subscriptions: Record<string, Subscription> }): Promise<unknown>;
+    list(): Promise<unknown>;
+    get(id: string): Promise<unknown>;
+    subscribe(id: string, api: string, subscription: Subscription): Promise<unknown>;
+    revoke(id: string): Promise<unknown>;
+    usage(id: string): Promise<unknown>;
+  };
+  audit: {
+    list(query: Record<string, string>): Promise<unknown>;
+    /** Hands every entry, oldest first, to `write`; resolves with how many. */
+    export(query: Record<string, string>, write: (entry: AuditEntry) => void): Promise<number>;
+  };
+}
+
+/** A new admin token, kept where the gateway keeps it (the old one stops working), and that place. */
+export type RotateAdminToken = () => Promise<{ token: string; file: string }>;
+
+/** What acting on the store directly is built from. */
+export interface DirectClientDeps {
+  accounts: AccountActions;
+  keyStore: KeyStore;
+  quotaStore: QuotaStore;
+  plans: PlanTable;
+  clock: () => number;
+  audit: AuditActions;
+}
+
+const found = <T>(value: T | undefined, id: string): T => {
+  if (value === undefined) throw new Error(`no API key with id ${id}`);
+  return value;
+};
+
+/** The client that acts on the store opened by the CLI itself, through the same actions as the admin API. */
+export function directClient(deps: DirectClientDeps): OperatorClient {
+  const { keyStore } = deps;
+  return {
+    describe: 'store',
+    accounts: deps.accounts,
+    legacy: {
+      async create(body) {
+        const { key, record } = await keyStore.create(body);
+        return { ...record, key };
+      },
+      list: () => keyStore.list(),
+      get: async (id) => found(await keyStore.get(id), id),
+      subscribe: async (id, api, subscription) => found(await keyStore.setSubscription(id, api, subscription), id),
+      revoke: async (id) => found(await keyStore.revoke(id), id),
+      usage: async (id) => readUsage(found(await keyStore.get(id), id), deps.plans, deps.quotaStore, deps.clock()),
+    },
+    audit: {
+      list: (query) => deps.audit.list(query),
+      export: (query, write) => deps.audit.export(query)(write),
+    },
+  };
+}
+
+/** Rotating the token kept in a file beside the store, by hand (no gateway needed: a running one reads the file again). */
+export const rotateTokenFile = (adminToken: AdminToken): RotateAdminToken => async () => ({ token: adminToken.rotate(), file: adminToken.file! });
