@@ -5,6 +5,7 @@ import { EmailTakenError, KeyRevokedError } from '../../src/data/account-store';
 import type { Account } from '../../src/data/account-store';
 import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
+import { describeOperatorContract } from './operator-store-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -584,5 +585,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         await expect(stores.quotaStore.ping()).resolves.toBeUndefined();
       });
     });
+
+    describeOperatorContract(() => ({ stores, clock }));
   });
 }

@@ -28,18 +28,18 @@ const STATS_PER_CALL = 1_000;
  * account's calls in that month, summed first (see STATS_SCRIPT).
  */
 function statsCalls(counts: readonly HistoryCount[], batchId: string, nowMs: number): (string | number)[][] {
-  const sums = new Map<string, { type: 'h' | 'z'; key: string; field: string; count: number; expiresAt: number }>();
-  const add = (type: 'h' | 'z', key: string, field: string, count: number, expiresAt: number): void => {
+  const sums = new Map<string, { type: 'h' | 'z'; key: string; field: string; count: number; ttl: number }>();
+  const add = (type: 'h' | 'z', key: string, field: string, count: number, ttl: number): void => {
     const name = `${key} ${field}`;
     const sum = sums.get(name);
     if (sum) sum.count += count;
-    else sums.set(name, { type, key, field, count, expiresAt });
+    else sums.set(name, { type, key, field, count, ttl });
   };
-  const dayEnd = Math.floor(nowMs / 1000) + HISTORY_TTL_SECONDS;
   for (const c of counts) {
     const month = monthWindow(Date.parse(`${c.dayId}T00:00:00Z`));
-    add('h', redisKeys.serverDay(c.dayId), `${c.api}:${c.outcome}`, c.count, dayEnd);
-    add('z', redisKeys.topAccounts(month.id), c.accountId, c.count, Math.floor(month.endMs / 1000) + TOP_ACCOUNTS_KEEP_SECONDS);
+    add('h', redisKeys.serverDay(c.dayId), `${c.api}:${c.outcome}`, c.count, HISTORY_TTL_SECONDS);
+    // TTLs from the gateway's clock, as the history's: a month's ranking lives past its end.
+    add('z', redisKeys.topAccounts(month.id), c.accountId, c.count, Math.max(1, Math.ceil((month.endMs - nowMs) / 1000)) + TOP_ACCOUNTS_KEEP_SECONDS);
   }
   const all = [...sums.values()];
   const calls: (string | number)[][] = [];
@@ -49,7 +49,7 @@ function statsCalls(counts: readonly HistoryCount[], batchId: string, nowMs: num
     for (const sum of all.slice(start, start + STATS_PER_CALL)) {
       let index = keys.indexOf(sum.key) + 1;
       if (index === 0) index = keys.push(sum.key);
-      args.push(sum.type, index, sum.field, sum.count, sum.expiresAt);
+      args.push(sum.type, index, sum.field, sum.count, sum.ttl);
     }
     calls.push([keys.length, ...keys, ...args]);
   }

@@ -95,7 +95,7 @@ return 1
  * sent again a no-op. Every key is the server's: one slot, the {stats} hash tag.
  * KEYS: 1 the batch marker, then the totals' hashes and sorted sets. ARGV: 1 marker TTL (s), then
  * per count: 'h' (hash) or 'z' (sorted set), the index of its key (1-based), the field (or
- * member), the count, and when the key expires (Unix seconds).
+ * member), the count, and the key's TTL (s).
  * Returns 1 when added, 0 when the batch was added before.
  */
 export const STATS_SCRIPT = `
@@ -103,7 +103,7 @@ if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
 for i = 2, #ARGV, 5 do
   local key = KEYS[tonumber(ARGV[i + 1])]
   if ARGV[i] == 'h' then redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3]) else redis.call('ZINCRBY', key, ARGV[i + 3], ARGV[i + 2]) end
-  redis.call('EXPIREAT', key, ARGV[i + 4])
+  redis.call('EXPIRE', key, ARGV[i + 4])
 end
 return 1
 `;
