@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { createLogger } from '@tollgate/envelope';

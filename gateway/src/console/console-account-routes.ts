@@ -21,7 +21,7 @@ const GRANT_BODY: QuerySchema = {
 };
 
 // An account page shows this many keys and audit entries; the rest are a CLI or admin API away.
-const PAGE_KEYS = 200;
+const PAGE_KEYS = 100;
 const PAGE_AUDIT = 200;
 
 /** What the console's account routes need. */
