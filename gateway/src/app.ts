@@ -20,6 +20,7 @@ import { createCorsPolicy } from './api/cors-policy';
 import { FailOpenCache } from './api/fail-open-cache';
 import { createFastPath, pendingErrorOf } from './api/fast-path';
 import { createDashboardRoutes } from './dashboard/dashboard-routes';
+import { CODE_FIELD, CODE_TTL_MS, createCodes } from './dashboard/sign-in-codes';
 import { readUsage } from './data/read-usage';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
@@ -103,6 +104,7 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
 function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCache: FailOpenCache): Express {
   const { config, stores, clock, logger, metrics } = deps;
   const adminToken = deps.adminToken ?? fixedAdminToken(config.adminToken);
+  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom));
   // A change made and answered whose entry the store did not take: the entry goes to the log instead.
   const audit = {
     auditLog: stores.auditLog,
@@ -145,6 +147,9 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCa
       billing: deps.billing ?? NO_BILLING,
       health: createUpstreamHealth({ upstreams: config.upstreams, clock }),
       operatorRoutes: operatorRouteDocs(),
+      // The portal's codes (their store, tries and limits), for operators' sign-in and customers' proofs.
+      codes: { ...createCodes({ sessionStore: stores.sessionStore, mailer, clock, signInsPerHour: config.signInsPerHour }), field: CODE_FIELD, ttlMs: CODE_TTL_MS },
+      publicUrl: config.publicUrl,
       clock,
       ...audit,
     }),
@@ -160,7 +165,7 @@ function buildApp(deps: AppDeps, pipelines: Map<string, ApiPipeline>, failOpenCa
       signupsPerHour: config.signupsPerHour,
       readUsage: (record, nowMs) => readUsage(record, config.plans, stores.quotaStore, nowMs),
       sessionStore: stores.sessionStore,
-      mailer: deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom)),
+      mailer,
       signInsPerHour: config.signInsPerHour,
       sessionTtlHours: config.sessionTtlHours,
       publicUrl: config.publicUrl,

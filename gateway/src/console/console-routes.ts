@@ -15,7 +15,9 @@ import { createAuditActions } from '../http/audit-actions';
 import { pageHeaders } from '../http/page-headers';
 import { routePaths } from '../http/route-openapi';
 import { SHARED_WEB_ASSETS, staticAssets } from '../http/web-assets';
+import type { MailedCodes } from '../http/mailed-codes';
 import { addConsoleAccountRoutes } from './console-account-routes';
+import { addConsoleCodeRoutes } from './console-code-routes';
 import { readOverview } from './console-overview';
 import { CONSOLE_NOT_FOUND, CONSOLE_PAGES, renderConsolePage } from './console-pages';
 import { createConsoleSessions } from './console-session';
@@ -39,6 +41,10 @@ export interface ConsoleDeps extends AuditDeps {
   health: () => Promise<UpstreamHealth[]>;
   /** The admin API's routes, for the operators' reference. */
   operatorRoutes: readonly RouteDoc[];
+  /** Mailed codes, as the portal's sign-in makes and checks them (passed in by the composition). */
+  codes: MailedCodes;
+  /** The gateway's public origin (PUBLIC_URL), for the mail. */
+  publicUrl?: string;
   clock: () => number;
 }
 
@@ -81,6 +87,7 @@ export function createConsoleRoutes(deps: ConsoleDeps): Router {
   const json = Router();
   json.use(express.json({ limit: '16kb' }), sameOriginChanges);
   addConsoleSignInRoutes(json, { ...deps, sessions });
+  addConsoleCodeRoutes(json, { ...deps, sessions, signedIn });
   json.get('/overview', async (req, res) => {
     await signedIn(req);
     sendOk(res, await readOverview({ ...deps, apis: Object.keys(deps.plans) }), 'Overview');

@@ -12,6 +12,8 @@ import { TOKEN_TRIES_PER_HOUR } from '../../src/console/console-sign-in-routes';
 import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
 import { ADMIN_TOKEN, buildGateway } from '../support/gateway-fixture';
+import { signInCode, startSmtpInbox } from '../support/smtp-inbox';
+import type { SmtpInbox } from '../support/smtp-inbox';
 import type { GatewayFixture } from '../support/gateway-fixture';
 
 // The console's routes without a browser: supertest on the gateway app, memory store, manual clock.
@@ -206,5 +208,71 @@ describe('the console signed in', () => {
     expect((await agent.get('/admin/nowhere').expect(404)).text).toContain('<body data-page="not-found"');
     for (const asset of ['/admin/assets/js/app.js', '/admin/assets/shared/dom.js', '/admin/assets/shared/base.css', '/admin/assets/console.css', '/admin/vendor/uplot/uPlot.iife.min.js']) await request(gw.app).get(asset).expect(200);
     for (const missing of ['/admin/assets/nope.js', '/admin/assets/%2e%2e/%2e%2e/package.json', '/admin/assets/shared/..%2f..%2fpackage.json']) expect((await request(gw.app).get(missing)).status).toBe(404);
+  });
+});
+
+describe('an operator’s address and the code mailed to it', () => {
+  let inbox: SmtpInbox;
+  let mailed: GatewayFixture;
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+  });
+  afterAll(() => inbox.close());
+  beforeEach(async () => {
+    mailed = await buildGateway({ upstream: upstream.url, env: { SMTP_URL: inbox.url, OPERATOR_EMAILS: 'Ops@Example.com, second@example.com', PUBLIC_URL: 'https://api.example.com' }, start: Date.parse('2026-03-15T12:00:00.000Z') });
+  });
+  afterEach(() => mailed.close());
+
+  it('when an operator’s address asks, then a code comes by mail and signs in; another address gets the same answer and no mail', async () => {
+    const ask = (email: string) => request(mailed.app).post('/admin/console/v1/sign-in/code').send({ email });
+    const before = inbox.count('ops@example.com');
+    const asked = await ask('OPS@example.com').expect(202);
+    const stranger = await ask('stranger@example.com').expect(202);
+    expect([asked.body.message, stranger.body.message]).toEqual(['If this is an operator’s address, a code is on its way', 'If this is an operator’s address, a code is on its way']);
+    const mail = await inbox.next('ops@example.com', before);
+    expect(mail.subject).toBe('Your Tollgate console sign-in code');
+    expect(mail.text).toContain('Enter it on https://api.example.com/admin/sign-in');
+    const { code } = signInCode(mail);
+    expect(inbox.count('stranger@example.com')).toBe(0);
+    // The portal's sign-in does not take it, nor a stranger's address.
+    await request(mailed.app).post('/dashboard/v1/sign-in/verify').send({ email: 'ops@example.com', code }).expect(401);
+    await request(mailed.app).post('/admin/console/v1/sign-in/code/verify').send({ email: 'stranger@example.com', code }).expect(401);
+    const signed = await request(mailed.app).post('/admin/console/v1/sign-in/code/verify').send({ email: 'ops@example.com', code }).expect(200);
+    expect(signed.body.data.operator).toEqual({ by: 'email', name: 'ops@example.com' });
+    const cookie = signed.headers['set-cookie']![0]!.split(';')[0]!;
+    await request(mailed.app).get('/admin/console/v1/overview').set('Cookie', cookie).expect(200);
+    // Used once.
+    await request(mailed.app).post('/admin/console/v1/sign-in/code/verify').send({ email: 'ops@example.com', code }).expect(401);
+  });
+
+  it('when a code is wrong, then 401 with the tries left; the body is checked before the store', async () => {
+    await request(mailed.app).post('/admin/console/v1/sign-in/code').send({ email: 'second@example.com' }).expect(202);
+    const { code } = signInCode(await inbox.next('second@example.com'));
+    const wrong = code === '000000' ? '000001' : '000000';
+    const res = await request(mailed.app).post('/admin/console/v1/sign-in/code/verify').send({ email: 'second@example.com', code: wrong }).expect(401);
+    expect(res.body.error.details).toEqual({ reason: 'code_wrong', tries_left: 4 });
+    await request(mailed.app).post('/admin/console/v1/sign-in/code/verify').send({ email: 'second@example.com', code: '12ab' }).expect(400);
+    await request(mailed.app).post('/admin/console/v1/sign-in/code/verify').send({ email: 'second@example.com', code }).expect(200);
+  });
+
+  it('when an operator mails a customer’s proof again, then the customer gets a code that proves the address, and the audit log says who sent it', async () => {
+    const agent = request.agent(mailed.app);
+    const { body } = await agent.post('/admin/console/v1/sign-in/token').send({ token: ADMIN_TOKEN }).expect(200);
+    const csrf = body.data.csrf_token as string;
+    const signup = await request(mailed.app).post('/dashboard/v1/signup').send({ email: 'new@example.com' }).expect(201);
+    const accountId = signup.body.data.account_id as string;
+    await agent.post(`/admin/console/v1/accounts/${accountId}/verification`).expect(403);
+    await agent.post(`/admin/console/v1/accounts/${accountId}/verification`).set('x-csrf-token', csrf).expect(202);
+    const { code } = signInCode(await inbox.next('new@example.com'));
+    await request(mailed.app).post('/dashboard/v1/account/verify-email/confirm').set('x-tollgate-key', signup.body.data.key).send({ code }).expect(200);
+    expect((await mailed.stores.accountStore.getAccount(accountId))?.email_verified).toBe(true);
+    expect((await agent.post(`/admin/console/v1/accounts/${accountId}/verification`).set('x-csrf-token', csrf).expect(409)).body.error.details.reason).toBe('already_verified');
+    const entries = (await mailed.stores.auditLog.list({ accountId, limit: 10 })).items.map((e) => [e.action, e.actor.type, e.actor.via]);
+    expect(entries).toEqual([
+      ['account.email_verified', 'customer', 'dashboard-api'],
+      ['account.verification_sent', 'operator', 'console'],
+      ['key.create', 'customer', 'dashboard-api'],
+      ['account.create', 'customer', 'dashboard-api'],
+    ]);
   });
 });
