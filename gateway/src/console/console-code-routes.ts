@@ -5,6 +5,7 @@ import { MAX_EMAIL_LENGTH, normaliseEmail } from '../domain/email';
 import type { AccountStore } from '../data/account-store';
 import type { AuditDeps } from '../data/audited-account-store';
 import { createBodyParser } from '../http/body';
+import { mailProofOfAddress } from '../http/mailed-codes';
 import type { MailedCodes } from '../http/mailed-codes';
 import type { ConsoleSessions, Operator, OperatorCaller } from './console-session';
 import { sessionView } from './console-sign-in-routes';
@@ -74,23 +75,11 @@ export function addConsoleCodeRoutes(router: Router, deps: ConsoleCodeDeps): voi
     const { operator } = await deps.signedIn(req);
     const account = await deps.accountStore.getAccount(req.params.id);
     if (!account) throw new AppError('NOT_FOUND', `no account with id ${req.params.id}`);
-    if (account.email === null) throw new AppError('CONFLICT', 'this account has no email address to prove', { details: { reason: 'no_email' } });
-    if (account.email_verified) throw new AppError('CONFLICT', 'this account’s email address is already proven', { details: { reason: 'already_verified' } });
-    const email = account.email;
-    await codes.limit(req, email);
-    const expiresAtMs = await codes.send(`verify:${account.id}`, (code) => ({
-      to: email,
-      subject: 'Prove your Tollgate email address',
-      text: [
-        'Our operators sent you a new code to prove this address for your Tollgate account:',
-        '',
-        `    ${code}`,
-        '',
-        'Send it with POST /dashboard/v1/account/verify-email/confirm {"code": "…"} and one of your API keys, or sign in to the portal with this address.',
-        '',
-        `The code works once, for ${minutes(codes.ttlMs)} minutes. If you do not know why you got it, ignore this mail.`,
-      ].join('\n'),
-    }));
+    const { email, expiresAtMs } = await mailProofOfAddress(codes, req, account, {
+      ttlMs: codes.ttlMs,
+      intro: 'Our operators sent you a new code to prove this address for your Tollgate account:',
+      noEmail: 'this account has no email address to prove',
+    });
     const entry = { account_id: account.id, actor: { type: 'operator' as const, id: operator.name, via: 'console' }, from: req.ip ?? null, action: 'account.verification_sent' as const, target: null, details: { email } };
     await deps.auditLog.append(entry).catch((err: unknown) => deps.onAuditFailure(entry, err as Error));
     res.status(202).json(okEnvelope({ email, expires_at: new Date(expiresAtMs).toISOString() }, 'Verification code sent', requestIdOf(res)));

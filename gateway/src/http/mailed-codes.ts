@@ -1,5 +1,7 @@
 import type { Request } from 'express';
 import type { SchemaObject } from 'ajv';
+import { AppError } from '@tollgate/envelope';
+import type { Account } from '../data/account-store';
 import type { Mail } from '../mail/mailer';
 
 /**
@@ -19,4 +21,34 @@ export interface MailedCodes {
   send(subject: string, compose: (code: string) => Mail): Promise<number>;
   /** Checks a code for `subject`: resolves when it matched (it is used up), else 401 `code_wrong` / `code_expired`. */
   check(subject: string, code: string): Promise<void>;
+}
+
+/** What mailing a proof of address needs of the codes. */
+export type ProofCodes = Pick<MailedCodes, 'limit' | 'send'>;
+
+/**
+ * Mails a code that proves an account's address (subject `verify:<accountId>`), as a customer asks
+ * for it and as an operator sends it again: 409 `already_verified` when it is proven, 409
+ * `no_email` (saying `noEmail`) when there is no address; the limits of `codes` count it. Resolves
+ * with the address and when the code lapses.
+ */
+export async function mailProofOfAddress(codes: ProofCodes, req: Request, account: Pick<Account, 'id' | 'email' | 'email_verified'>, wording: { ttlMs: number; intro: string; noEmail: string }): Promise<{ email: string; expiresAtMs: number }> {
+  if (account.email_verified) throw new AppError('CONFLICT', 'this account’s email address is already proven', { details: { reason: 'already_verified' } });
+  if (account.email === null) throw new AppError('CONFLICT', wording.noEmail, { details: { reason: 'no_email' } });
+  const email = account.email;
+  await codes.limit(req, email);
+  const expiresAtMs = await codes.send(`verify:${account.id}`, (code) => ({
+    to: email,
+    subject: 'Prove your Tollgate email address',
+    text: [
+      wording.intro,
+      '',
+      `    ${code}`,
+      '',
+      'Send it with POST /dashboard/v1/account/verify-email/confirm {"code": "…"} and one of your API keys, or sign in to the portal with this address.',
+      '',
+      `The code works once, for ${wording.ttlMs / 60_000} minutes. If you did not ask for it, ignore this mail.`,
+    ].join('\n'),
+  }));
+  return { email, expiresAtMs };
 }

@@ -1,4 +1,5 @@
-import { el, errorRegion, fill, heading, showError } from '../../shared/dom.js';
+import { el, errorRegion, fill, heading } from '../../shared/dom.js';
+import { fieldForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
 
 export const title = 'Sign in';
@@ -15,24 +16,11 @@ function tokenForm() {
   const button = el('button', { type: 'submit' }, 'Sign in with the token');
   return el('section', { class: 'card', 'aria-labelledby': 'by-token' },
     el('h2', { id: 'by-token' }, 'With the admin token'),
-    el('form', { class: 'stack', novalidate: true, onsubmit: async (event) => {
-      event.preventDefault();
-      if (!input.value.trim()) {
-        showError(problem, new Error('Paste the admin token.'));
-        input.focus();
-        return;
-      }
-      button.disabled = true;
-      try {
-        await request('POST', '/sign-in/token', { token: input.value.trim() });
+    fieldForm(
+      { field: input, problem, button, check: (value) => (value.trim() ? undefined : 'Paste the admin token.'), work: async (token) => {
+        await request('POST', '/sign-in/token', { token });
         location.assign(nextPath());
-      } catch (err) {
-        showError(problem, err);
-        button.disabled = false;
-        input.select();
-        input.focus();
-      }
-    } },
+      } },
       el('label', { for: 'token' }, 'Admin token'),
       input,
       el('p', { id: 'token-help', class: 'hint' }, 'ADMIN_TOKEN, or the gateway’s admin-token file beside its store (npm start prints where).'),
@@ -49,22 +37,11 @@ function emailForm() {
     const problem = errorRegion();
     const input = el('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', required: true, maxlength: '254', value, 'aria-describedby': 'email-help' });
     const button = el('button', { type: 'submit' }, 'Send me a code');
-    fill(area, el('form', { class: 'stack', novalidate: true, onsubmit: async (event) => {
-      event.preventDefault();
-      if (!input.checkValidity()) {
-        showError(problem, new Error('Enter an email address, such as ops@example.com.'));
-        input.focus();
-        return;
-      }
-      button.disabled = true;
-      try {
-        await request('POST', '/sign-in/code', { email: input.value.trim() });
-        codeStep(input.value.trim());
-      } catch (err) {
-        showError(problem, err);
-        button.disabled = false;
-      }
-    } },
+    fill(area, fieldForm(
+      { field: input, problem, button, check: () => (input.checkValidity() ? undefined : 'Enter an email address, such as ops@example.com.'), work: async (email) => {
+        await request('POST', '/sign-in/code', { email });
+        codeStep(email);
+      } },
       el('label', { for: 'email' }, 'Email address'),
       input,
       el('p', { id: 'email-help', class: 'hint' }, 'One of OPERATOR_EMAILS: a 6-digit code is mailed to it.'),
@@ -77,25 +54,11 @@ function emailForm() {
     const problem = errorRegion();
     const input = el('input', { id: 'code', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}', maxlength: '6', required: true, 'aria-describedby': 'code-help' });
     const button = el('button', { type: 'submit' }, 'Sign in with the code');
-    fill(area, el('form', { class: 'stack', novalidate: true, onsubmit: async (event) => {
-      event.preventDefault();
-      const code = input.value.replace(/\s/g, '');
-      if (!/^[0-9]{6}$/.test(code)) {
-        showError(problem, new Error('The code is the 6 digits in the mail.'));
-        input.focus();
-        return;
-      }
-      button.disabled = true;
-      try {
-        await request('POST', '/sign-in/code/verify', { email, code });
+    fill(area, fieldForm(
+      { field: input, problem, button, check: sixDigits, work: async (code) => {
+        await request('POST', '/sign-in/code/verify', { email, code: code.replace(/\s/g, '') });
         location.assign(nextPath());
-      } catch (err) {
-        showError(problem, err);
-        button.disabled = false;
-        input.select();
-        input.focus();
-      }
-    } },
+      } },
       el('p', { id: 'code-help' }, `If ${email} is an operator’s address, a 6-digit code is on its way there.`),
       el('label', { for: 'code' }, 'Code from the mail'),
       input,
