@@ -44,7 +44,8 @@ async function openStores(config: GatewayConfig, clock: () => number): Promise<{
     const redis: RedisClient = createStoreClient({ redisUrl: config.redisUrl, clusterNodes: config.redisClusterNodes }, { logger });
     if (!(await whenReady(redis, 5_000))) {
       redis.disconnect();
-      throw new Error(`Redis at ${config.redisUrl ? withoutPassword(config.redisUrl) : config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')} is not reachable`);
+      const where = config.redisUrl ? `Redis at ${withoutPassword(config.redisUrl)}` : `the Redis Cluster at ${config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')}`;
+      throw new Error(`${where} is not reachable: start it, set ${config.redisUrl ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES'} to the gateway's, or TOLLGATE_URL to go through a running gateway`);
     }
     return { stores: createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) }), close: () => redis.disconnect() };
   }

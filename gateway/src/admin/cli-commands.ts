@@ -101,11 +101,8 @@ const COMMANDS: Record<string, Command> = {
     options: ['owner', 'subscribe'],
     async run(_args, values, deps, client) {
       if (!values.owner) throw new CliUsageError('create needs --owner <owner>');
-      const subscriptions: Record<string, Subscription> = {};
-      for (const [api, plan] of Object.entries(subscriptionsOf(values.subscribe))) {
-        checkPlan(deps.plans, api, plan);
-        subscriptions[api] = { plan, status: 'active' };
-      }
+      const subscriptions = subscriptionsOf(values.subscribe);
+      for (const [api, plan] of Object.entries(subscriptions)) checkPlan(deps.plans, api, plan);
       return client.legacy.create({ owner: values.owner, subscriptions });
     },
   },

@@ -15,7 +15,8 @@ export interface OperatorClient {
   accounts: AccountActions;
   /** Keys as one-key accounts, as before accounts. */
   legacy: {
-    create(body: { owner: string; subscriptions: Record<string, Subscription> }): Promise<unknown>;
+    /** Makes an account of one key, subscribed (active) to a plan per API named. */
+    create(body: { owner: string; subscriptions: Record<string, string> }): Promise<unknown>;
     list(): Promise<unknown>;
     get(id: string): Promise<unknown>;
     subscribe(id: string, api: string, subscription: Subscription): Promise<unknown>;
@@ -55,7 +56,8 @@ export function directClient(deps: DirectClientDeps): OperatorClient {
     accounts: deps.accounts,
     legacy: {
       async create(body) {
-        const { key, record } = await keyStore.create(body);
+        const subscriptions = Object.fromEntries(Object.entries(body.subscriptions).map(([api, plan]): [string, Subscription] => [api, { plan, status: 'active' }]));
+        const { key, record } = await keyStore.create({ owner: body.owner, subscriptions });
         return { ...record, key };
       },
       list: () => keyStore.list(),
