@@ -63,6 +63,8 @@ export interface MemoryParts extends MemoryAccountState {
   order: string[];
   /** Key prefix → the ids of the keys whose record has it (see {@link indexPrefix}). */
   prefixes: Map<string, Set<string>>;
+  /** UTC month → account → calls counted that month: the `*top|<month>|<account>` history entries, indexed. */
+  monthCalls: Map<string, Map<string, number>>;
   options: MemoryAccountsOptions;
   persist: MemoryAccountsPersistence | undefined;
   makeAccountId: () => string;
@@ -76,10 +78,18 @@ export function memoryParts(options: MemoryAccountsOptions): MemoryParts {
   const state = options.state ?? emptyAccountState();
   const prefixes = new Map<string, Set<string>>();
   for (const { record } of state.keys.values()) indexPrefix(prefixes, record.prefix, record.id, true);
+  const monthCalls = new Map<string, Map<string, number>>();
+  for (const [name, entry] of state.history) {
+    const [kind, month, accountId] = name.split('|');
+    if (kind !== TOP_HISTORY || month === undefined || accountId === undefined) continue;
+    const calls = monthCalls.get(month) ?? new Map<string, number>();
+    monthCalls.set(month, calls.set(accountId, entry.counts.get('calls') ?? 0));
+  }
   return {
     ...state,
     order: [...state.accounts.values()].map(listingMember).sort(),
     prefixes,
+    monthCalls,
     options,
     persist: options.persistence,
     makeAccountId: options.newAccountId ?? (() => newAccountId()),
@@ -90,6 +100,14 @@ export function memoryParts(options: MemoryAccountsOptions): MemoryParts {
     },
   };
 }
+
+/**
+ * The history's entries that are the server's, under names no account id can take: `*all|<day>`
+ * (the server's calls by `<api>:<outcome>`) and `*top|<month>|<account>` (one account's calls that
+ * month: one entry each, so a flush writes only the accounts that called).
+ */
+export const SERVER_HISTORY = '*all';
+export const TOP_HISTORY = '*top';
 
 /** A copy the caller may change without changing the store. */
 export const copy = <T>(value: T | undefined): T | undefined => (value === undefined ? undefined : structuredClone(value));

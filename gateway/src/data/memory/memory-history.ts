@@ -2,14 +2,10 @@ import { dayIds, monthWindow } from '../../domain/windows';
 import { HISTORY_OUTCOMES } from '../account-store';
 import type { AccountCalls, AccountStore, HistoryCount, HistoryDay } from '../account-store';
 import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, TOP_ACCOUNTS_KEEP_SECONDS } from '../retention';
+import { SERVER_HISTORY, TOP_HISTORY } from './account-state';
 import type { HistoryEntry, MemoryParts } from './account-state';
 
 type HistoryPart = Pick<AccountStore, 'record' | 'history' | 'serverHistory' | 'topAccounts'>;
-
-// The server's totals share the history map (and so the SQLite file's history table) under names
-// no account id can take: `*all|<day>` (`<api>:<outcome>` → calls) and `*top|<month>` (account → calls).
-const SERVER = '*all';
-const TOP = '*top';
 
 /** The counts of one day, every API and outcome listed (zeros where none). */
 function daysOf(read: (day: string) => Map<string, number> | undefined, apis: readonly string[], fromDayId: string, toDayId: string): HistoryDay[] {
@@ -36,7 +32,7 @@ function largest(counts: Map<string, number>, limit: number): AccountCalls[] {
 
 /** Calls per account, day, API and outcome in this process, the server's totals, and keys' last use. */
 export function memoryHistory(parts: MemoryParts): HistoryPart {
-  const { accounts, keys, history, persist, options } = parts;
+  const { accounts, keys, history, monthCalls, persist, options } = parts;
   const batches = new Map<string, number>();
   const add = (name: string, field: string, count: number, expiresAtMs: number): void => {
     const entry: HistoryEntry = history.get(name) ?? { counts: new Map<string, number>(), expiresAtMs: 0 };
@@ -48,9 +44,11 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
   const addCount = (c: HistoryCount, nowMs: number): void => {
     const keepUntil = nowMs + HISTORY_TTL_SECONDS * 1000;
     add(`${c.accountId}|${c.dayId}`, `${c.api}:${c.outcome}`, c.count, keepUntil);
-    add(`${SERVER}|${c.dayId}`, `${c.api}:${c.outcome}`, c.count, keepUntil);
+    add(`${SERVER_HISTORY}|${c.dayId}`, `${c.api}:${c.outcome}`, c.count, keepUntil);
     const month = monthWindow(Date.parse(`${c.dayId}T00:00:00Z`));
-    add(`${TOP}|${month.id}`, c.accountId, c.count, month.endMs + TOP_ACCOUNTS_KEEP_SECONDS * 1000);
+    add(`${TOP_HISTORY}|${month.id}|${c.accountId}`, 'calls', c.count, month.endMs + TOP_ACCOUNTS_KEEP_SECONDS * 1000);
+    const calls = monthCalls.get(month.id) ?? new Map<string, number>();
+    monthCalls.set(month.id, calls.set(c.accountId, (calls.get(c.accountId) ?? 0) + c.count));
   };
   return {
     async record(counts, lastUsed, batchId) {
@@ -73,15 +71,17 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
         if (day.expiresAtMs > nowMs) continue;
         history.delete(name);
         persist?.history(name);
+        const [kind, month] = name.split('|');
+        if (kind === TOP_HISTORY && month !== undefined) monthCalls.delete(month);
       }
     },
     async history(accountId, apis, fromDayId, toDayId): Promise<HistoryDay[] | undefined> {
       if (!accounts.has(accountId)) return undefined;
       return daysOf((day) => history.get(`${accountId}|${day}`)?.counts, apis, fromDayId, toDayId);
     },
-    serverHistory: async (apis, fromDayId, toDayId) => daysOf((day) => history.get(`${SERVER}|${day}`)?.counts, apis, fromDayId, toDayId),
+    serverHistory: async (apis, fromDayId, toDayId) => daysOf((day) => history.get(`${SERVER_HISTORY}|${day}`)?.counts, apis, fromDayId, toDayId),
     async topAccounts(monthId, limit) {
-      const counts = history.get(`${TOP}|${monthId}`)?.counts ?? new Map<string, number>();
+      const counts = monthCalls.get(monthId) ?? new Map<string, number>();
       return { top: largest(counts, limit), active: counts.size };
     },
   };
