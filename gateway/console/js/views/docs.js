@@ -8,10 +8,16 @@ const anchor = (method, path) => `${method}-${path.replace(/[^A-Za-z0-9]+/g, '-'
 const typeOf = (schema) => (schema?.enum ? `one of ${schema.enum.join(', ')}` : [].concat(schema?.type ?? (schema?.const !== undefined ? `always ${schema.const}` : 'object')).join(' or '));
 
 function fieldsTable(caption, rows) {
-  return el('div', { class: 'scroll' }, el('table', { class: 'fields' },
+  return el('div', { class: 'scroll' }, el('table', { class: 'fields stacked' },
     el('caption', {}, caption),
     el('thead', {}, el('tr', {}, ['Name', 'In', 'Type', 'Required', 'Description'].map((h) => el('th', { scope: 'col' }, h)))),
-    el('tbody', {}, rows.map((r) => el('tr', {}, el('th', { scope: 'row' }, el('code', {}, r.name)), el('td', {}, r.in), el('td', {}, r.type), el('td', {}, r.required ? 'yes' : 'no'), el('td', {}, r.description ?? '')))),
+    el('tbody', {}, rows.map((r) => el('tr', {},
+      el('th', { scope: 'row', 'data-label': 'Name' }, el('code', {}, r.name)),
+      el('td', { 'data-label': 'In' }, r.in),
+      el('td', { 'data-label': 'Type' }, r.type),
+      el('td', { 'data-label': 'Required' }, r.required ? 'yes' : 'no'),
+      el('td', { 'data-label': 'Description' }, r.description ?? ''),
+    ))),
   ));
 }
 
