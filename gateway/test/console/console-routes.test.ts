@@ -275,4 +275,20 @@ describe('an operator’s address and the code mailed to it', () => {
       ['account.create', 'customer', 'dashboard-api'],
     ]);
   });
+
+  it('when a customer signs in to the portal, then the account page lists the sign-in with its address, and the system’s change it made is the system’s', async () => {
+    await request(mailed.app).post('/dashboard/v1/sign-in').send({ email: 'carol@example.com' }).expect(202);
+    const { code } = signInCode(await inbox.next('carol@example.com'));
+    const signed = await request(mailed.app).post('/dashboard/v1/sign-in/verify').set('X-Forwarded-For', '198.51.100.7').send({ email: 'carol@example.com', code }).expect(200);
+    const accountId = signed.body.data.account.id as string;
+    const agent = request.agent(mailed.app);
+    await agent.post('/admin/console/v1/sign-in/token').send({ token: ADMIN_TOKEN }).expect(200);
+    const page = (await agent.get(`/admin/console/v1/accounts/${accountId}`).expect(200)).body.data;
+    expect(page.sign_ins).toHaveLength(1);
+    expect(page.sign_ins[0]).toMatchObject({ action: 'account.sign_in', actor: { type: 'customer', id: accountId, via: 'portal' }, from: expect.stringMatching(/127\.0\.0\.1/) });
+    expect(page.audit.map((e: { action: string; actor: { type: string } }) => [e.action, e.actor.type])).toEqual([
+      ['account.sign_in', 'customer'],
+      ['account.create', 'system'],
+    ]);
+  });
 });
