@@ -46,10 +46,10 @@ describe('the console in the browser', () => {
     expect(await page.content()).not.toContain(target.email);
     expect(await page.evaluate(async () => (await fetch('/admin/console/v1/overview')).status)).toBe(401);
 
-    await page.getByLabel('Admin token').fill('not-the-admin-token');
+    await page.getByLabel('Admin token', { exact: true }).fill('not-the-admin-token');
     await page.getByRole('button', { name: 'Sign in with the token' }).click();
     await shows(page.getByRole('alert'), 'wrong admin token');
-    await page.getByLabel('Admin token').fill(app.adminToken());
+    await page.getByLabel('Admin token', { exact: true }).fill(app.adminToken());
     await page.getByRole('button', { name: 'Sign in with the token' }).click();
     await page.waitForURL('**/admin/');
     await shows(page.locator('#accounts'), '10,000');

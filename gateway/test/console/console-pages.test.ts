@@ -30,7 +30,7 @@ beforeAll(async () => {
   // An operator who granted a plan (so the account has a comp, calls and audit entries to show).
   const { page, context } = await app.open('desktop');
   await page.goto('/admin/sign-in');
-  await page.getByLabel('Admin token').fill(app.adminToken());
+  await page.getByLabel('Admin token', { exact: true }).fill(app.adminToken());
   await page.getByRole('button', { name: 'Sign in with the token' }).click();
   await page.waitForURL('**/admin/');
   const csrf = await page.evaluate(async () => ((await (await fetch('/admin/console/v1/session')).json()) as { data: { csrf_token: string } }).data.csrf_token);
