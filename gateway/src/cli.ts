@@ -57,7 +57,7 @@ async function openStores(config: GatewayConfig, clock: () => number): Promise<{
     return { stores: opened.stores, close: () => opened.close() };
   } catch (err) {
     // One process per file (locking_mode EXCLUSIVE): the gateway holding it is the way in.
-    if (err instanceof StoreInUseError) throw new Error(`STORE_PATH ${config.storePath} is held by a running gateway: ${through}`, { cause: err });
+    if (err instanceof StoreInUseError) throw new Error(`STORE_PATH ${config.storePath} is held by another process, such as a running gateway (one process per store file): ${through}`, { cause: err });
     throw err;
   }
 }
