@@ -51,6 +51,6 @@ export async function render(main) {
     el('p', { class: 'lead' }, doc.info.description),
     el('p', {}, el('a', { href: '/admin/docs/openapi.json', download: 'tollgate-admin-openapi.json' }, 'The OpenAPI 3.1 document')),
     el('nav', { 'aria-label': 'Routes', class: 'toc' }, el('ul', {}, ops.map(({ method, path, op }) => el('li', {}, el('a', { href: `#${anchor(method, path)}` }, `${method.toUpperCase()} ${path}`), ` ${op.summary}`)))),
-    ops.map(({ method, path, op }) => operation(method, path, op)),
+    ...ops.map(({ method, path, op }) => operation(method, path, op)),
   );
 }
