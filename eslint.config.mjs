@@ -6,7 +6,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -24,8 +24,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // The developer portal's browser modules (served as they are, no build step).
-    files: ['gateway/portal/**/*.js'],
+    // The browser modules of the developer portal, the operators' console and what they share (served as they are, no build step).
+    files: ['gateway/portal/**/*.js', 'gateway/console/**/*.js', 'gateway/web/**/*.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(['window', 'document', 'location', 'history', 'navigator', 'fetch', 'URL', 'URLSearchParams', 'Node', 'Element', 'HTMLElement'].map((name) => [name, 'readonly'])),

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Makes `npm start` and `npm test` work on a fresh clone that has only Node and npm: it finds or
 // fetches the pinned pnpm, installs the workspace when the lockfile is newer than node_modules,
-// makes sure the binaries the tests need are present, then runs the named root script.
-import { execFileSync, spawnSync } from 'node:child_process';
+// makes sure the binaries the tests need are present, then runs the named root script (the stack
+// directly, as its own child, so every stop signal reaches it: see runStack).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,10 +49,37 @@ function ensureDebianPackage(binary, pkg) {
   process.exit(1);
 }
 
+/**
+ * Runs scripts/stack.ts (as the root `stack` script does) and passes on every stop signal: a
+ * SIGINT, SIGTERM or SIGHUP sent to this process alone (a process manager, `kill`, `timeout`, npm
+ * forwarding its own) stops the whole stack as Ctrl-C does. The parent going away (npm killed
+ * outright) counts as a stop too. Exits with the stack's own code once it has stopped.
+ */
+function runStack(args) {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', join(root, 'scripts', 'stack.ts'), ...args], { cwd: root, stdio: 'inherit' });
+  let stopping = false;
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    child.kill(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) stop('SIGTERM');
+  }, 250);
+  child.on('exit', (code, signal) => {
+    clearInterval(watch);
+    process.exit(code ?? (signal ? 1 : 0));
+  });
+}
+
 installIfStale();
 if (task === 'check') {
   ensureDebianPackage('redis-server', 'redis-server');
   ensureDebianPackage('docker-compose', 'docker-compose');
   ensureDebianPackage('chromium', 'chromium');
+  pnpm(['run', '--silent', tasks[task], ...process.argv.slice(3)]);
+} else {
+  runStack(process.argv.slice(3));
 }
-pnpm(['run', '--silent', tasks[task], ...process.argv.slice(3)]);

@@ -33,8 +33,13 @@ async function stopAll(): Promise<void> {
 
 async function main(): Promise<void> {
   const root = join(__dirname, '..');
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  // Any stop signal, to this process alone or to the terminal's whole group, stops every deployable.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown());
+  // The launcher killed outright (SIGKILL) cannot pass anything on: its going away is the signal.
+  const launcher = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== launcher) void shutdown();
+  }, 250).unref();
   const config = loadStackConfig(process.env, process.argv.slice(2));
   // Before the demo upstreams, which take seconds; startStack checks again just before it starts.
   await checkPorts(config.ports);
@@ -51,7 +56,7 @@ async function main(): Promise<void> {
     token: upstreams?.env.token ?? {},
     logs: upstreams?.env.logs ?? {},
   };
-  const running = await startStack({ root, ports: config.ports, adminToken: config.adminToken, outputStream: createPrettyOutput(), env: passed });
+  const running = await startStack({ root, ports: config.ports, adminToken: config.adminToken, adminTokenFile: config.adminTokenFile, outputStream: createPrettyOutput(), env: passed });
   stack = running;
 
   // Until the banner is out, a deployable ending is a failed start, not something to find out later.
@@ -59,7 +64,7 @@ async function main(): Promise<void> {
   const [problems, demoKey] = await Promise.race([
     Promise.all([
       upstreamUrls(passed, process.env).then((urls) => probeUpstreams({ burgerServiceUrl: running.urls.burger, upstreams: urls })),
-      upstreams ? createDemoKey(running.urls.gateway, running.adminToken) : undefined,
+      upstreams ? createDemoKey(running.urls.gateway, running.admin.token) : undefined,
     ]),
     ended,
   ]);

@@ -56,8 +56,9 @@ describe('docker-compose.yml secrets', () => {
   it('when both are set, then compose passes them to the gateway and every service unchanged', async () => {
     const secrets = { ADMIN_TOKEN: 'test-admin-token-6a2d0f93c1e5', PROXY_SECRET: 'test-proxy-secret-4f1c9e27b8d0' };
     const { stdout } = await run('docker-compose', ['--env-file', join(dir, 'empty.env'), 'config'], { cwd: ROOT, env: envWithout(secrets) });
-    expect(stdout.split(`ADMIN_TOKEN: ${secrets.ADMIN_TOKEN}`)).toHaveLength(2);
-    expect(stdout.split(`PROXY_SECRET: ${secrets.PROXY_SECRET}`)).toHaveLength(5);
+    // Both gateways (on Redis, and the sqlite profile's) and the three services.
+    expect(stdout.split(`ADMIN_TOKEN: ${secrets.ADMIN_TOKEN}`)).toHaveLength(3);
+    expect(stdout.split(`PROXY_SECRET: ${secrets.PROXY_SECRET}`)).toHaveLength(6);
     expect(stdout).not.toMatch(/change-?me/i);
   });
 });
@@ -80,5 +81,46 @@ describe('scripts/check-docker.mjs', () => {
     const { code, output } = await checkDocker(file);
     expect(code).toBe(1);
     expect(output).toContain(finding);
+  });
+});
+
+/** One service's block of `docker-compose config`, as printed (two-space names, four-space fields). */
+function serviceBlock(config: string, name: string): string {
+  const start = config.indexOf(`\n  ${name}:\n`);
+  if (start === -1) throw new Error(`no service ${name} in the compose config`);
+  const rest = config.slice(start + name.length + 5);
+  const end = rest.search(/\n {2}[a-z][\w-]*:\n|\n[a-z]/);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+describe('the compose profiles', () => {
+  const secrets = { ADMIN_TOKEN: 'test-admin-token-6a2d0f93c1e5', PROXY_SECRET: 'test-proxy-secret-4f1c9e27b8d0' };
+
+  it('when the sqlite profile is asked for, then its gateway keeps the embedded store on a volume, with no Redis anywhere in its set-up, and the default gateway keeps Redis', async () => {
+    const { stdout } = await run('docker-compose', ['--env-file', join(dir, 'empty.env'), '--profile', 'sqlite', 'config'], { cwd: ROOT, env: envWithout(secrets) });
+    const sqlite = serviceBlock(stdout, 'gateway-sqlite');
+    expect(sqlite).toContain('STORE_PATH: /app/data/tollgate.db');
+    expect(sqlite).toMatch(/volumes:\n\s+- gateway-data:\/app\/data/);
+    expect(sqlite).toMatch(/profiles:\n\s+- sqlite/);
+    expect(sqlite).not.toMatch(/redis/i);
+    expect(sqlite).toContain(`ADMIN_TOKEN: ${secrets.ADMIN_TOKEN}`);
+    const redis = serviceBlock(stdout, 'gateway');
+    expect(redis).toContain('REDIS_URL: redis://redis:6379');
+    expect(redis).toMatch(/depends_on:\n(\s+\w+:\n\s+condition: service_healthy\n)*\s+redis:/);
+    expect(redis).not.toContain('profiles:');
+    expect(serviceBlock(stdout, 'redis')).not.toContain('profiles:');
+    expect(stdout).toMatch(/\nvolumes:\n(\s+.*\n)*\s+gateway-data: \{\}/);
+  });
+
+  it('when the Dockerfile of the gateway is read, then its build stage builds the native SQLite module and its runtime stage keeps the store on a volume', () => {
+    const dockerfile = readFileSync(join(ROOT, 'gateway', 'Dockerfile'), 'utf8');
+    const [build = '', runtime = ''] = dockerfile.split(/\nFROM [^\n]+ AS runtime\n/);
+    expect(build).toMatch(/apt-get install -y --no-install-recommends python3 make g\+\+/);
+    expect(build).toMatch(/WORKDIR \/out\/node_modules\/better-sqlite3\nRUN npm run install/);
+    expect(build).toContain("node -e \"new (require('./lib'))(':memory:').close()\"");
+    expect(runtime).not.toMatch(/apt-get|g\+\+|python3/);
+    expect(runtime).toContain('ENV STORE_PATH=/app/data/tollgate.db');
+    expect(runtime).toContain('VOLUME ["/app/data"]');
+    for (const folder of ['portal', 'console', 'web']) expect(runtime).toContain(`COPY --from=build --chown=node:node /out/${folder} ./${folder}`);
   });
 });

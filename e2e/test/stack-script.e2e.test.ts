@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
 import { parseEnv } from '../../packages/envelope/src/parse-env';
 import { secretSchema } from '../../packages/envelope/src/secret-schema';
 import { freePort } from '@tollgate/envelope/test/processes';
@@ -23,6 +25,26 @@ afterEach(async () => {
   await new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve()));
   holder = undefined;
 });
+
+/** The gateway's port, as the banner names it. */
+const gatewayPort = (banner: string): number => Number(/gateway {3}http:\/\/127\.0\.0\.1:(\d+)/.exec(banner)?.[1]);
+
+/** Resolves once nothing listens on the port any more (rejects after `timeoutMs`). */
+async function released(port: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (!open) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} is still held ${timeoutMs} ms after the stop`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** Upstream variables that point every service at a loopback port nothing listens on: offline, without touching the internet. */
 async function closedUpstreams(): Promise<Record<string, string>> {
@@ -78,12 +100,31 @@ describe('npm start (scripts/stack.ts)', () => {
     expect(banner).toContain(`token    price indexer at ${upstreams.TOKEN_UPSTREAM_URL}: connection refused`);
     expect(banner).toContain(`logs     Ethereum JSON-RPC at ${upstreams.LOGS_RPC_ETHEREUM}: connection refused`);
     expect(banner).toContain('npm start -- --demo');
-    const adminToken = /ADMIN_TOKEN=(\S+)/.exec(banner)?.[1];
+    // The token is kept beside the store, not printed: the banner says where, and how to use it.
+    const file = join(dirname(running.storePath), 'admin-token');
+    expect(banner).toContain(`admin     token in ${file} (mode 0600`);
+    expect(banner).toContain(`metrics   need the admin token: curl -s http://127.0.0.1:${gatewayPort(banner)}/metrics -H "authorization: Bearer $(cat ${file})"`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const adminToken = readFileSync(file, 'utf8').trim();
     expect(() => parseEnv({ type: 'object', properties: { ADMIN_TOKEN: secretSchema() } }, { ADMIN_TOKEN: adminToken })).not.toThrow();
+    const metrics = await fetch(`http://127.0.0.1:${gatewayPort(banner)}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(metrics.status).toBe(200);
 
     process.kill(running.pid, 'SIGINT');
     expect(await running.exited).toBe(0);
   });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('when %s is sent to the npm start process alone, then every deployable stops cleanly and frees its port', async (signal) => {
+    const ports = await freeStackPorts();
+    running = startStackProcess(ROOT, { ...ports, ...(await closedUpstreams()) }, [], 'npm');
+    await running.waitFor(BANNER_END, 60_000);
+    process.kill(running.pid, signal);
+    await Promise.all(Object.values(ports).map((port) => released(Number(port))));
+    await running.exited;
+    expect(running.output()).toContain('[stack] stopping…');
+    // Each stopped as on Ctrl-C, by its own graceful stop, not killed: none reported a failure.
+    expect(running.output()).not.toMatch(/exited with code [1-9]|SIGKILL/);
+  }, 120_000);
 
   it('when a deployable ends after the banner, then the stack stops and the exit code is 1, naming it', async () => {
     running = startStackProcess(ROOT, { ...(await freeStackPorts()), ...(await closedUpstreams()) });

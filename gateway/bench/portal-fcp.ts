@@ -7,8 +7,8 @@ import type { BrowserContext } from 'playwright-core';
 import { PORTAL_PAGES } from '../src/portal/portal-pages';
 import { eventually } from '../test/support/eventually';
 import { startGatewayProcess } from '../test/support/gateway-process';
-import { startApiUpstreams } from '../test/portal/support/api-upstreams';
-import type { BrowserGlobals } from '../test/portal/support/browser-globals';
+import { startApiUpstreams } from '../test/support/api-upstreams';
+import type { BrowserGlobals } from '../test/support/browser-globals';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 9);
 const TARGET_MS = 300;

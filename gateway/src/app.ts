@@ -10,7 +10,10 @@ import type { UsageRecorder } from './data/usage-recorder';
 import { StoreError } from './data/stores';
 import type { GatewayMetrics } from './http/metrics';
 import { noStore } from './http/no-store';
-import { createAdminAuth } from './admin/admin-auth';
+import { createAdminAuth } from './http/admin-auth';
+import { fixedAdminToken } from './data/admin-token';
+import type { AdminToken } from './data/admin-token';
+import type { NewAuditEntry } from './data/audit-log';
 import { createAdminRoutes } from './admin/admin-routes';
 import { createApiHandlers, createApiRoutes } from './api/api-routes';
 import type { ApiHandler, ApiRoutesDeps } from './api/api-routes';
@@ -21,10 +24,16 @@ import { createDashboardRoutes } from './dashboard/dashboard-routes';
 import { createDashboardAuth } from './dashboard/dashboard-auth';
 import { createBilling } from './billing/create-billing';
 import type { Billing } from './billing/create-billing';
+import { CODE_FIELD, CODE_TTL_MS, createCodes } from './dashboard/sign-in-codes';
 import { readUsage } from './data/read-usage';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
 import { createPortalRoutes } from './portal/portal-routes';
+import { createConsoleRoutes } from './console/console-routes';
+import { operatorRouteDocs } from './gateway-route-docs';
+import { consoleBillingView } from './billing/console-billing-view';
+import { createUpstreamHealth } from './data/upstream-health';
+import { createAccountActions } from './http/account-actions';
 
 /** Everything the gateway app is built from. */
 export interface AppDeps {
@@ -43,6 +52,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** The billing room (main.ts runs its jobs); unset: built here from the config. */
   billing?: Billing;
+  /** The admin token as main.ts keeps it (ADMIN_TOKEN, or its file); unset: ADMIN_TOKEN alone (tests build apps from an environment). */
+  adminToken?: AdminToken;
 }
 
 // Store failures outside the proxy path (admin, dashboard) are 503s too, never 500s.
@@ -97,6 +108,13 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
 
 function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCache: FailOpenCache): Express {
   const { config, stores, clock, logger, metrics } = deps;
+  const adminToken = deps.adminToken ?? fixedAdminToken(config.adminToken);
+  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom));
+  // A change made and answered whose entry the store did not take: the entry goes to the log instead.
+  const audit = {
+    auditLog: stores.auditLog,
+    onAuditFailure: (entry: NewAuditEntry, err: Error) => logger.error({ audit_entry: entry, err: err.message }, 'audit log entry not kept in the store; the change it records was made'),
+  };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -121,20 +139,36 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
       }
     }),
   );
-  app.get('/metrics', metricsGuard(config), sendMetrics(metrics));
-  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom));
+  app.get('/metrics', metricsGuard(config, adminToken), sendMetrics(metrics));
   const billing = deps.billing ?? createBillingFor(deps, mailer);
   // Before any body parser: the webhook's signature covers its raw bytes.
   app.use(billing.webhookRoute);
   app.use('/admin/billing', noStore);
-  app.use(billing.adminRoutes(createAdminAuth(config.adminToken)));
-  app.use('/admin/v1', noStore, createAdminRoutes({ adminToken: config.adminToken, plans: config.plans, keyStore: stores.keyStore, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock }));
+  app.use(billing.adminRoutes(createAdminAuth(adminToken)));
+  app.use('/admin/v1', noStore, createAdminRoutes({ adminToken, plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
+  app.use(
+    createConsoleRoutes({
+      adminToken,
+      operatorEmails: config.operatorEmails,
+      sessionStore: stores.sessionStore,
+      accountStore: stores.accountStore,
+      actionsFor: createAccountActions({ plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }),
+      plans: config.plans,
+      billing: consoleBillingView(billing),
+      health: createUpstreamHealth({ upstreams: config.upstreams, clock }),
+      operatorRoutes: operatorRouteDocs(),
+      // The portal's codes (their store, tries and limits), for operators' sign-in and customers' proofs.
+      codes: { ...createCodes({ sessionStore: stores.sessionStore, mailer, clock, signInsPerHour: config.signInsPerHour }), field: CODE_FIELD, ttlMs: CODE_TTL_MS },
+      publicUrl: config.publicUrl,
+      clock,
+      ...audit,
+    }),
+  );
   app.use(
     '/dashboard/v1',
     createDashboardRoutes({
       plans: config.plans,
       keyHeader: config.keyHeader,
-      keyStore: stores.keyStore,
       accountStore: stores.accountStore,
       quotaStore: stores.quotaStore,
       clock,
@@ -147,6 +181,7 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
       publicUrl: config.publicUrl,
       billing: { enabled: billing.enabled, supportEmail: config.supportEmail },
       billedPlanOf: (accountId, api) => billing.billedPlanOf(accountId, api),
+      ...audit,
     }),
   );
   const authenticate = createDashboardAuth({ accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock });
@@ -179,18 +214,18 @@ const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, re
 
 // Metrics name every API, status and store latency: not for the public port. With METRICS_PORT
 // they are served there alone; without it, behind the admin token.
-function metricsGuard(config: GatewayConfig): RequestHandler {
+function metricsGuard(config: GatewayConfig, adminToken: AdminToken): RequestHandler {
   if (config.metricsPort !== undefined) {
     return () => {
       throw new AppError('NOT_FOUND', 'metrics are served on METRICS_PORT, not on this port');
     };
   }
-  if (!config.adminToken) {
+  if (adminToken.source === 'none') {
     return () => {
       throw new AppError('NOT_FOUND', 'metrics are off: set METRICS_PORT to serve them on a port of their own, or ADMIN_TOKEN to serve them here to its bearer');
     };
   }
-  return createAdminAuth(config.adminToken);
+  return createAdminAuth(adminToken, { what: 'metrics endpoint' });
 }
 
 /** The app of the metrics port (`METRICS_PORT`): `GET /metrics` and nothing else, no token. */

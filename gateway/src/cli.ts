@@ -1,45 +1,109 @@
+import { existsSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { createLogger } from '@tollgate/envelope';
-import { CLI_USAGE, CliUsageError, runCliCommand, storeFreeCommand } from './admin/cli-commands';
+import { CLI_USAGE, CliUsageError, runCliCommand } from './admin/cli-commands';
+import { httpClient } from './admin/http-operator-client';
+import { BILLING_OFF, rotateTokenFile, storeClient } from './admin/operator-client';
+import type { OperatorClient, RotateAdminToken } from './admin/operator-client';
 import { createBillingCommands } from './billing/billing-cli';
+import type { BillingCommands } from './billing/billing-cli';
 import { createBilling } from './billing/create-billing';
-import { loadConfig } from './config';
-import { createLogMailer, createSmtpMailer } from './mail/mailer';
+import { MEMORY_STORE_PATH, loadCliConfig } from './config';
+import type { GatewayConfig } from './config';
+import { fileAdminToken, openAdminToken } from './data/admin-token';
+import type { AuditSource } from './data/audited-account-store';
 import { createMemoryStores } from './data/memory/memory-stores';
+import { createLogMailer, createSmtpMailer } from './mail/mailer';
+import type { Mailer } from './mail/mailer';
 import type { Stores } from './data/stores';
 import { createStoreClient, whenReady } from './data/redis/redis-client';
+import type { RedisClient } from './data/redis/redis-client';
 import { createRedisStores } from './data/redis/redis-stores';
+import { StoreInUseError } from './data/sqlite/sqlite-file';
+import { openSqliteStores } from './data/sqlite/sqlite-stores';
 
-/** The operator CLI's composition root: same config and Redis store as the gateway. */
-async function main(): Promise<number> {
-  const config = loadConfig(process.env);
-  const argv = process.argv.slice(2);
-  const logger = createLogger({ service: 'gateway-cli', level: 'error' });
-  const clock = (): number => Date.now();
-  const run = async (stores: Stores): Promise<number> => {
-    // A reconciliation that finds a failed payment mails the person, as the gateway would have.
-    const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
-    try {
-      const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.plans, billingStore: stores.billingStore, accountStore: stores.accountStore, mailer, clock, logger });
-      const { accountStore, keyStore, quotaStore } = stores;
-      const result = await runCliCommand(argv, { accountStore, keyStore, quotaStore, plans: config.plans, clock, billing: billing.enabled ? createBillingCommands(billing) : undefined });
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      return 0;
-    } finally {
-      mailer.close();
-    }
-  };
-  // A command that touches no store (billing sync) runs without Redis, the embedded store's gateway running or not.
-  if (storeFreeCommand(argv)) return run(createMemoryStores({ clock }));
-  if (!config.redisUrl && !config.redisClusterNodes) {
-    process.stderr.write('gateway cli: REDIS_URL (or REDIS_CLUSTER_NODES) is not set; the CLI works on the shared Redis store (the in-memory store lives inside one gateway process)\n');
-    return 1;
+/** The token the CLI sends to a gateway: ADMIN_TOKEN, or the one in the token file if there is one here. */
+function tokenToSend(config: GatewayConfig): string {
+  if (config.adminToken) return config.adminToken;
+  if (config.adminTokenFile && existsSync(config.adminTokenFile)) {
+    const token = fileAdminToken(config.adminTokenFile).current();
+    if (token) return token;
   }
-  const redis = createStoreClient({ redisUrl: config.redisUrl, clusterNodes: config.redisClusterNodes }, { logger });
+  throw new Error(`no admin token to send to TOLLGATE_URL: set ADMIN_TOKEN, or ADMIN_TOKEN_FILE to the gateway's admin-token file${config.adminTokenFile ? ` (not found at ${config.adminTokenFile})` : ''}`);
+}
+
+/** A Redis URL fit for an error line: its password (the URL may carry one) replaced by `***`. */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+/** The stores the CLI acts on directly, and how to let go of them. */
+async function openStores(config: GatewayConfig, clock: () => number): Promise<{ stores: Stores; close: () => void }> {
+  if (config.redisUrl || config.redisClusterNodes) {
+    const logger = createLogger({ service: 'gateway-cli', level: 'error' });
+    const redis: RedisClient = createStoreClient({ redisUrl: config.redisUrl, clusterNodes: config.redisClusterNodes }, { logger });
+    if (!(await whenReady(redis, 5_000))) {
+      redis.disconnect();
+      const where = config.redisUrl ? `Redis at ${withoutPassword(config.redisUrl)}` : `the Redis Cluster at ${config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')}`;
+      throw new Error(`${where} is not reachable: start it, set ${config.redisUrl ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES'} to the gateway's, or TOLLGATE_URL to go through a running gateway`);
+    }
+    return { stores: createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) }), close: () => redis.disconnect() };
+  }
+  const through = `set TOLLGATE_URL=http://127.0.0.1:${config.port || 8080} to act through the running gateway's admin API`;
+  if (config.storePath === MEMORY_STORE_PATH) throw new Error(`STORE_PATH=:memory: keeps nothing outside one gateway process: ${through}`);
+  if (!existsSync(config.storePath)) throw new Error(`there is no store at ${config.storePath} (STORE_PATH): start the gateway once to make it, set STORE_PATH to the gateway's file, or ${through}`);
   try {
-    if (!(await whenReady(redis, 5_000))) throw new Error(`Redis at ${config.redisUrl ? withoutPassword(config.redisUrl) : config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')} is not reachable`);
-    return await run(createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) }));
+    const opened = openSqliteStores({ path: config.storePath, clock });
+    return { stores: opened.stores, close: () => opened.close() };
+  } catch (err) {
+    // One process per file (locking_mode EXCLUSIVE): the gateway holding it is the way in.
+    if (err instanceof StoreInUseError) throw new Error(`STORE_PATH ${config.storePath} is held by another process, such as a running gateway (one process per store file): ${through}`, { cause: err });
+    throw err;
+  }
+}
+
+/** The operator CLI's composition root: the gateway's configuration, and its store or its admin API. */
+async function main(): Promise<number> {
+  const { gateway: config, tollgateUrl } = loadCliConfig(process.env);
+  const clock = (): number => Date.now();
+  const logger = createLogger({ service: 'gateway-cli', level: 'error' });
+  const mailers: Mailer[] = [];
+  // A reconciliation that finds a failed payment mails the person, as the gateway would have.
+  const billingFor = (stores: Stores): BillingCommands => {
+    const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
+    mailers.push(mailer);
+    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.plans, billingStore: stores.billingStore, accountStore: stores.accountStore, mailer, clock, logger });
+    return billing.enabled ? createBillingCommands(billing) : BILLING_OFF;
+  };
+  // The provider's catalogue alone: an in-memory store stands in, whatever the gateway's is.
+  const billingSync = (): Promise<unknown> => billingFor(createMemoryStores({ clock })).sync();
+  let close = (): void => undefined;
+  let connect: () => Promise<OperatorClient>;
+  let rotateAdminToken: RotateAdminToken;
+  if (tollgateUrl) {
+    const client = httpClient(tollgateUrl, tokenToSend(config));
+    connect = async () => client;
+    rotateAdminToken = client.rotateAdminToken;
+  } else {
+    rotateAdminToken = () => rotateTokenFile(openAdminToken(config))();
+    connect = async () => {
+      const opened = await openStores(config, clock);
+      close = opened.close;
+      const { stores } = opened;
+      const source: AuditSource = { actor: { type: 'operator', id: `cli:${userInfo().username}@${hostname()}`, via: 'cli' }, from: hostname() };
+      const onAuditFailure = (entry: unknown, err: Error): void => void process.stderr.write(`gateway cli: the audit log did not take this entry (${err.message}): ${JSON.stringify(entry)}\n`);
+      return storeClient({ stores, plans: config.plans, clock, source, onAuditFailure, billing: billingFor(stores) });
+    };
+  }
+  try {
+    const result = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, plans: config.plans, writeLine: (line) => void process.stdout.write(`${line}\n`) });
+    if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
   } finally {
-    redis.disconnect();
+    close();
+    for (const mailer of mailers) mailer.close();
   }
 }
 
@@ -51,10 +115,3 @@ main().then(
     process.exit(usage ? 2 : 1);
   },
 );
-
-/** A Redis URL fit for an error line: its password (the URL may carry one) replaced by `***`. */
-function withoutPassword(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.toString();
-}

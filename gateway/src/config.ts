@@ -8,6 +8,7 @@ import { BUILT_IN_PLANS } from './domain/plans';
 import type { PlanTable } from './domain/plans';
 import { parsePlanTable } from './domain/plans-file';
 import { parseCorsOrigins } from './domain/cors-origins';
+import { normaliseEmail } from './domain/email';
 
 // Nothing trusted: the socket's own address is the client's.
 const TRUST_NONE = (): boolean => false;
@@ -33,8 +34,16 @@ export interface GatewayConfig {
    * directory); `:memory:` for the plain in-memory store, which keeps nothing (tests and benches).
    */
   storePath: string;
-  /** Unset: the admin API is disabled. */
+  /** `ADMIN_TOKEN`; unset: the token kept in {@link adminTokenFile}. */
   adminToken?: string;
+  /**
+   * Where the admin token is kept when `ADMIN_TOKEN` is unset (`ADMIN_TOKEN_FILE`, default
+   * `admin-token` beside the store file), absolute; unset with `STORE_PATH=:memory:` and no
+   * `ADMIN_TOKEN_FILE`: then there is no admin API.
+   */
+  adminTokenFile?: string;
+  /** Addresses that may sign in to the operators' console with a mailed code (`OPERATOR_EMAILS`), normalised. */
+  operatorEmails: string[];
   /** Lower-case name of the header carrying the API key. */
   keyHeader: string;
   /** Service base URL per API. */
@@ -118,6 +127,8 @@ interface Env {
   REDIS_CLUSTER_NODES?: string;
   STORE_PATH: string;
   ADMIN_TOKEN?: string;
+  ADMIN_TOKEN_FILE?: string;
+  OPERATOR_EMAILS?: string;
   KEY_HEADER: string;
   BURGER_URL: string;
   TOKEN_URL: string;
@@ -151,6 +162,8 @@ interface Env {
 
 /** Where the embedded store lives when `STORE_PATH` is unset, relative to the working directory. */
 export const DEFAULT_STORE_PATH = 'data/tollgate.db';
+/** The admin token's file beside the store file, when `ADMIN_TOKEN_FILE` does not say. */
+export const DEFAULT_ADMIN_TOKEN_FILE = 'admin-token';
 /** `STORE_PATH` value for the plain in-memory store. */
 export const MEMORY_STORE_PATH = ':memory:';
 
@@ -193,6 +206,17 @@ function parseApiList(variable: string, value: string | undefined, routed: reado
   return names;
 }
 
+/** `OPERATOR_EMAILS` as normalised addresses; one that is no address is refused by name. */
+function parseOperatorEmails(value: string | undefined): string[] {
+  const emails: string[] = [];
+  for (const part of (value ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const email = normaliseEmail(part);
+    if (email === null) throw new Error(`OPERATOR_EMAILS names '${part}', which is not an email address; give addresses, comma-separated`);
+    if (!emails.includes(email)) emails.push(email);
+  }
+  return emails;
+}
+
 const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });
 
 /** Every variable the gateway reads, with its default; documented in docs/operating.md's table. */
@@ -209,6 +233,8 @@ export const ENV_SCHEMA: QuerySchema = {
     },
     STORE_PATH: { type: 'string', minLength: 1, default: DEFAULT_STORE_PATH, description: 'a file path (or :memory:)' },
     ADMIN_TOKEN: secretSchema(),
+    ADMIN_TOKEN_FILE: { type: 'string', minLength: 1, description: 'a file path' },
+    OPERATOR_EMAILS: { type: 'string', minLength: 3, description: 'email addresses, comma-separated' },
     KEY_HEADER: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$', default: 'x-tollgate-key', description: 'an HTTP header name' },
     BURGER_URL: url('http://127.0.0.1:8081', 'an http(s) URL'),
     TOKEN_URL: url('http://127.0.0.1:8082', 'an http(s) URL'),
@@ -290,9 +316,10 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
       throw new Error(`PLANS_FILE ${e.PLANS_FILE} names ${unrouted.join(', ')}, which has no service; APIs must be among ${Object.keys(upstreams).join(', ')}`);
     }
   }
+  const storePath = e.STORE_PATH === MEMORY_STORE_PATH ? MEMORY_STORE_PATH : path.resolve(e.STORE_PATH);
   const config: GatewayConfig = {
     port: e.PORT,
-    storePath: e.STORE_PATH === MEMORY_STORE_PATH ? MEMORY_STORE_PATH : path.resolve(e.STORE_PATH),
+    storePath,
     keyHeader: e.KEY_HEADER.toLowerCase(),
     upstreams: Object.fromEntries(Object.keys(plans).map((api) => [api, upstreams[api] as string])),
     plans,
@@ -311,7 +338,10 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     warnings: publicUrlWarnings(e.PUBLIC_URL, e.TRUSTED_PROXIES),
     forwardAuthorization: parseApiList('FORWARD_AUTHORIZATION', e.FORWARD_AUTHORIZATION, Object.keys(plans)),
     forwardSetCookie: parseApiList('FORWARD_SET_COOKIE', e.FORWARD_SET_COOKIE, Object.keys(plans)),
+    operatorEmails: parseOperatorEmails(e.OPERATOR_EMAILS),
   };
+  const tokenFile = e.ADMIN_TOKEN_FILE ?? (storePath === MEMORY_STORE_PATH ? undefined : path.join(path.dirname(storePath), DEFAULT_ADMIN_TOKEN_FILE));
+  if (tokenFile !== undefined) config.adminTokenFile = path.resolve(tokenFile);
   if (e.SMTP_URL) config.smtpUrl = e.SMTP_URL;
   if (e.PUBLIC_URL) config.publicUrl = e.PUBLIC_URL;
   const billing = billingConfig(e);
@@ -326,4 +356,23 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     throw new Error(`KEY_HEADER must not be another x-tollgate-* header (those are reserved for the gateway)`);
   }
   return Object.freeze(config);
+}
+
+/** What the operator CLI reads besides the gateway's own configuration. */
+export interface CliConfig {
+  gateway: GatewayConfig;
+  /** `TOLLGATE_URL`: a running gateway to act through (its admin API); unset: the store directly. */
+  tollgateUrl?: string;
+}
+
+const CLI_ENV_SCHEMA: QuerySchema = {
+  type: 'object',
+  properties: { TOLLGATE_URL: { type: 'string', pattern: '^https?://[^\\s?#]+$', description: "a gateway's URL such as http://127.0.0.1:8080" } },
+};
+
+/** The CLI's configuration: the gateway's (same variables, same store), and where a running gateway is. */
+export function loadCliConfig(env: Record<string, string | undefined>): CliConfig {
+  const gateway = loadConfig(env);
+  const e = parseEnv<{ TOLLGATE_URL?: string }>(CLI_ENV_SCHEMA, env);
+  return e.TOLLGATE_URL ? { gateway, tollgateUrl: e.TOLLGATE_URL.replace(/\/+$/, '') } : { gateway };
 }

@@ -1,3 +1,4 @@
+import type { RouteDoc } from '@tollgate/envelope';
 import { ADMIN_ACCOUNT_ROUTES } from './admin/admin-account-docs';
 import { ADMIN_ROUTES } from './admin/admin-routes';
 import { BILLING_ADMIN_ROUTES } from './billing/billing-admin-routes';
@@ -6,11 +7,12 @@ import { DASHBOARD_ROUTES } from './dashboard/dashboard-routes';
 import { SESSION_COOKIE } from './dashboard/session-auth';
 import type { GatewayRouteDocs } from './docs/docs-routes';
 
-/** What `/docs` lists of the gateway's own routes, gathered here so no audience reads another's. */
+/** What the customers' `/docs` lists of the gateway's own routes, gathered here so no audience reads another's. */
 export function gatewayRouteDocs(): GatewayRouteDocs {
-  return {
-    dashboard: [...Object.values(DASHBOARD_ROUTES), ...Object.values(BILLING_ROUTES)],
-    admin: [...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES), ...Object.values(BILLING_ADMIN_ROUTES)],
-    sessionCookie: SESSION_COOKIE,
-  };
+  return { dashboard: [...Object.values(DASHBOARD_ROUTES), ...Object.values(BILLING_ROUTES)], sessionCookie: SESSION_COOKIE };
+}
+
+/** The admin API's routes (billing's among them), for the operators' reference at `/admin/docs` (behind the console's sign-in). */
+export function operatorRouteDocs(): RouteDoc[] {
+  return [...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES), ...Object.values(BILLING_ADMIN_ROUTES)];
 }

@@ -7,6 +7,7 @@ import { createBillingFor, createGatewayListener, createMetricsApp } from './app
 import type { Billing } from './billing/create-billing';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
+import { openAdminToken } from './data/admin-token';
 import { openStores } from './data/open-stores';
 import { createServiceDocuments } from './data/service-documents';
 import { createUsageRecorder } from './data/usage-recorder';
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
   // at once and wants less held): at thousands of calls a second, an access line a call made a
   // thread-pool write every few milliseconds (bench/README.md).
   const logger = createLogger({ service: 'gateway', level: config.logLevel, destination: createBatchedDestination({ minLength: 16_000, flushMs: 250 }) });
+  const adminToken = openAdminToken(config);
+  if (adminToken.source === 'file') logger.info({ admin_token_file: adminToken.file }, `admin token ${adminToken.made ? 'made and kept' : 'read from'} ${adminToken.file} (mode 0600; tollgate admin-token rotate replaces it)`);
   const clock = (): number => Date.now();
   const metrics = createMetrics({ processMetrics: true });
   const { stores, redis, close: closeStore } = await openStores({
@@ -40,7 +43,7 @@ async function main(): Promise<void> {
     apis: Object.keys(config.plans),
   });
   logger.info(
-    { store: stores.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: Boolean(config.adminToken), quota_fail_mode: config.quotaFailMode },
+    { store: stores.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
@@ -56,7 +59,7 @@ async function main(): Promise<void> {
   if (config.smtpUrl && !config.publicUrl) logger.warn({}, 'PUBLIC_URL is not set: a sign-in mail links to the portal only when the request reached this gateway by its own address or a loopback name, else it gives the code alone; set PUBLIC_URL to the portal’s origin');
   const billing = createBillingFor({ config, stores, clock, logger }, mailer);
   startBilling(billing, config, logger);
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing });
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing, adminToken });
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,

@@ -32,11 +32,17 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [], st
     );
     lines.push('');
   }
+  // The token itself stays out of the scrollback when a file holds it: commands read the file.
+  const bearer = stack.admin.file ? `$(cat ${stack.admin.file})` : stack.admin.token;
   lines.push(
-    `  gateway   ${gw}   (API docs: ${gw}/docs, metrics: ${gw}/metrics)`,
+    `  gateway   ${gw}   (API docs: ${gw}/docs)`,
     `  burger    ${stack.urls.burger}   token ${stack.urls.token}   logs ${stack.urls.logs}   (internal: they need the proxy secret)`,
     `  store     ${store}`,
-    `  admin     ADMIN_TOKEN=${stack.adminToken}`,
+    stack.admin.file
+      ? `  admin     token in ${stack.admin.file} (mode 0600, kept across restarts; \`pnpm tollgate admin-token rotate\` replaces it)`
+      : `  admin     ADMIN_TOKEN=${stack.admin.token}`,
+    `  console   ${gw}/admin/ (sign in with the admin token)`,
+    `  metrics   need the admin token: curl -s ${gw}/metrics -H "authorization: Bearer ${bearer}"`,
     // The gateway reads SMTP_URL from this environment (concurrently passes it on).
     `  mail      ${process.env.SMTP_URL ? 'sent through SMTP_URL' : 'no SMTP_URL: each mail (sign-in codes) is written to the gateway log, a line "mail to <address> written here"'}`,
     '',
@@ -46,7 +52,7 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [], st
     `  prove the address (until then only the playground): curl -s -X POST ${gw}/dashboard/v1/account/verify-email -H 'x-tollgate-key: <key>'`,
     `  then: curl -s -X POST ${gw}/dashboard/v1/account/verify-email/confirm -H 'x-tollgate-key: <key>' -H 'content-type: application/json' -d '{"code":"<code>"}'`,
     `  curl -s -X PUT ${gw}/dashboard/v1/subscriptions/burger -H 'x-tollgate-key: <key>' -H 'content-type: application/json' -d '{"plan":"free"}'`,
-    `  or, as the operator: curl -s -X POST ${gw}/admin/v1/keys -H 'authorization: Bearer ${stack.adminToken}' -H 'content-type: application/json' -d '{"owner":"me","subscriptions":{"burger":"free"}}'`,
+    `  or, as the operator: curl -s -X POST ${gw}/admin/v1/keys -H "authorization: Bearer ${bearer}" -H 'content-type: application/json' -d '{"owner":"me","subscriptions":{"burger":"free"}}'`,
   );
   if (demoKey && upstreams) {
     const { address, fromBlock, toBlock } = upstreams.erc20;

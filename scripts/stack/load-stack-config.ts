@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { parseEnv } from '../../packages/envelope/src/parse-env';
 import type { QuerySchema } from '../../packages/envelope/src/validate-query';
 import { secretSchema } from '../../packages/envelope/src/secret-schema';
@@ -12,6 +13,11 @@ export interface StackConfig {
   redisUrl?: string;
   /** Where the gateway keeps its embedded store without Redis, relative to the repository root. */
   storePath: string;
+  /**
+   * Where the gateway keeps its admin token when ADMIN_TOKEN is unset, relative to the repository
+   * root: ADMIN_TOKEN_FILE, else `admin-token` beside the store file; unset for STORE_PATH=:memory:.
+   */
+  adminTokenFile?: string;
   demo: boolean;
 }
 
@@ -36,13 +42,17 @@ const schema: QuerySchema = {
 /** Parses `npm start`'s environment the way the deployables parse theirs: one line naming the first bad variable. */
 export function loadStackConfig(env: Record<string, string | undefined>, argv: readonly string[]): StackConfig {
   const e = parseEnv<Record<string, string | number | undefined>>(schema, env);
+  const storePath = env.STORE_PATH || 'data/tollgate.db';
+  // As the gateway finds it (config.ts); the stack reads it there once the gateway has made it.
+  const adminTokenFile = env.ADMIN_TOKEN_FILE || (storePath === ':memory:' ? undefined : posix.join(posix.dirname(storePath.replace(/\\/g, '/')), 'admin-token'));
   return {
     ports: Object.fromEntries(DEPLOYABLE_NAMES.map((name) => [name, e[DEPLOYABLES[name].portVariable] as number])) as Record<DeployableName, number>,
     adminToken: e.ADMIN_TOKEN as string | undefined,
     // The gateway parses REDIS_URL itself; it is only passed on.
     redisUrl: env.REDIS_URL || undefined,
     // Likewise STORE_PATH; the default is the gateway's own (it runs in the repository root).
-    storePath: env.STORE_PATH || 'data/tollgate.db',
+    storePath,
+    ...(adminTokenFile ? { adminTokenFile } : {}),
     demo: argv.includes('--demo') || env.TOLLGATE_DEMO === '1',
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import concurrently from 'concurrently';
 import type { CloseEvent, Command } from 'concurrently';
 import { checkPorts } from './check-ports';
@@ -15,7 +16,10 @@ export interface StackOptions {
   ports?: Partial<Record<DeployableName, number>>;
   /** Extra environment per deployable (upstream URLs, LOGS_RPC_*, REDIS_URL...). */
   env?: Partial<Record<DeployableName, Record<string, string>>>;
+  /** The operator's own admin token (ADMIN_TOKEN); unset: the one the gateway keeps in {@link adminTokenFile}. */
   adminToken?: string;
+  /** Where the gateway keeps its admin token, relative to `root`; unset with no adminToken either: a fresh one is made and passed. */
+  adminTokenFile?: string;
   /** Where the prefixed output goes; a pretty stream for people, a buffer for tests. */
   outputStream: NodeJS.WritableStream;
   /** How long each process may take to answer its readiness URL. */
@@ -32,7 +36,8 @@ export interface DeployableExit {
 /** A running stack. */
 export interface Stack {
   urls: Record<DeployableName, string>;
-  adminToken: string;
+  /** The admin token, and the file the gateway keeps it in (when it does). */
+  admin: { token: string; file?: string };
   proxySecret: string;
   /** Settles with the first deployable to end, whoever ended it: a stack without one is not a stack. */
   exited: Promise<DeployableExit>;
@@ -60,12 +65,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await checkPorts(ports);
   const urls = Object.fromEntries(DEPLOYABLE_NAMES.map((n) => [n, `http://127.0.0.1:${ports[n]}`])) as Record<DeployableName, string>;
   const proxySecret = generateSecret();
-  const adminToken = options.adminToken ?? generateSecret();
+  // Without a token of the operator's or a file to keep one in (STORE_PATH=:memory:), one for this run.
+  const passedToken = options.adminToken ?? (options.adminTokenFile ? undefined : generateSecret());
+  const tokenFile = passedToken === undefined && options.adminTokenFile ? resolve(options.root, options.adminTokenFile) : undefined;
   const tsx = require.resolve('tsx', { paths: [options.root] });
 
   const common = { PROXY_SECRET: proxySecret, NODE_ENV: 'development' };
   const envOf: Record<DeployableName, Record<string, string>> = {
-    gateway: { ...common, PORT: String(ports.gateway), ADMIN_TOKEN: adminToken, BURGER_URL: urls.burger, TOKEN_URL: urls.token, LOGS_URL: urls.logs },
+    gateway: { ...common, PORT: String(ports.gateway), ...(passedToken ? { ADMIN_TOKEN: passedToken } : {}), BURGER_URL: urls.burger, TOKEN_URL: urls.token, LOGS_URL: urls.logs },
     burger: { ...common, PORT: String(ports.burger) },
     token: { ...common, PORT: String(ports.token) },
     logs: { ...common, PORT: String(ports.logs) },
@@ -126,5 +133,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { urls, adminToken, proxySecret, exited, stop };
+  // Ready, the gateway has read or made its token file.
+  const admin = tokenFile ? { token: readFileSync(tokenFile, 'utf8').trim(), file: tokenFile } : { token: passedToken! };
+  return { urls, admin, proxySecret, exited, stop };
 }

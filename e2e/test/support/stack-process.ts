@@ -7,6 +7,8 @@ import { freePort } from '@tollgate/envelope/test/processes';
 /** `npm start`'s script (scripts/stack.ts) as a real process, with what it printed. */
 export interface StackProcess {
   pid: number;
+  /** The embedded store's file this stack's gateway keeps (its admin token is beside it). */
+  storePath: string;
   /** Everything written to stdout and stderr so far. */
   output: () => string;
   /** Resolves once the output contains `text`; rejects with the output if the process ends first or the time runs out. */
@@ -26,16 +28,18 @@ export async function freeStackPorts(): Promise<StackPorts> {
 }
 
 /**
- * Runs scripts/stack.ts as `npm start` does (node with tsx, development conditions) in its own
- * process group, with `env` over a copy of this environment stripped of the variables it reads.
+ * Runs scripts/stack.ts as `npm start` does (node with tsx, development conditions), or `npm start`
+ * itself (`launcher: 'npm'`: npm, then scripts/bootstrap.mjs, then the stack), in its own process
+ * group, with `env` over a copy of this environment stripped of the variables it reads.
  */
-export function startStackProcess(root: string, env: Record<string, string>, args: string[] = []): StackProcess {
+export function startStackProcess(root: string, env: Record<string, string>, args: string[] = [], launcher: 'node' | 'npm' = 'node'): StackProcess {
   const inherited = { ...process.env };
-  for (const name of ['ADMIN_TOKEN', 'REDIS_URL', 'STORE_PATH', 'TOLLGATE_DEMO', 'BURGER_DATA_URL', 'TOKEN_UPSTREAM_URL', 'PORT']) delete inherited[name];
+  for (const name of ['ADMIN_TOKEN', 'ADMIN_TOKEN_FILE', 'REDIS_URL', 'STORE_PATH', 'TOLLGATE_DEMO', 'BURGER_DATA_URL', 'TOKEN_UPSTREAM_URL', 'PORT']) delete inherited[name];
   // Each stack its own embedded store: one gateway process may hold a store file at a time.
   const storePath = join(mkdtempSync(join(tmpdir(), 'tollgate-stack-')), 'tollgate.db');
   for (const name of Object.keys(inherited)) if (name.startsWith('LOGS_RPC_')) delete inherited[name];
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', join(root, 'scripts', 'stack.ts'), ...args], {
+  const [command, commandArgs] = launcher === 'npm' ? ['npm', ['start', '--silent', ...(args.length ? ['--', ...args] : [])]] : [process.execPath, ['--conditions=development', '--import', 'tsx', join(root, 'scripts', 'stack.ts'), ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: root,
     env: { ...inherited, STORE_PATH: storePath, ...env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,6 +80,7 @@ export function startStackProcess(root: string, env: Record<string, string>, arg
 
   return {
     pid: child.pid!,
+    storePath,
     output: () => printed,
     waitFor,
     exited,

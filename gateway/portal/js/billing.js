@@ -1,5 +1,5 @@
 // Paid plans: the billing status the pages share, the way to Stripe's pages, and the words for each state.
-import { dateTime, el, int, price } from './dom.js';
+import { dateTime, el, int, price } from '../shared/dom.js';
 import { request } from './api.js';
 
 /** { card_payments, support_email?, subscriptions: [running paid subscriptions] } (read from the gateway, quick). */

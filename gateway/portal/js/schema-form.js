@@ -1,4 +1,4 @@
-import { el } from './dom.js';
+import { el } from '../shared/dom.js';
 
 /** The parameters of an OpenAPI operation on `path`, path ones from the template when undocumented. */
 export function parametersOf(path, operation) {

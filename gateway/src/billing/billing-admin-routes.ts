@@ -21,7 +21,7 @@ export const BILLING_ADMIN_ROUTES = {
 
 /** What the operators' billing routes need; `billing` is absent when card payments are off. */
 export interface BillingAdminDeps {
-  /** The admin bearer check (admin/admin-auth.ts), passed in. */
+  /** The admin bearer check (http/admin-auth.ts), passed in. */
   adminAuth: RequestHandler;
   supportEmail?: string;
   billing?: {

@@ -33,11 +33,13 @@ export interface DashboardKeyDeps {
   accountStore: AccountStore;
   clock: () => number;
   authenticate: (req: Request) => Promise<DashboardCaller>;
+  /** The account store as a caller changes it: each change recorded in the audit log as theirs. */
+  changesBy: (req: Request, caller: DashboardCaller) => AccountStore;
 }
 
 /** Adds `/keys` routes to the dashboard router. */
 export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): void {
-  const { accountStore, authenticate } = deps;
+  const { accountStore, authenticate, changesBy } = deps;
   const parseList = createQueryParser<{ limit: number; cursor?: string }>(LIST_QUERY);
   const parseCreate = createBodyParser<{ name: string; expires_at?: string }>(CREATE_BODY);
   const parseRoll = createBodyParser<{ grace_seconds: number }>(ROLL_BODY);
@@ -58,14 +60,15 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
   });
 
   router.post('/keys', async (req, res) => {
-    const { account } = await authenticate(req);
+    const caller = await authenticate(req);
+    const { account } = caller;
     const body = parseCreate(req.body);
     const nowMs = deps.clock();
     const expiresAtMs = body.expires_at === undefined ? undefined : expiryMs(body.expires_at, nowMs);
     let created;
     try {
       // The store counts and makes in one step: requests at once cannot pass the cap together.
-      created = await accountStore.createKey(account.id, { name: body.name, expiresAtMs, maxLive: MAX_LIVE_KEYS });
+      created = await changesBy(req, caller).createKey(account.id, { name: body.name, expiresAtMs, maxLive: MAX_LIVE_KEYS });
     } catch (err) {
       if (!(err instanceof KeyLimitError)) throw err;
       throw new AppError('CONFLICT', `this account already has ${MAX_LIVE_KEYS} live keys, the most it may hold; revoke one first`, { cause: err, details: { max_live_keys: MAX_LIVE_KEYS } });
@@ -79,7 +82,7 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
     const key = await ownKey(caller, req.params.id);
     const { grace_seconds: grace } = parseRoll(req.body);
     try {
-      const rolled = await accountStore.rollKey(key.id, grace * 1000);
+      const rolled = await changesBy(req, caller).rollKey(key.id, grace * 1000);
       if (!rolled) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
       sendOk(res, { ...rolled.record, key: rolled.key }, DASHBOARD_KEY_ROUTES.rollKey.message);
     } catch (err) {
@@ -91,7 +94,7 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
   router.post('/keys/:id/end-grace', async (req, res) => {
     const caller = await authenticate(req);
     const key = await ownKey(caller, req.params.id);
-    const ended = await accountStore.endGrace(key.id);
+    const ended = await changesBy(req, caller).endGrace(key.id);
     if (!ended) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
     sendOk(res, ended, DASHBOARD_KEY_ROUTES.endGrace.message);
   });
@@ -99,7 +102,7 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
   router.delete('/keys/:id', async (req, res) => {
     const caller = await authenticate(req);
     const key = await ownKey(caller, req.params.id);
-    const revoked = await accountStore.revokeKey(key.id);
+    const revoked = await changesBy(req, caller).revokeKey(key.id);
     if (!revoked) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
     sendOk(res, revoked, DASHBOARD_KEY_ROUTES.revokeKey.message);
   });

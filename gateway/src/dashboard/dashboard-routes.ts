@@ -1,10 +1,15 @@
 import express, { Router } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { Plan, PlanTable } from '../domain/plans';
 import { hourWindow, secondsUntil } from '../domain/windows';
-import type { AccountStore } from '../data/account-store';
-import type { KeyRecord, KeyStore } from '../data/key-store';
+import type { Account, AccountStore } from '../data/account-store';
+import { auditedAccountStore } from '../data/audited-account-store';
+import type { AuditDeps } from '../data/audited-account-store';
+import { createLegacyKeyStore } from '../data/key-store';
+import type { KeyRecord } from '../data/key-store';
+import { requestSource } from '../http/audit-source';
 import type { QuotaStore } from '../data/quota-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { noStore } from '../http/no-store';
@@ -14,6 +19,7 @@ import { formatAmount } from '../domain/format-amount';
 import { billedPlanMessage, paidPlanMessage } from '../domain/subscription-refusal';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
 import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
+import type { DashboardCaller } from './dashboard-auth';
 import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-routes';
 import { clientBucket } from '../domain/client-address';
 import { DASHBOARD_PLANS_ROUTES, addDashboardPlansRoutes } from './dashboard-plans-routes';
@@ -67,11 +73,9 @@ export const DASHBOARD_ROUTES = {
 } satisfies Record<string, RouteDoc>;
 
 /** What the dashboard routes need. */
-export interface DashboardDeps {
+export interface DashboardDeps extends AuditDeps {
   plans: PlanTable;
   keyHeader: string;
-  /** Sign-up only: it makes an account of one key as before accounts. */
-  keyStore: KeyStore;
   accountStore: AccountStore;
   quotaStore: QuotaStore;
   clock: () => number;
@@ -91,13 +95,35 @@ export interface DashboardDeps {
   billedPlanOf?: (accountId: string, api: string) => Promise<string | undefined>;
 }
 
+/**
+ * Records each sign-in in the audit log, from where it came: the verify route's own answer names
+ * the account, so its JSON is read on its way out (the sign-in routes stay as they are).
+ */
+function recordSignIns(deps: AuditDeps): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    const send = res.json.bind(res);
+    res.json = (body: { data?: { account?: Account } }) => {
+      const account = res.statusCode === 200 ? body?.data?.account : undefined;
+      if (!account) return send(body);
+      const entry = { account_id: account.id, actor: { type: 'customer' as const, id: account.id, via: 'portal' }, from: req.ip ?? null, action: 'account.sign_in' as const, target: null, details: { email: account.email } };
+      // Answered once the entry is kept (or its failure logged), as every audited change is.
+      void deps.auditLog.append(entry).catch((err: unknown) => deps.onAuditFailure(entry, err as Error)).finally(() => send(body));
+      return res;
+    };
+    next();
+  };
+}
+
 /** `/dashboard/v1/*`: the back end of the developer dashboard, authenticated by any key of the account. */
 export function createDashboardRoutes(deps: DashboardDeps): Router {
-  const { plans, keyStore, accountStore } = deps;
+  const { plans } = deps;
   const parseSignup = createBodyParser<{ email: string }>(SIGNUP_BODY);
   const parseSubscribe = createBodyParser<{ plan: string }>(SUBSCRIBE_BODY);
   const authenticate = createDashboardAuth(deps);
   const codes = createCodes(deps);
+  // A customer's changes are recorded as theirs, by the key that made them or as signed in to the portal.
+  const changesBy = (req: Request, caller: DashboardCaller): AccountStore =>
+    auditedAccountStore(deps.accountStore, deps, requestSource(req, { type: 'customer', id: caller.key?.id ?? caller.account.id, via: caller.key ? 'dashboard-api' : 'portal' }));
   const router = Router();
   router.use(noStore, express.json({ limit: '4kb' }));
 
@@ -108,7 +134,10 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   };
 
   addDashboardPlansRoutes(router, plans);
-  addSignInRoutes(router, { ...deps, codes });
+  router.post('/sign-in/verify', recordSignIns(deps));
+  // What signing in changes (the account made at a first sign-in, keys revoked when an unproven
+  // address is proven) is the system's doing, on proof of the address.
+  addSignInRoutes(router, { ...deps, accountStore: auditedAccountStore(deps.accountStore, deps, { actor: { type: 'system', id: 'sign-in', via: 'portal' }, from: null }), codes });
 
   router.post('/signup', async (req, res) => {
     const email = emailOf(parseSignup(req.body).email);
@@ -120,16 +149,18 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
       throw new AppError('RATE_LIMITED', `at most ${deps.signupsPerHour} sign-ups an hour from one address; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
     }
     // The address is not proven: the account gets the playground only, until verify-email.
-    const { key, record } = await keyStore.create({ owner: email, email_verified: false });
+    const keyStore = createLegacyKeyStore(auditedAccountStore(deps.accountStore, deps, requestSource(req, { type: 'customer', id: email.toLowerCase(), via: 'dashboard-api' })));
+    const { key, record } = await keyStore.create({ owner: email.toLowerCase(), email_verified: false });
     sendCreated(res, { ...record, key }, DASHBOARD_ROUTES.signup.message);
   });
 
   addDashboardAccountRoutes(router, { ...deps, authenticate });
-  addDashboardKeyRoutes(router, { ...deps, authenticate });
-  addDashboardVerifyRoutes(router, { ...deps, codes, authenticate });
+  addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy });
+  addDashboardVerifyRoutes(router, { ...deps, codes, authenticate, changesBy });
 
   router.put('/subscriptions/:api', async (req, res) => {
-    const { account } = await authenticate(req);
+    const caller = await authenticate(req);
+    const { account } = caller;
     const { api } = req.params;
     const apiPlans = apiPlansOf(plans, api);
     const { plan } = parseSubscribe(req.body);
@@ -144,17 +175,17 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
       });
     }
     await refuseBilled(account.id, api);
-    if (!(await accountStore.setSubscription(account.id, api, { plan, status: 'active' }))) throw gone();
+    if (!(await changesBy(req, caller).setSubscription(account.id, api, { plan, status: 'active' }))) throw gone();
     sendOk(res, { api, plan, status: 'active', ...limits }, DASHBOARD_ROUTES.subscribe.message);
   });
 
   // Idempotent: cancelling what is not subscribed leaves the account as it is, and says so by showing it.
   router.delete('/subscriptions/:api', async (req, res) => {
-    const { account } = await authenticate(req);
+    const caller = await authenticate(req);
     const { api } = req.params;
     apiPlansOf(plans, api);
-    await refuseBilled(account.id, api);
-    const updated = await accountStore.setSubscription(account.id, api, null);
+    await refuseBilled(caller.account.id, api);
+    const updated = await changesBy(req, caller).setSubscription(caller.account.id, api, null);
     if (!updated) throw gone();
     sendOk(res, updated, DASHBOARD_ROUTES.unsubscribe.message);
   });

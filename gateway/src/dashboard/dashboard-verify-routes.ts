@@ -4,6 +4,7 @@ import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { AccountStore } from '../data/account-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { createBodyParser } from '../http/body';
+import { ACCOUNT_SLOT, mailProofOfAddress } from '../http/mailed-codes';
 import { CALLER_ERRORS } from './dashboard-auth';
 import type { DashboardCaller } from './dashboard-auth';
 import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
@@ -36,51 +37,37 @@ export interface DashboardVerifyDeps {
   accountStore: AccountStore;
   codes: Codes;
   authenticate: (req: Request) => Promise<DashboardCaller>;
+  /** The account store as a caller changes it: each change recorded in the audit log as theirs. */
+  changesBy: (req: Request, caller: DashboardCaller) => AccountStore;
 }
-
-const ACCOUNT_SLOT = 'account';
 
 const proven = (): AppError => new AppError('CONFLICT', 'this account’s email address is already proven', { details: { reason: 'already_verified' } });
 
 /** Adds `/account/verify-email` and its `/confirm` to the dashboard router. */
 export function addDashboardVerifyRoutes(router: Router, deps: DashboardVerifyDeps): void {
-  const { accountStore, codes, authenticate } = deps;
+  const { codes, authenticate, changesBy } = deps;
   const parseConfirm = createBodyParser<{ code: string }>(CONFIRM_BODY);
   const parseEmpty = createBodyParser<object>(EMPTY_BODY);
 
   router.post('/account/verify-email', async (req, res) => {
     const { account } = await authenticate(req);
     parseEmpty(req.body);
-    if (account.email_verified) throw proven();
     // Sign-up gives an address already held by another account no email: there is nothing to prove.
-    if (account.email === null) {
-      throw new AppError('CONFLICT', 'this account has no email address to prove (the one it signed up with belongs to another account): sign in with that address at /portal/sign-in instead', { details: { reason: 'no_email' } });
-    }
-    const email = account.email;
-    await codes.limit(req, email);
-    // The caller holds a key of the account: its code is the account's, whichever network confirms it.
-    const expiresAtMs = await codes.send(`verify:${account.id}`, ACCOUNT_SLOT, (code) => ({
-      to: email,
-      subject: 'Prove your Tollgate email address',
-      text: [
-        'Your code to prove this address for your Tollgate account:',
-        '',
-        `    ${code}`,
-        '',
-        'Send it with POST /dashboard/v1/account/verify-email/confirm {"code": "…"} and one of your API keys.',
-        '',
-        `The code works once, for ${CODE_TTL_MS / 60_000} minutes. If you did not ask for it, ignore this mail.`,
-      ].join('\n'),
-    }));
+    const { email, expiresAtMs } = await mailProofOfAddress(codes, req, account, {
+      ttlMs: CODE_TTL_MS,
+      intro: 'Your code to prove this address for your Tollgate account:',
+      noEmail: 'this account has no email address to prove (the one it signed up with belongs to another account): sign in with that address at /portal/sign-in instead',
+    });
     sendAccepted(res, { email, expires_at: new Date(expiresAtMs).toISOString() }, DASHBOARD_VERIFY_ROUTES.verifyEmail.message);
   });
 
   router.post('/account/verify-email/confirm', async (req, res) => {
-    const { account } = await authenticate(req);
+    const caller = await authenticate(req);
+    const { account } = caller;
     const { code } = parseConfirm(req.body);
     if (account.email_verified) throw proven();
     await codes.check(`verify:${account.id}`, ACCOUNT_SLOT, code);
-    const updated = await accountStore.setEmailVerified(account.id);
+    const updated = await changesBy(req, caller).setEmailVerified(account.id);
     if (!updated) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
     sendOk(res, { account: updated }, DASHBOARD_VERIFY_ROUTES.confirmEmail.message);
   });

@@ -1,23 +1,16 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AppError } from '@tollgate/envelope';
 import type { Account, AccountStore } from '../data/account-store';
 import { sha256 } from '../data/session-store';
 import type { Session, SessionStore } from '../data/session-store';
+import { CSRF_HEADER, SESSION_TOKEN, STATE_CHANGING, cookiesOf, newToken as newSessionToken, repeatsCsrfToken } from '../http/session-cookie';
 
 /** The portal session's cookie. */
 export const SESSION_COOKIE = 'tg_session';
-/** The header that must repeat the session's CSRF token on every state change made with the cookie. */
-export const CSRF_HEADER = 'x-csrf-token';
+/** A new unguessable token (session cookie value, CSRF token); the one every session of the gateway uses. */
+export const newToken = newSessionToken;
 
-// 32 random bytes in base64url: what the gateway issues; anything else is not looked up.
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** A new unguessable token (session cookie value, CSRF token). */
-export const newToken = (): string => randomBytes(32).toString('base64url');
-
-/** The session cookie's value in a request, or undefined (no cookie parser: one cookie is read). */
+/** The session cookie's value in a request, or undefined. */
 export function sessionCookieOf(req: Request): string | undefined {
   const values = sessionCookiesOf(req);
   return values.length === 1 ? values[0] : undefined;
@@ -29,14 +22,7 @@ export function sessionCookieOf(req: Request): string | undefined {
  * real session is a fixation); neither is believed then.
  */
 export function sessionCookiesOf(req: Request): string[] {
-  const header = req.headers.cookie;
-  if (typeof header !== 'string') return [];
-  const values: string[] = [];
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) values.push(part.slice(eq + 1).trim());
-  }
-  return values;
+  return cookiesOf(req, SESSION_COOKIE);
 }
 
 /**
@@ -86,12 +72,9 @@ export interface SessionAuthDeps {
   clock: () => number;
 }
 
-const digest = (value: string): Buffer => Buffer.from(sha256(value), 'hex');
-
 /** Whether the request repeats the session's CSRF token (compared in constant time). */
 export function csrfMatches(req: Request, session: Session): boolean {
-  const sent = req.headers[CSRF_HEADER];
-  return typeof sent === 'string' && timingSafeEqual(digest(sent), digest(session.csrf_token));
+  return repeatsCsrfToken(req, session.csrf_token);
 }
 
 /**
@@ -106,7 +89,7 @@ export function createSessionAuth(deps: SessionAuthDeps): (req: Request, options
     const value = values[0];
     if (value === undefined) throw unauthorized('no_session', 'not signed in: sign in at /portal/sign-in (POST /dashboard/v1/sign-in)');
     const tokenHash = sha256(value);
-    const session = TOKEN.test(value) ? await deps.sessionStore.getSession(tokenHash) : undefined;
+    const session = SESSION_TOKEN.test(value) ? await deps.sessionStore.getSession(tokenHash) : undefined;
     if (!session) throw unauthorized('no_session', 'this session is unknown or signed out: sign in again');
     if (Date.parse(session.expires_at) <= deps.clock()) throw unauthorized('session_expired', 'this session has expired: sign in again');
     const account = await deps.accountStore.getAccount(session.account_id);

@@ -108,6 +108,23 @@ export class KeyLimitError extends Error {
 /** Days of history kept. */
 export const HISTORY_DAYS = 90;
 
+/** One account's calls in a month, for the operators' overview. */
+export interface AccountCalls {
+  account_id: string;
+  /** Every call counted in its history this month, whatever the outcome. */
+  calls: number;
+}
+
+/** Options of {@link AccountStore.listAccounts}. */
+export interface ListAccountsOptions {
+  cursor?: string;
+  limit: number;
+  /** Only the account holding this (normalised) email. */
+  email?: string;
+  /** Newest first (the operators' console); creation order unless set. */
+  newestFirst?: boolean;
+}
+
 /**
  * Accounts, their keys and their history. Every method returns undefined for an unknown id;
  * lists are cursor-paginated in creation order.
@@ -117,8 +134,10 @@ export interface AccountStore {
   createAccount(input: NewAccount): Promise<Account>;
   getAccount(id: string): Promise<Account | undefined>;
   findAccountByEmail(email: string): Promise<Account | undefined>;
-  listAccounts(options: { cursor?: string; limit: number; email?: string }): Promise<Page<Account>>;
-  /** Sets (or, with null, cancels) the account's subscription to an API. */
+  listAccounts(options: ListAccountsOptions): Promise<Page<Account>>;
+  /** How many accounts there are. */
+  countAccounts(): Promise<number>;
+  /** Sets (or, with null, cancels) the account's subscription to an API; `comp` is kept only when true. */
   setSubscription(accountId: string, api: string, subscription: Subscription | null): Promise<Account | undefined>;
   /** Marks the account's email as proven. */
   setEmailVerified(accountId: string): Promise<Account | undefined>;
@@ -134,6 +153,11 @@ export interface AccountStore {
   endGrace(keyId: string): Promise<ApiKey | undefined>;
   /** Revokes a key, every secret of it (idempotent: the first revocation time is kept). */
   revokeKey(keyId: string): Promise<ApiKey | undefined>;
+  /**
+   * Keys whose record's `prefix` is exactly `prefix` (a store index, not a scan), at most `limit`,
+   * in no set order.
+   */
+  findKeysByPrefix(prefix: string, limit: number): Promise<ApiKey[]>;
   /** The key and account a secret belongs to, whatever their state (callers check it). */
   findKey(secret: string): Promise<{ key: ApiKey; account: Account; secret: 'current' | 'previous' } | undefined>;
   /**
@@ -143,6 +167,21 @@ export interface AccountStore {
   record(counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>, batchId?: string): Promise<void>;
   /** The account's history from `fromDayId` to `toDayId` (inclusive), every day and API listed. */
   history(accountId: string, apis: readonly string[], fromDayId: string, toDayId: string): Promise<HistoryDay[] | undefined>;
+  /** Every account's history added up, as {@link history} lists one account's: what {@link record} added. */
+  serverHistory(apis: readonly string[], fromDayId: string, toDayId: string): Promise<HistoryDay[]>;
+  /** The accounts with the most calls counted in a UTC month (`2026-03`), most first, at most `limit`; `active` is how many had any. */
+  topAccounts(monthId: string, limit: number): Promise<{ top: AccountCalls[]; active: number }>;
+}
+
+/**
+ * Whether a key prefix goes into the stores' prefix index: keys made before accounts all show `tg_`
+ * alone, a prefix that tells nothing.
+ */
+export const isIndexedPrefix = (prefix: string): boolean => prefix.length > 3;
+
+/** A subscription as stores keep it: `comp` only when true, nothing else. */
+export function storedSubscription(subscription: Subscription): Subscription {
+  return subscription.comp ? { plan: subscription.plan, status: subscription.status, comp: true } : { plan: subscription.plan, status: subscription.status };
 }
 
 /** A new account record, as every store makes it. */
@@ -154,7 +193,7 @@ export function newAccountRecord(id: string, input: NewAccount, nowMs: number): 
     name: input.name ?? input.email ?? '',
     status: 'active',
     created_at: new Date(nowMs).toISOString(),
-    subscriptions: structuredClone(input.subscriptions ?? {}),
+    subscriptions: Object.fromEntries(Object.entries(input.subscriptions ?? {}).map(([api, sub]) => [api, storedSubscription(sub)])),
   };
 }
 

@@ -5,6 +5,7 @@ import { createMemoryStores } from './memory/memory-stores';
 import type { Stores } from './stores';
 import { createStoreClient, whenReady } from './redis/redis-client';
 import type { RedisClient } from './redis/redis-client';
+import { indexKeyPrefixes } from './redis/key-prefix-index';
 import { migrateLegacyKeys } from './redis/legacy-migration';
 import { createRedisStores } from './redis/redis-stores';
 import { openSqliteStores } from './sqlite/sqlite-stores';
@@ -62,7 +63,10 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
   const redis = createStoreClient({ redisUrl: options.redisUrl, clusterNodes: options.redisClusterNodes }, { logger });
   const ready = await whenReady(redis, waitMs);
   if (!ready) logger.warn({ store: 'redis' }, `${options.redisUrl ? 'Redis' : 'the Redis Cluster'} is not reachable yet; answering 503 until it is`);
-  else await migrateAtStart(redis, clock(), options.apis ?? [], logger);
+  else {
+    await migrateAtStart(redis, clock(), options.apis ?? [], logger);
+    await indexAtStart(redis, logger);
+  }
   return { stores: createRedisStores(redis, { clock, onLatency: options.onLatency, timeoutMs: options.redisTimeoutMs, logger, apis: options.apis }), redis };
 }
 
@@ -73,5 +77,15 @@ async function migrateAtStart(redis: RedisClient, nowMs: number, apis: readonly 
     if (found) logger.info({ keys: found }, 'keys made before accounts are accounts of one key now');
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'keys made before accounts not moved at start; each is moved when first used');
+  }
+}
+
+/** Keys made before the prefix index are put into it now, once; until then an operator's search by prefix may miss them. */
+async function indexAtStart(redis: RedisClient, logger: Logger): Promise<void> {
+  try {
+    const indexed = await indexKeyPrefixes(redis);
+    if (indexed) logger.info({ keys: indexed }, 'keys made before the prefix index are in it now');
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'keys made before the prefix index not indexed at start; tried again at the next start (searching by prefix may miss them until then)');
   }
 }

@@ -15,3 +15,6 @@ export const HISTORY_BATCH_TTL_SECONDS = 7_200;
 
 /** Seconds a day of history lives: 90 days and the day itself. */
 export const HISTORY_TTL_SECONDS = 91 * 86_400;
+
+/** Seconds a month's ranking of accounts by calls outlives the month: the next month's overview can still show it. */
+export const TOP_ACCOUNTS_KEEP_SECONDS = 35 * 86_400;

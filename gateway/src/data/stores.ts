@@ -1,5 +1,6 @@
 import type { AccountStore } from './account-store';
 import type { BillingStore } from './billing-store';
+import type { AuditLog } from './audit-log';
 import type { KeyStore } from './key-store';
 import type { QuotaStore } from './quota-store';
 import type { SessionStore } from './session-store';
@@ -22,6 +23,8 @@ export interface Stores {
   sessionStore: SessionStore;
   /** Paid subscriptions, provider customers and handled webhook events (billing-store.ts). */
   billingStore: BillingStore;
+  /** Every change made to an account, and by whom (audit-log.ts). */
+  auditLog: AuditLog;
   /** Which backing store this is, for logs and `/readyz`. */
   kind: 'redis' | 'sqlite' | 'memory';
   /** How the backing store survives its own restart (Redis only), for `/readyz`. */

@@ -1,10 +1,10 @@
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
-import { createOpenApiDocument } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { ServiceDocuments } from '../data/service-documents';
 import { mergeOpenApi } from '../domain/merge-openapi';
 import { pageHeaders } from '../http/page-headers';
+import { routePaths } from '../http/route-openapi';
 import { DOCS_INIT, DOCS_PAGE } from './docs-page';
 
 /** What the docs routes need. */
@@ -15,10 +15,12 @@ export interface DocsDeps {
   gatewayRoutes: GatewayRouteDocs;
 }
 
-/** The gateway's own routes for the reference: self-service with the key or a session, administration with the bearer token. */
+/**
+ * The gateway's own routes for the customers' reference: self-service with the key or a session.
+ * The admin API is not among them: operators read it at /admin/docs, behind the console's sign-in.
+ */
 export interface GatewayRouteDocs {
   dashboard: RouteDoc[];
-  admin: RouteDoc[];
   /** The portal session cookie's name, for its security scheme. */
   sessionCookie: string;
 }
@@ -28,23 +30,12 @@ const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
 const PUBLIC_DASHBOARD_PATHS = new Set(['/dashboard/v1/plans', '/dashboard/v1/signup', '/dashboard/v1/sign-in', '/dashboard/v1/sign-in/verify', '/dashboard/v1/sign-in/link']);
 
 function gatewayPaths(routes: GatewayRouteDocs): Record<string, Record<string, unknown>> {
-  // One document per section, so routes of one path listed in two tables end up under that path together.
-  const section = (routes: RouteDoc[], tag: string, security: Record<string, string[]>) => {
-    const doc = createOpenApiDocument({ title: tag, version: '1' }, routes);
-    for (const item of Object.values(doc.paths)) {
-      for (const op of Object.values(item)) Object.assign(op as object, { tags: [tag], security: [security] });
-    }
-    return doc.paths;
-  };
-  const dashboard = section(routes.dashboard, 'dashboard', { apiKey: [] });
+  const dashboard = routePaths(routes.dashboard, 'dashboard', [{ apiKey: [] }, { portalSession: [] }]);
   // Dashboard routes take a key or the portal's session cookie; a few take neither.
   for (const [path, item] of Object.entries(dashboard)) {
-    for (const op of Object.values(item)) Object.assign(op as object, { security: PUBLIC_DASHBOARD_PATHS.has(path) ? [] : [{ apiKey: [] }, { portalSession: [] }] });
+    if (PUBLIC_DASHBOARD_PATHS.has(path)) for (const op of Object.values(item)) Object.assign(op as object, { security: [] });
   }
-  return {
-    ...dashboard,
-    ...section(routes.admin, 'admin', { adminToken: [] }),
-  };
+  return dashboard;
 }
 
 /**
@@ -65,7 +56,6 @@ export function createDocsRoutes(deps: DocsDeps): Router {
         keyHeader: deps.keyHeader,
         gatewayPaths: gatewayPaths(deps.gatewayRoutes),
         securitySchemes: {
-          adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
           portalSession: { type: 'apiKey', in: 'cookie', name: deps.gatewayRoutes.sessionCookie, description: 'The portal session (POST /dashboard/v1/sign-in/verify); every POST, PUT and DELETE with it also needs the x-csrf-token header' },
         },
       }),

@@ -15,6 +15,8 @@ export interface Subscription {
   status: 'active' | 'inactive';
   /** Set (on an inactive subscription) by billing when a payment failed: calls get 402 saying so, with no playground. */
   lapsed?: LapseReason;
+  /** Granted by an operator without payment (a comp); absent otherwise. Admission ignores it. */
+  comp?: true;
 }
 
 /** Every answer the admission step can give; only `admitted` and `playground` charge. */

@@ -21,6 +21,7 @@ export const SUBSCRIBE_BODY: QuerySchema = {
   properties: {
     plan: { type: 'string', minLength: 1, description: 'a plan name' },
     status: { type: 'string', enum: ['active', 'inactive'], default: 'active' },
+    comp: { type: 'boolean', default: false, description: 'true: the plan is granted without payment (a comp), and shown so' },
   },
 };
 
@@ -34,7 +35,23 @@ export const CREATE_ACCOUNT_BODY: QuerySchema = {
   },
 };
 
-export const LIST_ACCOUNTS_QUERY: QuerySchema = { type: 'object', additionalProperties: false, properties: { ...page, email: { ...email, description: 'an email address: only the account holding it' } } };
+export const LIST_ACCOUNTS_QUERY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...page,
+    email: { ...email, description: 'an email address: only the account holding it' },
+    order: { type: 'string', enum: ['oldest', 'newest'], default: 'oldest', description: 'oldest (creation order) or newest first' },
+  },
+};
+
+/** What finding accounts takes: one string, whatever it is (see account-search.ts). */
+export const FIND_ACCOUNTS_QUERY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['q'],
+  properties: { q: { type: 'string', minLength: 1, maxLength: 300, description: 'an email address, an account id (acc_…), a key id (key_…) or a key prefix (tg_…, or as shown: tg_……last4)' } },
+};
 
 export const LIST_KEYS_QUERY: QuerySchema = { type: 'object', additionalProperties: false, properties: page };
 
@@ -57,3 +74,18 @@ export const ROLL_KEY_BODY: QuerySchema = {
 };
 
 export const HISTORY_QUERY: QuerySchema = { type: 'object', additionalProperties: false, properties: { from: day, to: day } };
+
+/** Reading the audit log: a page at a time, newest first unless asked, one account's or all. */
+export const AUDIT_QUERY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+    cursor: page.cursor,
+    account_id: { type: 'string', pattern: '^acc_[0-9a-f]{24}$', description: 'an account id: only its entries' },
+    order: { type: 'string', enum: ['newest', 'oldest'], default: 'newest', description: 'newest or oldest first' },
+  },
+};
+
+/** Exporting the audit log: every entry, oldest first, one account's or all. */
+export const AUDIT_EXPORT_QUERY: QuerySchema = { type: 'object', additionalProperties: false, properties: { account_id: AUDIT_QUERY.properties.account_id! } };

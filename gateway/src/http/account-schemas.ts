@@ -62,3 +62,22 @@ export const HISTORY_SCHEMA = closed({
     }),
   },
 });
+
+/** JSON Schema of accounts found (account-search.ts): each with the keys that matched, when found by a key. */
+export const ACCOUNT_MATCHES_SCHEMA = closed({ items: { type: 'array', items: closed({ account: ACCOUNT_SCHEMA, keys: { type: 'array', items: API_KEY_SCHEMA } }) } });
+
+/** JSON Schema of an audit log entry. */
+export const AUDIT_ENTRY_SCHEMA = closed({
+  id: { type: 'string', description: 'Unique; entries are listed in the order they were added' },
+  at: time,
+  account_id: { type: ['string', 'null'], description: 'The account changed' },
+  actor: closed({
+    type: { type: 'string', enum: ['operator', 'customer', 'system'] },
+    id: { type: 'string', description: 'Which one: an operator’s email or `admin token` (or `cli:<user>@<host>`), the customer’s account or key id, or what the system was doing' },
+    via: { type: 'string', description: 'console, admin-api, cli, portal, dashboard-api, sign-in, billing, …' },
+  }),
+  from: { type: ['string', 'null'], description: 'The client address of the request, or the host of a CLI run' },
+  action: { type: 'string', description: 'account.create, account.suspend, account.reactivate, account.email_verified, account.sign_in, account.verification_sent, subscription.set, subscription.cancel, key.create, key.roll, key.end_grace, key.revoke, billing.…' },
+  target: { type: ['string', 'null'], description: 'The key, or the API whose subscription, that changed' },
+  details: { type: 'object', description: 'What changed: before and after, or what was made' },
+});

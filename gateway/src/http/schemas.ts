@@ -7,7 +7,11 @@ export const SUBSCRIPTION_SCHEMA: SchemaObject = {
   type: 'object',
   additionalProperties: false,
   required: ['plan', 'status'],
-  properties: { plan: { type: 'string' }, status: { type: 'string', enum: ['active', 'inactive'] } },
+  properties: {
+    plan: { type: 'string' },
+    status: { type: 'string', enum: ['active', 'inactive'] },
+    comp: { const: true, description: 'Present when an operator granted the plan without payment (a comp)' },
+  },
 };
 
 const recordProperties = {

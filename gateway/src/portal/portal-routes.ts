@@ -1,8 +1,9 @@
 import { dirname, resolve } from 'node:path';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { AppError } from '@tollgate/envelope';
 import type { Response } from 'express';
 import { pageHeaders } from '../http/page-headers';
+import { SHARED_WEB_ASSETS, staticAssets } from '../http/web-assets';
 import { NOT_FOUND_PAGE, PORTAL_PAGES, renderPortalPage } from './portal-pages';
 
 /** The portal's static files (ES modules and one stylesheet): `gateway/portal/`, two levels up from both `src/portal/` and `dist/portal/`. */
@@ -32,9 +33,9 @@ export function createPortalRoutes(deps: PortalDeps): Router {
   router.use('/portal', pageHeaders);
   // Routing is not strict, so this also matches `/portal/`: only the bare path is redirected.
   router.get('/portal', (req, res, next) => (req.path === '/portal' ? res.redirect(301, '/portal/') : next()));
-  const statics = { index: false, redirect: false, fallthrough: true, maxAge: 0, setHeaders: (res: Response) => res.set('Cache-Control', 'no-cache') } as const;
-  router.use('/portal/assets', express.static(PORTAL_ASSETS, statics));
-  router.use('/portal/vendor/uplot', express.static(resolve(UPLOT, 'dist'), statics));
+  router.use('/portal/assets/shared', staticAssets(SHARED_WEB_ASSETS));
+  router.use('/portal/assets', staticAssets(PORTAL_ASSETS));
+  router.use('/portal/vendor/uplot', staticAssets(resolve(UPLOT, 'dist')));
   router.get('/portal/{*rest}', (req, res) => {
     const html = pages.get(req.path) ?? pages.get(req.path.replace(/\/$/, ''));
     if (html !== undefined) sendPage(res, html);

@@ -355,15 +355,26 @@ describe.each(['memory', 'redis'] as const)('the admin account API with the %s s
   });
 });
 
-describe('the admin account API in the reference', () => {
-  it('when /docs/openapi.json is asked for, then every account route is there under the admin tag, beside the key routes of the same path', async () => {
-    const app = express().use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: {}, clock: () => START }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs() }));
-    const { paths } = (await request(app).get('/docs/openapi.json').expect(200)).body;
-    for (const route of Object.values(ROUTES)) {
-      expect(paths[route.path]?.[route.method]).toMatchObject({ summary: route.summary, tags: ['admin'], security: [{ adminToken: [] }] });
+describe('the admin API in the operators’ reference', () => {
+  it('when /admin/docs/openapi.json is asked for by a signed-in operator, then every admin route is there under the admin tag, beside the key routes of the same path; the customers’ /docs has none', async () => {
+    const gw = await buildGateway({ upstream: upstream.url, start: START });
+    try {
+      const agent = request.agent(gw.app);
+      await agent.get('/admin/docs/openapi.json').expect(401);
+      await agent.post('/admin/console/v1/sign-in/token').send({ token: ADMIN_TOKEN }).expect(200);
+      const { paths, components } = (await agent.get('/admin/docs/openapi.json').expect(200)).body;
+      for (const route of [...Object.values(ROUTES), ...Object.values(ADMIN_ROUTES)]) {
+        expect(paths[route.path]?.[route.method]).toMatchObject({ summary: route.summary, tags: ['admin'], security: [{ adminToken: [] }] });
+      }
+      expect(components.securitySchemes.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(Object.keys(paths['/admin/v1/accounts'])).toEqual(['post', 'get']);
+      expect(Object.keys(paths['/admin/v1/keys/{id}'])).toEqual(['get', 'delete']);
+      expect(paths['/admin/v1/accounts'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'cursor', 'email', 'order']);
+      const app = express().use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: {}, clock: () => START }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs() }));
+      const customers = (await request(app).get('/docs/openapi.json').expect(200)).body;
+      expect(Object.keys(customers.paths).filter((path) => path.startsWith('/admin'))).toEqual([]);
+    } finally {
+      await gw.close();
     }
-    expect(Object.keys(paths['/admin/v1/accounts'])).toEqual(['post', 'get']);
-    expect(Object.keys(paths['/admin/v1/keys/{id}'])).toEqual(['get', 'delete']);
-    expect(paths['/admin/v1/accounts'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'cursor', 'email']);
   });
 });

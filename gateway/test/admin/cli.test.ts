@@ -153,12 +153,30 @@ describe('operator CLI', () => {
   });
 });
 
-describe('gateway cli without Redis', () => {
+describe('gateway cli without its store or gateway', () => {
   it('when Redis cannot be reached, then exit 1 with one line naming it, its password hidden', async () => {
     const port = await freePort();
     const result = await runGatewayScript('src/cli.ts', ['account', 'list'], { REDIS_URL: `redis://operator:s3cret-password@127.0.0.1:${port}/0` });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`gateway cli: Redis at redis://operator:***@127.0.0.1:${port}/0 is not reachable\n`);
+    expect(result.stderr).toBe(`gateway cli: Redis at redis://operator:***@127.0.0.1:${port}/0 is not reachable: start it, set REDIS_URL to the gateway's, or TOLLGATE_URL to go through a running gateway\n`);
+  });
+
+  it.each([
+    [{ STORE_PATH: ':memory:' }, "gateway cli: STORE_PATH=:memory: keeps nothing outside one gateway process: set TOLLGATE_URL=http://127.0.0.1:8080 to act through the running gateway's admin API\n"],
+    [{ STORE_PATH: '/nonexistent/tollgate.db' }, "gateway cli: there is no store at /nonexistent/tollgate.db (STORE_PATH): start the gateway once to make it, set STORE_PATH to the gateway's file, or set TOLLGATE_URL=http://127.0.0.1:8080 to act through the running gateway's admin API\n"],
+    [{ TOLLGATE_URL: 'http://127.0.0.1:9', STORE_PATH: ':memory:' }, "gateway cli: no admin token to send to TOLLGATE_URL: set ADMIN_TOKEN, or ADMIN_TOKEN_FILE to the gateway's admin-token file\n"],
+    [{ TOLLGATE_URL: 'not a url' }, /^gateway cli: TOLLGATE_URL must be /],
+  ] as [Record<string, string>, string | RegExp][])('when the CLI has nothing to act on (%j), then exit 1 with one line naming the fix', async (env, message) => {
+    const result = await runGatewayScript('src/cli.ts', ['account', 'list'], env);
+    expect([result.code, result.stdout]).toEqual([1, '']);
+    if (typeof message === 'string') expect(result.stderr).toBe(message);
+    else expect(result.stderr).toMatch(message);
+  });
+
+  it('when TOLLGATE_URL names no running gateway, then exit 1 with one line saying so', async () => {
+    const port = await freePort();
+    const result = await runGatewayScript('src/cli.ts', ['account', 'list'], { TOLLGATE_URL: `http://127.0.0.1:${port}`, ADMIN_TOKEN: 'an-admin-token-of-the-operator' });
+    expect([result.code, result.stderr]).toEqual([1, `gateway cli: the gateway at http://127.0.0.1:${port} did not answer (ECONNREFUSED): is it running there? TOLLGATE_URL names it\n`]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { PAGE_CSP } from '../../src/http/page-headers';
 import { eventually } from '../support/eventually';
 import { usePortal } from '../portal/support/portal-fixture';
-import type { BrowserGlobals } from '../portal/support/browser-globals';
+import type { BrowserGlobals } from '../support/browser-globals';
 
 // Issue 20, item 3: /docs kept what was typed into Authorize in the browser's storage, could be framed, and had no CSP.
 // The page does not depend on the store: one real gateway process (SQLite) in Chromium.

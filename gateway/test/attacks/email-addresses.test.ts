@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { CliUsageError, runCliCommand } from '../../src/admin/cli-commands';
+import { BILLING_OFF, storeClient } from '../../src/admin/operator-client';
 import { parseEmail } from '../../src/domain/email';
 import { ADMIN_TOKEN } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
@@ -12,6 +13,10 @@ import { STORE_KINDS, from, lastCode, useAttackWorld } from './attack-target';
 jest.setTimeout(120_000);
 
 const world = useAttackWorld();
+// What an account command never reaches: it would fail the test loudly.
+const unused = (): never => {
+  throw new Error('not used by account create');
+};
 
 /** Addresses that are not one plain address, each as it was tried. */
 const NOT_PLAIN = [
@@ -52,7 +57,9 @@ describe.each(STORE_KINDS)('email addresses with the %s store', (kind) => {
     expect(refusals.map((r) => [r.status, r.body.error?.details?.parameter])).toEqual(Array(5).fill([400, 'email']));
     expect(refusals[0]!.body.message).toMatch(/^email must be a plain address such as ada@example\.com: /);
     // The CLI's commands run the admin API's actions: a bad address is a usage error there.
-    await expect(runCliCommand(['account', 'create', '--email', address], { ...gw.stores, plans: gw.config.plans, clock: gw.clock.now })).rejects.toThrow(CliUsageError);
+    const client = storeClient({ stores: gw.stores, plans: gw.config.plans, clock: gw.clock.now, source: { actor: { type: 'operator', id: 'cli:test', via: 'cli' }, from: null }, onAuditFailure: (_entry, err) => { throw err; }, billing: BILLING_OFF });
+    const cli = { connect: async () => client, rotateAdminToken: unused, billingSync: unused, plans: gw.config.plans, writeLine: unused };
+    await expect(runCliCommand(['account', 'create', '--email', address], cli)).rejects.toThrow(CliUsageError);
     expect((await gw.stores.accountStore.listAccounts({ limit: 10 })).items).toEqual([]);
     expect(world.inbox.messages.length).toBe(mails);
   });

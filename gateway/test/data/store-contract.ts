@@ -6,6 +6,7 @@ import type { Account } from '../../src/data/account-store';
 import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
 import { describeBillingContract } from './billing-store-contract';
+import { describeOperatorContract } from './operator-store-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -625,5 +626,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         await expect(stores.quotaStore.ping()).resolves.toBeUndefined();
       });
     });
+
+    describeOperatorContract(() => ({ stores, clock }));
   });
 }

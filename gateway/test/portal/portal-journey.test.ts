@@ -1,6 +1,6 @@
 import { eventually } from '../support/eventually';
 import { createKey, shows, usePortal } from './support/portal-fixture';
-import type { BrowserGlobals } from './support/browser-globals';
+import type { BrowserGlobals } from '../support/browser-globals';
 import { signInCode } from '../support/smtp-inbox';
 
 jest.setTimeout(120_000);

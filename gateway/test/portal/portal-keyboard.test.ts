@@ -1,19 +1,12 @@
 import type { Page } from 'playwright-core';
 import { shows, usePortal } from './support/portal-fixture';
-import type { BrowserGlobals } from './support/browser-globals';
+import { focused, tabTo } from '../support/browser-gateway';
+import type { BrowserGlobals } from '../support/browser-globals';
 import { signInCode } from '../support/smtp-inbox';
 
 jest.setTimeout(120_000);
 
 const portal = usePortal();
-
-/** What has focus: its tag, id, accessible-ish name. */
-function focused(page: Page) {
-  return page.evaluate(() => {
-    const el = (globalThis as unknown as BrowserGlobals).document.activeElement;
-    return { tag: el?.tagName.toLowerCase() ?? '', id: el?.id ?? '', text: (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim() };
-  });
-}
 
 /** Waits until the new view has moved focus to its heading (views render after the URL changes). */
 async function headingFocused(page: Page, text: string): Promise<void> {
@@ -21,15 +14,6 @@ async function headingFocused(page: Page, text: string): Promise<void> {
     const el = (globalThis as unknown as BrowserGlobals).document.activeElement;
     return el?.tagName === 'H1' && el.textContent === t;
   }, text);
-}
-
-/** Presses Tab until the focused element matches (at most 60 presses): what a keyboard user does. */
-async function tabTo(page: Page, what: string, matches: (f: { tag: string; id: string; text: string }) => boolean): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    await page.keyboard.press('Tab');
-    if (matches(await focused(page))) return;
-  }
-  throw new Error(`Tab never reached ${what}`);
 }
 
 describe('the portal with the keyboard alone', () => {

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { eventually } from '../support/eventually';
-import type { BrowserGlobals } from './support/browser-globals';
+import type { BrowserGlobals } from '../support/browser-globals';
 import { PAGE_CSP } from '../../src/http/page-headers';
 import { PORTAL_PAGES } from '../../src/portal/portal-pages';
 import { createKey, screenshot, seriousViolations, shows, signIn, usePortal, WIDTHS } from './support/portal-fixture';

@@ -14,6 +14,7 @@ import { createUsageRecorder } from '../../src/data/usage-recorder';
 import type { UsageRecorder } from '../../src/data/usage-recorder';
 import { createServiceDocuments } from '../../src/data/service-documents';
 import type { Stores } from '../../src/data/stores';
+import type { AdminToken } from '../../src/data/admin-token';
 import type { PlanTable } from '../../src/domain/plans';
 import { createMetrics } from '../../src/http/metrics';
 import type { GatewayMetrics } from '../../src/http/metrics';
@@ -53,7 +54,7 @@ export interface GatewayFixture {
  * Builds the app the way main.ts does, from an environment, with the test plan table: on Redis
  * with `redisUrl`, on the embedded SQLite store in the file `sqlitePath`, else in memory.
  */
-export async function buildGateway(options: { upstream: string; redisUrl?: string; sqlitePath?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number }): Promise<GatewayFixture> {
+export async function buildGateway(options: { upstream: string; redisUrl?: string; sqlitePath?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number; adminToken?: AdminToken }): Promise<GatewayFixture> {
   const config = loadConfig(
     // A Redis timeout well above this VM's stalls under a full test run (a 250 ms one failed a
     // dashboard test once at load 6); the store-down tests set the production default themselves.
@@ -80,7 +81,7 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock: clock.now });
   // A long interval: the tests flush when they read the history.
   const recorder = createUsageRecorder({ store: stores.accountStore, clock: clock.now, intervalMs: 3_600_000 });
-  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder };
+  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder, adminToken: options.adminToken };
   const app = options.fastPath ? createGatewayListener(deps).listener : createApp(deps);
   const close = async (): Promise<void> => {
     await recorder.stop().catch(() => undefined);

@@ -1,4 +1,4 @@
-import { dateTime, el, errorRegion, fill, heading, price, showError, statusRegion } from '../dom.js';
+import { dateTime, el, errorRegion, fill, heading, price, showError, statusRegion } from '../../shared/dom.js';
 import { plans, request } from '../api.js';
 import { billedLine, billingStatus, cardsOffText, goToCardPortal, limitsText } from '../billing.js';
 import { apiTitle, requireSession } from './common.js';

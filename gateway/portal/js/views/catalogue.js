@@ -1,4 +1,4 @@
-import { el, errorRegion, heading, int, price, showError } from '../dom.js';
+import { el, errorRegion, heading, int, price, showError } from '../../shared/dom.js';
 import { openApi, plans } from '../api.js';
 import { API_BLURBS, apiTitle, endpointsOf } from './common.js';
 

@@ -1,4 +1,4 @@
-import { el, heading } from '../dom.js';
+import { el, heading } from '../../shared/dom.js';
 
 export const title = 'Page not found';
 

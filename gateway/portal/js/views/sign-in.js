@@ -1,4 +1,5 @@
-import { el, errorRegion, fill, heading, showError } from '../dom.js';
+import { el, errorRegion, fill, heading, showError } from '../../shared/dom.js';
+import { fieldForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
 import { session, signedIn } from '../session.js';
 
@@ -31,31 +32,17 @@ export async function render(main, ctx) {
     const problem = errorRegion();
     const input = el('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', required: true, maxlength: '254', value: email, 'aria-describedby': 'email-help' });
     const button = el('button', { type: 'submit' }, 'Send me a code');
-    const form = el(
-      'form',
-      { class: 'stack', novalidate: true, onsubmit: async (event) => {
-        event.preventDefault();
-        if (!input.checkValidity()) {
-          showError(problem, new Error('Enter an email address, such as you@example.com.'));
-          input.focus();
-          return;
-        }
-        button.disabled = true;
-        try {
-          await request('POST', '/dashboard/v1/sign-in', { email: input.value.trim() });
-          codeStep(input.value.trim());
-        } catch (err) {
-          showError(problem, err);
-          button.disabled = false;
-        }
+    fill(area, fieldForm(
+      { field: input, problem, button, check: () => (input.checkValidity() ? undefined : 'Enter an email address, such as you@example.com.'), work: async (value) => {
+        await request('POST', '/dashboard/v1/sign-in', { email: value });
+        codeStep(value);
       } },
       el('label', { for: 'email' }, 'Email address'),
       input,
       el('p', { id: 'email-help', class: 'hint' }, 'We send a code there; the address is proven when you enter it.'),
       problem,
       button,
-    );
-    fill(area, form);
+    ));
     return input;
   }
 
@@ -88,34 +75,17 @@ export async function render(main, ctx) {
     const problem = errorRegion();
     const input = el('input', { id: 'code', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}', maxlength: '6', required: true, 'aria-describedby': 'code-help' });
     const button = el('button', { type: 'submit' }, 'Sign in');
-    const form = el(
-      'form',
-      { class: 'stack', novalidate: true, onsubmit: async (event) => {
-        event.preventDefault();
-        const value = input.value.replace(/\s/g, '');
-        if (!/^[0-9]{6}$/.test(value)) {
-          showError(problem, new Error('The code is the 6 digits in the mail.'));
-          input.focus();
-          return;
-        }
-        button.disabled = true;
-        try {
-          signedIn(await request('POST', '/dashboard/v1/sign-in/verify', { email, code: value }));
-          ctx.navigate(nextPath(ctx, params), { replace: true });
-        } catch (err) {
-          showError(problem, err);
-          button.disabled = false;
-          input.select();
-          input.focus();
-        }
+    fill(area, fieldForm(
+      { field: input, problem, button, check: sixDigits, work: async (value) => {
+        signedIn(await request('POST', '/dashboard/v1/sign-in/verify', { email, code: value.replace(/\s/g, '') }));
+        ctx.navigate(nextPath(ctx, params), { replace: true });
       } },
       el('p', { id: 'code-help' }, `We sent a 6-digit code to ${email}. Enter it here, or open the link in the mail (on any device).`),
       el('label', { for: 'code' }, 'Code from the mail'),
       input,
       problem,
       el('div', { class: 'row' }, button, el('button', { type: 'button', class: 'secondary', onclick: () => emailStep(email).focus() }, 'Use another address or send a new code')),
-    );
-    fill(area, form);
+    ));
     input.focus();
   }
 

@@ -1,4 +1,4 @@
-import { copyText, el, errorRegion, fill, heading, int, showError, statusRegion } from '../dom.js';
+import { copyText, el, errorRegion, fill, heading, int, showError, statusRegion } from '../../shared/dom.js';
 import { openApi, request } from '../api.js';
 import { latestSecret } from '../secrets.js';
 import { session } from '../session.js';

@@ -1,68 +1,9 @@
-import { dateTime, duration, el, errorRegion, heading, int, showError } from '../dom.js';
+import { dateTime, duration, el, errorRegion, heading, int, showError } from '../../shared/dom.js';
+import { drawChart, historyTable, lastDays, seriesOf } from '../../shared/chart.js';
 import { plans, request } from '../api.js';
 import { apiTitle, requireSession } from './common.js';
 
 export const title = 'Usage';
-
-const OUTCOMES = [
-  { label: 'Served', of: (c) => (c['2xx'] ?? 0), stroke: '#1a7f37' },
-  { label: 'Rejected (429)', of: (c) => (c['429'] ?? 0), stroke: '#b35900' },
-  { label: 'Errors (4xx, 5xx)', of: (c) => (c['4xx'] ?? 0) + (c['5xx'] ?? 0), stroke: '#c62828' },
-  { label: 'Refunded', of: (c) => (c.refunded ?? 0), stroke: '#5b5fc7' },
-];
-
-// uPlot is loaded from the gateway (node_modules, no CDN) the first time a chart is drawn.
-let uplotLoading;
-function loadUplot() {
-  uplotLoading ??= new Promise((resolve, reject) => {
-    document.head.append(el('link', { rel: 'stylesheet', href: '/portal/vendor/uplot/uPlot.min.css' }));
-    const script = el('script', { src: '/portal/vendor/uplot/uPlot.iife.min.js' });
-    script.addEventListener('load', () => resolve(window.uPlot));
-    script.addEventListener('error', () => reject(new Error('The chart library could not be loaded; the table below has the same figures.')));
-    document.head.append(script);
-  });
-  return uplotLoading;
-}
-
-/** The last 30 UTC days, oldest first, as YYYY-MM-DD. */
-function lastDays(count) {
-  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86400000).toISOString().slice(0, 10));
-}
-
-function seriesOf(history, api, days) {
-  const byDay = new Map(history.filter((d) => d.api === api).map((d) => [d.day, d.counts]));
-  return OUTCOMES.map((o) => days.map((day) => o.of(byDay.get(day) ?? {})));
-}
-
-function table(api, days, series) {
-  const rows = days.map((day, i) => ({ day, values: series.map((s) => s[i]) })).filter((r) => r.values.some((v) => v > 0));
-  return el('details', { class: 'data' },
-    el('summary', {}, `Daily calls as a table (${rows.length} day${rows.length === 1 ? '' : 's'} with calls)`),
-    rows.length === 0 ? el('p', { class: 'muted' }, 'No calls in the last 30 days.') : el('div', { class: 'scroll' }, el('table', { class: 'history', 'data-api': api },
-      el('caption', { class: 'visually-hidden' }, `${apiTitle(api)}: calls per day by outcome`),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Day (UTC)'), OUTCOMES.map((o) => el('th', { scope: 'col', class: 'num' }, o.label)))),
-      el('tbody', {}, rows.map((r) => el('tr', { 'data-day': r.day }, el('th', { scope: 'row' }, r.day), r.values.map((v) => el('td', { class: 'num' }, int(v)))))),
-    )),
-  );
-}
-
-async function chart(holder, days, series, api) {
-  const uPlot = await loadUplot();
-  const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
-  const width = Math.max(280, holder.clientWidth || 600);
-  const total = series.flat().reduce((a, b) => a + b, 0);
-  holder.setAttribute('aria-label', `${apiTitle(api)}: ${int(total)} calls in the last 30 days; the table below lists them by day.`);
-  new uPlot({
-    width,
-    height: 220,
-    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
-    axes: [{}, { size: 48 }],
-    series: [{ label: 'Day' }, ...OUTCOMES.map((o) => ({ label: o.label, stroke: o.stroke, width: 2, points: { show: true, size: 5 } }))],
-    legend: { live: false },
-  }, [xs, ...series], holder);
-}
 
 /** Per API: this period against the quota, the reset, plan and rate, and 30 days of calls by outcome. */
 export async function render(main, ctx) {
@@ -96,9 +37,9 @@ export async function render(main, ctx) {
       el('div', { class: 'usage-grid' }, el('div', {}, facts), side),
       el('h3', {}, 'Last 30 days'),
       holder,
-      table(api, days, series),
+      historyTable(apiTitle(api), api, days, series),
     ));
-    charts.push(() => chart(holder, days, series, api));
+    charts.push(() => drawChart(holder, apiTitle(api), days, series));
   }
   try {
     await Promise.all(charts.map((draw) => draw()));

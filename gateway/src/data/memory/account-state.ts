@@ -1,5 +1,6 @@
 import { accountOfKeyId, generateApiKey, newAccountId } from '../../domain/api-key';
 import type { SecretEntry } from '../../domain/admission';
+import { isIndexedPrefix } from '../account-store';
 import type { Account, ApiKey, Page } from '../account-store';
 import type { AccountBilling } from '../billing-store';
 
@@ -75,6 +76,12 @@ export function emptyAccountState(): MemoryAccountState {
 
 /** What each part of the memory account store (accounts, keys, history) works on. */
 export interface MemoryParts extends MemoryAccountState {
+  /** Every account's listing member (see {@link listingMember}), sorted: a page is a binary search, not a sort. */
+  order: string[];
+  /** Key prefix → the ids of the keys whose record has it (see {@link indexPrefix}). */
+  prefixes: Map<string, Set<string>>;
+  /** UTC month → account → calls counted that month: the `*top|<month>|<account>` history entries, indexed. */
+  monthCalls: Map<string, Map<string, number>>;
   options: MemoryAccountsOptions;
   persist: MemoryAccountsPersistence | undefined;
   makeAccountId: () => string;
@@ -86,8 +93,20 @@ export interface MemoryParts extends MemoryAccountState {
 /** The state and helpers every part shares. */
 export function memoryParts(options: MemoryAccountsOptions): MemoryParts {
   const state = options.state ?? emptyAccountState();
+  const prefixes = new Map<string, Set<string>>();
+  for (const { record } of state.keys.values()) indexPrefix(prefixes, record.prefix, record.id, true);
+  const monthCalls = new Map<string, Map<string, number>>();
+  for (const [name, entry] of state.history) {
+    const [kind, month, accountId] = name.split('|');
+    if (kind !== TOP_HISTORY || month === undefined || accountId === undefined) continue;
+    const calls = monthCalls.get(month) ?? new Map<string, number>();
+    monthCalls.set(month, calls.set(accountId, entry.counts.get('calls') ?? 0));
+  }
   return {
     ...state,
+    order: [...state.accounts.values()].map(listingMember).sort(),
+    prefixes,
+    monthCalls,
     options,
     persist: options.persistence,
     makeAccountId: options.newAccountId ?? (() => newAccountId()),
@@ -99,15 +118,45 @@ export function memoryParts(options: MemoryAccountsOptions): MemoryParts {
   };
 }
 
+/**
+ * The history's entries that are the server's, under names no account id can take: `*all|<day>`
+ * (the server's calls by `<api>:<outcome>`) and `*top|<month>|<account>` (one account's calls that
+ * month: one entry each, so a flush writes only the accounts that called).
+ */
+export const SERVER_HISTORY = '*all';
+export const TOP_HISTORY = '*top';
+
 /** A copy the caller may change without changing the store. */
 export const copy = <T>(value: T | undefined): T | undefined => (value === undefined ? undefined : structuredClone(value));
 
+/** A record's place in a listing: creation time first, as the Redis store's index members are. */
+export const listingMember = (item: { id: string; created_at: string }): string => `${String(Date.parse(item.created_at)).padStart(13, '0')}:${item.id}`;
+
 /** A page of records in creation order, as the Redis store's index pages them. */
 export function pageOf<T extends { id: string; created_at: string }>(all: Iterable<T>, cursor: string | undefined, limit: number): Page<T> {
-  const member = (item: T): string => `${String(Date.parse(item.created_at)).padStart(13, '0')}:${item.id}`;
-  const sorted = [...all].sort((a, b) => member(a).localeCompare(member(b)));
-  const after = cursor === undefined ? sorted : sorted.filter((item) => member(item) > cursor);
+  const sorted = [...all].sort((a, b) => listingMember(a).localeCompare(listingMember(b)));
+  const after = cursor === undefined ? sorted : sorted.filter((item) => listingMember(item) > cursor);
   const items = after.slice(0, limit);
-  return { items: structuredClone(items), next_cursor: after.length > limit ? member(items.at(-1)!) : null };
+  return { items: structuredClone(items), next_cursor: after.length > limit ? listingMember(items.at(-1)!) : null };
+}
+
+/** Where `member` goes in the sorted `members` (the first index holding one not less than it). */
+export function sortedIndex(members: readonly string[], member: string): number {
+  let low = 0;
+  let high = members.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (members[mid]! < member) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Adds (or removes) a key id under its prefix. */
+export function indexPrefix(prefixes: Map<string, Set<string>>, prefix: string, keyId: string, add: boolean): void {
+  if (!isIndexedPrefix(prefix)) return;
+  const ids = prefixes.get(prefix) ?? new Set<string>();
+  if (add) prefixes.set(prefix, ids.add(keyId));
+  else if (ids.delete(keyId) && ids.size === 0) prefixes.delete(prefix);
 }
 

@@ -2,14 +2,14 @@ import { hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-ke
 import type { SecretEntry } from '../../domain/admission';
 import { KeyLimitError, KeyRevokedError, newKeyRecord } from '../account-store';
 import type { AccountStore } from '../account-store';
-import { copy, pageOf } from './account-state';
+import { copy, indexPrefix, pageOf } from './account-state';
 import type { MemoryParts, StoredKey } from './account-state';
 
-type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'findKey'>;
+type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'findKeysByPrefix' | 'findKey'>;
 
 /** An account's keys in this process: records, the secrets admission reads, and their lifecycle. */
 export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
-  const { accounts, keys, secrets, persist, options } = parts;
+  const { accounts, keys, secrets, prefixes, persist, options } = parts;
   const { clock } = options;
   const setEntries = (stored: StoredKey, change: (entry: SecretEntry) => SecretEntry): void => {
     for (const hash of [stored.hash, stored.previousHash]) {
@@ -33,6 +33,7 @@ export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
       const hash = hashApiKey(key);
       const record = newKeyRecord(newKeyId(accountId), accountId, input, keyHints(key), clock());
       keys.set(record.id, { record, hash });
+      indexPrefix(prefixes, record.prefix, record.id, true);
       secrets.set(hash, { keyId: record.id, expiresAtMs: input.expiresAtMs ?? 0, revokedAtMs: 0, graceUntilMs: 0 });
       persist?.key(record.id);
       return { key, record: copy(record)! };
@@ -69,6 +70,9 @@ export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
       }
       return copy(stored.record);
     },
+    async findKeysByPrefix(prefix, limit) {
+      return [...(prefixes.get(prefix) ?? [])].slice(0, limit).map((keyId) => copy(keys.get(keyId)!.record)!);
+    },
     async findKey(secret) {
       const parsed = parseApiKey(secret);
       const entry = parsed.ok ? parts.secretOf(parsed.hash, parsed.accountId) : undefined;
@@ -82,7 +86,7 @@ export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
 
 /** A new secret for a key, the old one kept for the grace. */
 function memoryRollKey(parts: MemoryParts): AccountStore['rollKey'] {
-  const { keys, secrets, persist, options } = parts;
+  const { keys, secrets, prefixes, persist, options } = parts;
   return async (keyId, graceMs) => {
     const stored = keys.get(keyId);
     if (!stored) return undefined;
@@ -96,7 +100,10 @@ function memoryRollKey(parts: MemoryParts): AccountStore['rollKey'] {
     const key = parts.makeKey(stored.record.account_id);
     stored.hash = hashApiKey(key);
     secrets.set(stored.hash, { ...current, graceUntilMs: 0 });
-    Object.assign(stored.record, keyHints(key), { rolled_at: new Date(nowMs).toISOString(), grace_until: graceMs > 0 ? new Date(nowMs + graceMs).toISOString() : null });
+    const hints = keyHints(key);
+    indexPrefix(prefixes, stored.record.prefix, keyId, false);
+    indexPrefix(prefixes, hints.prefix, keyId, true);
+    Object.assign(stored.record, hints, { rolled_at: new Date(nowMs).toISOString(), grace_until: graceMs > 0 ? new Date(nowMs + graceMs).toISOString() : null });
     persist?.key(keyId);
     // As with Redis: every gateway drops what it remembered of the old secret for failing open.
     options.revoked(keyId);

@@ -7,6 +7,7 @@ import { createMemoryAccountStore } from './memory-account-store';
 import { createMemoryBillingStore } from './memory-billing';
 import { createMemoryQuotaStore } from './memory-quota-store';
 import { createMemorySessionStore } from './memory-sessions';
+import { createMemoryAuditLog } from './memory-audit-log';
 
 /** Options of {@link createMemoryStores}. */
 export interface MemoryStoresOptions {
@@ -62,6 +63,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     quotaStore,
     sessionStore: createMemorySessionStore(clock),
     billingStore: createMemoryBillingStore(parts),
+    auditLog: createMemoryAuditLog(clock),
     kind: options.kind ?? 'memory',
   };
 }

@@ -2,7 +2,7 @@ import { accountOfKeyId, generateApiKey, newAccountId } from '../../domain/api-k
 import { EmailTakenError, KeyLimitError, KeyRevokedError } from '../account-store';
 import type { Account, ApiKey } from '../account-store';
 import { CREATE_SCRIPT } from './scripts/admit-script';
-import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, UNROLL_SCRIPT } from './scripts/key-scripts';
+import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, STATS_SCRIPT, UNROLL_SCRIPT } from './scripts/key-scripts';
 import { migrateLegacyKeyById } from './legacy-migration';
 import type { RedisClient } from './redis-client';
 import { decodeAccount, decodeKey } from './record-codec';
@@ -33,6 +33,7 @@ export interface AccountScripts {
   tollgateUnroll(...args: (string | number)[]): Promise<number>;
   tollgateRevoke(...args: (string | number)[]): Promise<number>;
   tollgateSetIfExists(...args: (string | number)[]): Promise<number>;
+  tollgateStats(...args: (string | number)[]): Promise<number>;
 }
 
 /** What each part of the account store (accounts, keys, history) is built from. */
@@ -66,9 +67,11 @@ export const refusedAfter = <T>(result: Promise<T | EmailTakenError | KeyRevoked
 
 export const present = <T>(value: T | undefined): value is T => value !== undefined;
 
-/** Members after `cursor`, at most `limit`, and the cursor of the next page. */
-export async function pageOfIndex(redis: RedisClient, index: string, cursor: string | undefined, limit: number): Promise<{ ids: string[]; next: string | null }> {
-  const members = await redis.zrangebylex(index, cursor ? `(${cursor}` : '-', '+', 'LIMIT', 0, limit + 1);
+/** Members after `cursor` (before it, newest first), at most `limit`, and the cursor of the next page. */
+export async function pageOfIndex(redis: RedisClient, index: string, cursor: string | undefined, limit: number, newestFirst = false): Promise<{ ids: string[]; next: string | null }> {
+  const members = newestFirst
+    ? await redis.zrevrangebylex(index, cursor ? `(${cursor}` : '+', '-', 'LIMIT', 0, limit + 1)
+    : await redis.zrangebylex(index, cursor ? `(${cursor}` : '-', '+', 'LIMIT', 0, limit + 1);
   const page = members.slice(0, limit);
   return { ids: page.map((m) => m.slice(m.indexOf(':') + 1)), next: members.length > limit ? (page.at(-1) ?? null) : null };
 }
@@ -83,6 +86,7 @@ export function accountParts(redis: RedisClient, ctx: RedisAccountsContext): Acc
   redis.defineCommand('tollgateUnroll', { numberOfKeys: 2, lua: UNROLL_SCRIPT });
   redis.defineCommand('tollgateRevoke', { numberOfKeys: 2, lua: REVOKE_SCRIPT });
   redis.defineCommand('tollgateSetIfExists', { numberOfKeys: 1, lua: SET_IF_EXISTS_SCRIPT });
+  redis.defineCommand('tollgateStats', { lua: STATS_SCRIPT });
   return {
     redis,
     ctx,

@@ -3,6 +3,8 @@ import type { LapseReason, SecretEntry, Subscription } from '../../domain/admiss
 import type { Account, ApiKey } from '../account-store';
 
 const SUB_PREFIX = 'sub:';
+// Beside `sub:<api>`, which the admission script reads as `<status>|<plan>` and must stay so.
+const COMP_PREFIX = 'comp:';
 
 // A lapsed subscription's status field: the admission script refuses it without the playground.
 const LAPSED_PREFIX = 'lapsed:';
@@ -29,10 +31,16 @@ export function decodeSubscription(value: string): Subscription {
 /** The hash field of an API's subscription. */
 export const subscriptionField = (api: string): string => SUB_PREFIX + api;
 
+/** The hash field marking an API's subscription as a comp (`1`), absent otherwise. */
+export const compField = (api: string): string => COMP_PREFIX + api;
+
 /** The hash fields of a new account. */
 export function encodeAccount(account: Account): Record<string, string> {
   const fields: Record<string, string> = { email: account.email ?? '', email_verified: account.email_verified ? '1' : '0', name: account.name, status: account.status, created_at: account.created_at };
-  for (const [api, sub] of Object.entries(account.subscriptions)) fields[SUB_PREFIX + api] = encodeSubscription(sub);
+  for (const [api, sub] of Object.entries(account.subscriptions)) {
+    fields[SUB_PREFIX + api] = encodeSubscription(sub);
+    if (sub.comp) fields[COMP_PREFIX + api] = '1';
+  }
   return fields;
 }
 
@@ -43,6 +51,7 @@ export function decodeAccount(id: string, fields: Record<string, string>): Accou
   for (const [name, value] of Object.entries(fields)) {
     if (name.startsWith(SUB_PREFIX)) subscriptions[name.slice(SUB_PREFIX.length)] = decodeSubscription(value);
   }
+  for (const api of Object.keys(subscriptions)) if (fields[COMP_PREFIX + api] === '1') subscriptions[api]!.comp = true;
   // No field: an account made before proofs existed (or migrated from a key), which counts as proven.
   return { id, email: fields.email || null, email_verified: fields.email_verified !== '0', name: fields.name ?? '', status: fields.status === 'suspended' ? 'suspended' : 'active', created_at: fields.created_at, subscriptions };
 }

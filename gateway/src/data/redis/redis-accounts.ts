@@ -2,10 +2,10 @@ import { EmailTakenError, newAccountRecord } from '../account-store';
 import type { Account, AccountStore, Page } from '../account-store';
 import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
 import type { AccountParts } from './account-context';
-import { encodeAccount, encodeSubscription, subscriptionField } from './record-codec';
+import { compField, encodeAccount, encodeSubscription, subscriptionField } from './record-codec';
 import { indexMember, redisKeys } from './redis-keys';
 
-type AccountsPart = Pick<AccountStore, 'createAccount' | 'getAccount' | 'findAccountByEmail' | 'listAccounts' | 'setSubscription' | 'setEmailVerified' | 'setStatus'>;
+type AccountsPart = Pick<AccountStore, 'createAccount' | 'getAccount' | 'findAccountByEmail' | 'listAccounts' | 'countAccounts' | 'setSubscription' | 'setEmailVerified' | 'setStatus'>;
 
 /** Accounts and their subscriptions in Redis, each account in its own slot (see redis-keys.ts). */
 export function redisAccounts(parts: AccountParts): AccountsPart {
@@ -51,20 +51,22 @@ export function redisAccounts(parts: AccountParts): AccountsPart {
         const id = await redis.get(redisKeys.email(email));
         return id ? readAccount(id) : undefined;
       }),
-    listAccounts: ({ cursor, limit, email }) =>
+    listAccounts: ({ cursor, limit, email, newestFirst }) =>
       guard.run('list_accounts', async (): Promise<Page<Account>> => {
         if (email !== undefined) {
           const id = await redis.get(redisKeys.email(email));
           const account = id && !cursor ? await readAccount(id) : undefined;
           return { items: account ? [account] : [], next_cursor: null };
         }
-        const { ids, next } = await pageOfIndex(redis, redisKeys.accountIndex(), cursor, limit);
+        const { ids, next } = await pageOfIndex(redis, redisKeys.accountIndex(), cursor, limit, newestFirst);
         return { items: (await Promise.all(ids.map(readAccount))).filter(present), next_cursor: next };
       }),
+    countAccounts: () => guard.run('count_accounts', () => redis.zcard(redisKeys.accountIndex())),
     setSubscription: (accountId, api, subscription) =>
       guard.run('set_subscription', async () => {
         const value = subscription ? encodeSubscription(subscription) : '';
-        if (!(await scripts.tollgateSetIfExists(redisKeys.account(accountId), subscriptionField(api), value))) return undefined;
+        // The comp mark goes with the plan, in the same step: a plan set without it is no comp.
+        if (!(await scripts.tollgateSetIfExists(redisKeys.account(accountId), subscriptionField(api), value, compField(api), subscription?.comp ? '1' : ''))) return undefined;
         return readAccount(accountId);
       }),
     setEmailVerified: (accountId) =>

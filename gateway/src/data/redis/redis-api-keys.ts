@@ -1,5 +1,5 @@
 import { accountOfKeyId, hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
-import { KeyLimitError, KeyRevokedError, newKeyRecord } from '../account-store';
+import { KeyLimitError, KeyRevokedError, isIndexedPrefix, newKeyRecord } from '../account-store';
 import type { AccountStore, ApiKey, Page } from '../account-store';
 import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
 import type { AccountParts } from './account-context';
@@ -8,7 +8,7 @@ import { decodeKey, decodeSecret, encodeKey, encodeSecret } from './record-codec
 import { indexMember, redisKeys } from './redis-keys';
 import { END_GRACE_SCRIPT } from './scripts/end-grace-script';
 
-type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'findKey'>;
+type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'findKeysByPrefix' | 'findKey'>;
 
 /** An account's keys in Redis: records, the secrets admission reads, and their lifecycle. */
 export function redisApiKeys(parts: AccountParts): ApiKeysPart {
@@ -27,6 +27,8 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
         guard.run(
           'create_key',
           async () => {
+            // Indexed first: the index may name a key that is not there (read back, it is left out), never miss one.
+            await indexPrefix(parts, record.prefix, keyId);
             const member = indexMember(Date.parse(record.created_at), keyId);
             const made = await scripts.tollgateCreateKey(...names, ctx.deadline(ctx.maxWaitMs), hash, secret, member, input.maxLive ?? 0, clock(), ...Object.entries(encodeKey(record, hash)).flat());
             if (made === 0) throw new Error(LATE);
@@ -67,6 +69,12 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
         if (!(await scripts.tollgateRevoke(redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), nowMs, new Date(nowMs).toISOString(), keyId))) return undefined;
         await redis.publish(redisKeys.revocations(), keyId);
         return readKey(keyId);
+      }),
+    findKeysByPrefix: (prefix, limit) =>
+      guard.run('find_keys_by_prefix', async () => {
+        if (!isIndexedPrefix(prefix)) return [];
+        const ids = (await redis.smembers(redisKeys.keyPrefix(prefix))).sort().slice(0, limit);
+        return (await Promise.all(ids.map(readKey))).filter((key): key is ApiKey => key?.prefix === prefix);
       }),
     findKey: (secret) =>
       guard.run('find_key', async () => {
@@ -115,6 +123,7 @@ function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
           const graceUntil = nowMs + graceMs;
           const hints = keyHints(key);
           if (abandoned) throw new Error(LATE);
+          await indexPrefix(parts, hints.prefix, keyId);
           undoArgs = [newHash, oldHash, oldEntry ?? '', oldPrev ?? '', oldPrevEntry ?? '', ...before.slice(2).map((v) => v ?? '')];
           const rolled = await scripts.tollgateRoll(
             ...names,
@@ -134,6 +143,8 @@ function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
           if (rolled === -3) throw new Error('the key was rolled by another request at the same time');
           // Other gateways drop what they remembered of the old secret for failing open.
           await redis.publish(redisKeys.revocations(), keyId);
+          const oldPrefix = before[4];
+          if (oldPrefix && oldPrefix !== hints.prefix) await redis.srem(redisKeys.keyPrefix(oldPrefix), keyId);
           const record = await readKey(keyId);
           return record && { key, record };
         },
@@ -141,4 +152,9 @@ function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
       ),
     );
   };
+}
+
+/** Puts a key under its prefix in the index (a prefix that tells nothing is left out). */
+async function indexPrefix(parts: AccountParts, prefix: string, keyId: string): Promise<void> {
+  if (isIndexedPrefix(prefix)) await parts.redis.sadd(redisKeys.keyPrefix(prefix), keyId);
 }

@@ -41,6 +41,20 @@ export const redisKeys = {
   email: (email: string): string => `gw:email:${email}`,
   /** Pub/sub channel: ids of revoked keys and suspended accounts, so every gateway drops them from its fail-open cache. */
   revocations: (): string => 'gw:revocations',
+  /** Set: the ids of the keys whose record has this prefix (operators find keys by it); durable. */
+  keyPrefix: (prefix: string): string => `gw:keyprefix:${prefix}`,
+  /** String: set once every key made before this index existed is in it. */
+  keyPrefixIndexed: (): string => 'gw:keyprefix-indexed',
+  /** Hash: the whole server's calls of one UTC day by `<api>:<outcome>` (the sum of the accounts' history). */
+  serverDay: (dayId: string): string => `gw:{stats}:day:${dayId}`,
+  /** Sorted set: account id → calls counted in one UTC month, for the operators' top accounts. */
+  topAccounts: (monthId: string): string => `gw:{stats}:top:${monthId}`,
+  /** Marker: this history batch was added to the server's totals (so a batch sent again is not counted twice). */
+  statsBatch: (batchId: string): string => `gw:{stats}:hb:${batchId}`,
+  /** Stream: every audit entry, oldest first; trimmed past the retention. */
+  audit: (): string => 'gw:audit',
+  /** Stream: one account's audit entries (each carrying its id in the server's stream). */
+  accountAudit: (accountId: string): string => `gw:{${accountId}}:audit`,
   /** Counter: self-service sign-ups from one client address in one UTC hour. */
   signups: (ip: string, hourId: string): string => `gw:{signup:${ip}}:${hourId}`,
   /** String (JSON): a portal session, by the SHA-256 of its cookie; lives to its end plus a day. */

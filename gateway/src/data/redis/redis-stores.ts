@@ -8,6 +8,7 @@ import type { RedisClient } from './redis-client';
 import { createRedisClock } from './redis-clock';
 import { createRedisQuotaStore } from './redis-quota-store';
 import { createRedisSessionStore } from './redis-sessions';
+import { createRedisAuditLog } from './redis-audit-log';
 import { createStoreGuard } from './store-guard';
 import { createUndoQueue } from './undo-queue';
 
@@ -54,6 +55,7 @@ export function createRedisStores(redis: RedisClient, options: RedisStoresOption
     quotaStore,
     sessionStore: createRedisSessionStore(redis, { guard, clock }),
     billingStore: createRedisBillingStore(redis, guard),
+    auditLog: createRedisAuditLog(redis, { guard, clock }),
     kind: 'redis',
     persistence: watchPersistence(redis, options.logger),
   };

@@ -107,6 +107,39 @@ describe('sqlite stores on disk', () => {
     expect(await second.stores.quotaStore.countSignup('192.0.2.1', clock.now())).toBe(2);
   });
 
+  it('when closed and reopened, then what operators read is as it was: comps, keys by prefix, newest-first listing, the server totals, the top accounts and the audit log', async () => {
+    const file = freshFile();
+    const first = open(file);
+    const { accountStore, auditLog } = first.stores;
+    const older = await accountStore.createAccount({ email: 'old@example.com' });
+    clock.advance(1_000);
+    const account = await accountStore.createAccount({ email: 'ada@example.com', subscriptions: { token: { plan: 'tiny', status: 'active', comp: true } } });
+    const key = (await accountStore.createKey(account.id, { name: 'k' }))!;
+    await accountStore.record([{ accountId: account.id, api: 'token', dayId: '2026-03-10', outcome: '2xx', count: 3 }], new Map());
+    const entry = await auditLog.append({ account_id: account.id, actor: { type: 'operator', id: 'admin token', via: 'console' }, from: '192.0.2.1', action: 'subscription.set', target: 'token', details: {} });
+    const before = {
+      newest: await accountStore.listAccounts({ limit: 10, newestFirst: true }),
+      count: await accountStore.countAccounts(),
+      byPrefix: await accountStore.findKeysByPrefix(key.record.prefix, 10),
+      server: await accountStore.serverHistory(['token'], '2026-03-10', '2026-03-10'),
+      top: await accountStore.topAccounts('2026-03', 10),
+      audit: await auditLog.list({ limit: 10 }),
+    };
+    expect(before.newest.items.map((a) => a.id)).toEqual([account.id, older.id]);
+    expect(before.audit.items).toEqual([entry]);
+    first.close();
+    const again = open(file).stores;
+    expect({
+      newest: await again.accountStore.listAccounts({ limit: 10, newestFirst: true }),
+      count: await again.accountStore.countAccounts(),
+      byPrefix: await again.accountStore.findKeysByPrefix(key.record.prefix, 10),
+      server: await again.accountStore.serverHistory(['token'], '2026-03-10', '2026-03-10'),
+      top: await again.accountStore.topAccounts('2026-03', 10),
+      audit: await again.auditLog.list({ limit: 10 }),
+    }).toEqual(before);
+    expect((await again.accountStore.getAccount(account.id))?.subscriptions.token).toEqual({ plan: 'tiny', status: 'active', comp: true });
+  });
+
   it('when the process dies without closing, then accounts and keys are there at once, and counts as of the last flush', async () => {
     const file = freshFile();
     const live = open(file);

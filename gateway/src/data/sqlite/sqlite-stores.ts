@@ -5,6 +5,7 @@ import type { MemoryStoresOptions } from '../memory/memory-stores';
 import type { Stores } from '../stores';
 import { loadState, openDatabase } from './sqlite-file';
 import { createSqliteSessionStore } from './sqlite-sessions';
+import { createSqliteAuditLog } from './sqlite-audit-log';
 
 /** Options of {@link openSqliteStores}. */
 export interface SqliteStoresOptions extends Omit<MemoryStoresOptions, 'counters' | 'accountState' | 'persistence' | 'kind'> {
@@ -105,8 +106,8 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
       },
     },
   });
-  // Sessions straight to the file (no copy in memory): a portal sign-in survives a restart.
-  const stores: Stores = { ...memoryStores, sessionStore: createSqliteSessionStore(db, options.clock) };
+  // Sessions and the audit log straight to the file (no copy in memory): they survive a restart.
+  const stores: Stores = { ...memoryStores, sessionStore: createSqliteSessionStore(db, options.clock), auditLog: createSqliteAuditLog(db, options.clock) };
   const timer = setInterval(() => {
     try {
       flush();

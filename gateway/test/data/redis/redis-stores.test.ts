@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
+import { indexKeyPrefixes } from '../../../src/data/redis/key-prefix-index';
 import { parseApiKey } from '../../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../../src/domain/plans';
 import { startRedisServer } from '../../support/redis-server';
@@ -38,6 +39,7 @@ describe('redis layout', () => {
     const durable = [
       redisKeys.accountIndex(),
       redisKeys.email('a@example.com'),
+      ...[paid.record, play.record].map((record) => redisKeys.keyPrefix(`tg_${record.account_id.slice(4, 12)}`)),
       ...[a, b].flatMap((id) => [redisKeys.account(id), redisKeys.secrets(id), redisKeys.keys(id)]),
       redisKeys.key(a, paid.record.id),
       redisKeys.key(a, second.record.id),
@@ -48,10 +50,43 @@ describe('redis layout', () => {
     for (const name of durable) expect(await redis.ttl(name)).toBe(-1);
     for (const name of counters) expect(await redis.ttl(name)).toBeGreaterThan(0);
     expect(await redis.get(redisKeys.month(a, 'token', '2026-03'))).toBe('2');
-    for (const name of [...durable, ...counters].filter((n) => n !== redisKeys.accountIndex() && !n.startsWith('gw:email:'))) {
+    // Outside any account: the listing, the emails and the prefix index (each its own key, found by name).
+    for (const name of [...durable, ...counters].filter((n) => n !== redisKeys.accountIndex() && !n.startsWith('gw:email:') && !n.startsWith('gw:keyprefix:'))) {
       expect(name).toMatch(/^gw:\{acc_[0-9a-f]{24}\}:/);
       expect([a, b]).toContain(/\{(acc_[0-9a-f]{24})\}/.exec(name)![1]);
     }
+    await redis.quit();
+  });
+
+  it('when history is recorded and changes audited, then the server totals are in one slot with a TTL, and the audit streams keep their entries without one', async () => {
+    const redis = new Redis(server.url);
+    await redis.flushall();
+    const now = Date.parse('2026-03-15T12:00:00Z');
+    const { accountStore, auditLog } = createRedisStores(redis, { clock: () => now });
+    const account = await accountStore.createAccount({ name: 'a' });
+    await accountStore.record([{ accountId: account.id, api: 'token', dayId: '2026-03-15', outcome: '2xx', count: 2 }], new Map(), 'b1');
+    await auditLog.append({ account_id: account.id, actor: { type: 'system', id: 'test', via: 'test' }, from: null, action: 'account.create', target: null, details: {} });
+    for (const name of [redisKeys.serverDay('2026-03-15'), redisKeys.topAccounts('2026-03'), redisKeys.statsBatch('b1:0')]) {
+      expect([name, await redis.ttl(name)]).toEqual([name, expect.any(Number)]);
+      expect(await redis.ttl(name)).toBeGreaterThan(0);
+      expect(name).toMatch(/^gw:\{stats\}:/);
+    }
+    for (const name of [redisKeys.audit(), redisKeys.accountAudit(account.id)]) expect([name, await redis.type(name), await redis.ttl(name)]).toEqual([name, 'stream', -1]);
+    await redis.quit();
+  });
+
+  it('when keys were made before the prefix index, then indexing at start finds them, once', async () => {
+    const redis = new Redis(server.url);
+    await redis.flushall();
+    const { accountStore } = createRedisStores(redis, { clock: Date.now });
+    const account = await accountStore.createAccount({ name: 'a' });
+    const key = (await accountStore.createKey(account.id, { name: 'k' }))!;
+    // As an older gateway left them: no index at all.
+    await redis.del(redisKeys.keyPrefix(key.record.prefix));
+    expect(await accountStore.findKeysByPrefix(key.record.prefix, 10)).toEqual([]);
+    expect(await indexKeyPrefixes(redis)).toBe(1);
+    expect(await accountStore.findKeysByPrefix(key.record.prefix, 10)).toEqual([key.record]);
+    expect(await indexKeyPrefixes(redis)).toBe(0);
     await redis.quit();
   });
 });

@@ -94,12 +94,32 @@ return 1
 `;
 
 /**
- * Sets (or, with an empty value, deletes) one field of a hash that exists; never creates one.
- * KEYS: 1 hash. ARGV: 1 field, 2 value. Returns 1, or 0 when the hash does not exist.
+ * Sets (or, with an empty value, deletes) fields of a hash that exists, together; never creates one.
+ * KEYS: 1 hash. ARGV: field, value pairs. Returns 1, or 0 when the hash does not exist.
  */
 export const SET_IF_EXISTS_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if ARGV[2] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+for i = 1, #ARGV, 2 do
+  if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
+return 1
+`;
+
+/**
+ * Adds a history batch to the server's totals once: a marker per batch id makes the same batch
+ * sent again a no-op. Every key is the server's: one slot, the {stats} hash tag.
+ * KEYS: 1 the batch marker, then the totals' hashes and sorted sets. ARGV: 1 marker TTL (s), then
+ * per count: 'h' (hash) or 'z' (sorted set), the index of its key (1-based), the field (or
+ * member), the count, and the key's TTL (s).
+ * Returns 1 when added, 0 when the batch was added before.
+ */
+export const STATS_SCRIPT = `
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
+for i = 2, #ARGV, 5 do
+  local key = KEYS[tonumber(ARGV[i + 1])]
+  if ARGV[i] == 'h' then redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3]) else redis.call('ZINCRBY', key, ARGV[i + 3], ARGV[i + 2]) end
+  redis.call('EXPIRE', key, ARGV[i + 4])
+end
 return 1
 `;
 

@@ -1,0 +1,156 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { startGatewayProcess } from './gateway-process';
+import type { GatewayProcess } from './gateway-process';
+import { startApiUpstreams } from './api-upstreams';
+import type { ApiUpstreams } from './api-upstreams';
+import type { BrowserGlobals } from './browser-globals';
+import { useStarted } from './use-started';
+import { startSmtpInbox } from './smtp-inbox';
+import type { SmtpInbox } from './smtp-inbox';
+
+/** Phone and desktop widths every page is checked at. */
+export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+export type WidthName = keyof typeof WIDTHS;
+
+export const SCREENSHOTS = path.resolve(__dirname, '../../docs/screenshots');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A real gateway process (SQLite store in a temp dir), real SMTP, three echo services, one Chromium. */
+export interface BrowserGateway {
+  url: string;
+  /** The temporary directory holding the store file (`tollgate.db`) and the admin token (`admin-token`). */
+  dir: string;
+  gateway: GatewayProcess;
+  mail: SmtpInbox;
+  upstreams: ApiUpstreams;
+  browser: Browser;
+  /** The admin token the gateway keeps beside its store. */
+  adminToken(): string;
+  /** A fresh browser context (its own cookies) and page at a width; CSP reports and page errors are collected. */
+  open(width?: WidthName): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startBrowserGateway}. */
+export interface BrowserGatewayOptions {
+  /** Adds to (or overrides) the gateway's environment. */
+  env?: Record<string, string>;
+  /** Fills the store file before the gateway opens it (it is given the file's path). */
+  prepare?: (storePath: string) => Promise<void>;
+}
+
+/** Starts everything a browser test needs. */
+export async function startBrowserGateway(options: BrowserGatewayOptions = {}): Promise<BrowserGateway> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-browser-'));
+  const storePath = path.join(dir, 'tollgate.db');
+  await options.prepare?.(storePath);
+  const mail = await startSmtpInbox();
+  const upstreams = await startApiUpstreams();
+  const gateway = await startGatewayProcess({
+    STORE_PATH: storePath,
+    SMTP_URL: mail.url,
+    MAIL_FROM: 'Tollgate <no-reply@tollgate.test>',
+    SIGNINS_PER_HOUR: '1000',
+    ...upstreams.env,
+    ...options.env,
+  });
+  // Root in a container has no user namespace for Chromium's sandbox.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  const contexts: BrowserContext[] = [];
+  return {
+    url: gateway.url,
+    dir,
+    gateway,
+    mail,
+    upstreams,
+    browser,
+    adminToken: () => readFileSync(path.join(dir, 'admin-token'), 'utf8').trim(),
+    async open(width = 'desktop') {
+      const context = await browser.newContext({ viewport: WIDTHS[width], deviceScaleFactor: 1, baseURL: gateway.url });
+      contexts.push(context);
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
+      });
+      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+      return { context, page, problems };
+    },
+    async close() {
+      await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+      await browser.close();
+      await gateway.stop();
+      await Promise.all([mail.close(), upstreams.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One browser gateway for a test file: started before its tests (beforeAll, so a file's own
+ * beforeAll registered after this call sees it started) and closed after them. The object returned
+ * is filled in when it has started; its fields are not there before.
+ */
+export function useBrowserGateway(options: BrowserGatewayOptions = {}): BrowserGateway {
+  return useStarted(() => startBrowserGateway(options));
+}
+
+/** axe-core's serious and critical violations on the page as it is now (rule id: first offending nodes). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (a <script> tag would be refused).
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const w = globalThis as unknown as BrowserGlobals;
+    const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
+}
+
+// The screenshots the docs show are rewritten only when asked (UPDATE_SCREENSHOTS=1): every run takes
+// them, but a plain test run must not leave the checkout changed.
+const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS : path.join(tmpdir(), 'tollgate-screenshots');
+
+/** A PNG of the viewport (a record for the docs, never compared); see SCREENSHOT_DIR for where. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled', caret: 'hide' });
+}
+
+/** Waits until `locator` (its first match) shows `text`: Playwright's own waiting, no sleeps. */
+export async function shows(locator: Locator, text: string | RegExp, timeout = 10_000): Promise<void> {
+  try {
+    await locator.filter({ hasText: text }).first().waitFor({ timeout });
+  } catch {
+    const now = await locator.first().textContent({ timeout: 100 }).catch(() => '(absent)');
+    throw new Error(`expected ${String(locator)} to show ${String(text)}; it shows: ${now}`);
+  }
+}
+
+/** Whether the page scrolls sideways (content wider than the viewport). */
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const d = (globalThis as unknown as BrowserGlobals).document.documentElement;
+    return d.scrollWidth > d.clientWidth + 1;
+  });
+}
+
+/** What has focus: its tag, id, accessible-ish name. */
+export function focused(page: Page): Promise<{ tag: string; id: string; text: string }> {
+  return page.evaluate(() => {
+    const el = (globalThis as unknown as BrowserGlobals).document.activeElement;
+    return { tag: el?.tagName.toLowerCase() ?? '', id: el?.id ?? '', text: (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim() };
+  });
+}
+
+/** Presses Tab until the focused element matches (at most 60 presses): what a keyboard user does. */
+export async function tabTo(page: Page, what: string, matches: (f: { tag: string; id: string; text: string }) => boolean): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    if (matches(await focused(page))) return;
+  }
+  throw new Error(`Tab never reached ${what}`);
+}
