@@ -14,6 +14,8 @@ import { createAdminAuth } from './http/admin-auth';
 import { fixedAdminToken } from './data/admin-token';
 import type { AdminToken } from './data/admin-token';
 import type { NewAuditEntry } from './data/audit-log';
+import { auditedAccountStore } from './data/audited-account-store';
+import type { AuditDeps, AuditSource } from './data/audited-account-store';
 import { createAdminRoutes } from './admin/admin-routes';
 import { createApiHandlers, createApiRoutes } from './api/api-routes';
 import type { ApiHandler, ApiRoutesDeps } from './api/api-routes';
@@ -110,11 +112,7 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
   const { config, stores, clock, logger, metrics } = deps;
   const adminToken = deps.adminToken ?? fixedAdminToken(config.adminToken);
   const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom));
-  // A change made and answered whose entry the store did not take: the entry goes to the log instead.
-  const audit = {
-    auditLog: stores.auditLog,
-    onAuditFailure: (entry: NewAuditEntry, err: Error) => logger.error({ audit_entry: entry, err: err.message }, 'audit log entry not kept in the store; the change it records was made'),
-  };
+  const audit = auditDeps(deps);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -193,6 +191,15 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
   return app;
 }
 
+// A change made and answered whose entry the store did not take: the entry goes to the log instead.
+const auditDeps = ({ stores, logger }: Pick<AppDeps, 'stores' | 'logger'>): AuditDeps => ({
+  auditLog: stores.auditLog,
+  onAuditFailure: (entry: NewAuditEntry, err: Error) => logger.error({ audit_entry: entry, err: err.message }, 'audit log entry not kept in the store; the change it records was made'),
+});
+
+/** Plans given or taken by payments are the system's changes in the audit log, not an operator's. */
+const BILLING_SOURCE: AuditSource = { actor: { type: 'system', id: 'billing', via: 'billing' }, from: null };
+
 /** The billing room from the config (no jobs: main.ts starts those on the one it builds). */
 export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger'>, mailer: Mailer): Billing {
   const { config, stores } = deps;
@@ -201,7 +208,7 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
     supportEmail: config.supportEmail,
     plans: config.plans,
     billingStore: stores.billingStore,
-    accountStore: stores.accountStore,
+    accountStore: auditedAccountStore(stores.accountStore, auditDeps(deps), BILLING_SOURCE),
     mailer,
     clock: deps.clock,
     logger: deps.logger,

@@ -11,6 +11,7 @@ import { createBilling } from './billing/create-billing';
 import { MEMORY_STORE_PATH, loadCliConfig } from './config';
 import type { GatewayConfig } from './config';
 import { fileAdminToken, openAdminToken } from './data/admin-token';
+import { auditedAccountStore } from './data/audited-account-store';
 import type { AuditSource } from './data/audited-account-store';
 import { createMemoryStores } from './data/memory/memory-stores';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
@@ -70,11 +71,14 @@ async function main(): Promise<number> {
   const clock = (): number => Date.now();
   const logger = createLogger({ service: 'gateway-cli', level: 'error' });
   const mailers: Mailer[] = [];
+  const onAuditFailure = (entry: unknown, err: Error): void => void process.stderr.write(`gateway cli: the audit log did not take this entry (${err.message}): ${JSON.stringify(entry)}\n`);
+  // What reconciliation changes is billing's doing, run by hand here.
+  const BILLING_BY_CLI: AuditSource = { actor: { type: 'system', id: 'billing', via: 'cli' }, from: hostname() };
   // A reconciliation that finds a failed payment mails the person, as the gateway would have.
   const billingFor = (stores: Stores): BillingCommands => {
     const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
     mailers.push(mailer);
-    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.plans, billingStore: stores.billingStore, accountStore: stores.accountStore, mailer, clock, logger });
+    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.plans, billingStore: stores.billingStore, accountStore: auditedAccountStore(stores.accountStore, { auditLog: stores.auditLog, onAuditFailure }, BILLING_BY_CLI), mailer, clock, logger });
     return billing.enabled ? createBillingCommands(billing) : BILLING_OFF;
   };
   // The provider's catalogue alone: an in-memory store stands in, whatever the gateway's is.
@@ -93,7 +97,6 @@ async function main(): Promise<number> {
       close = opened.close;
       const { stores } = opened;
       const source: AuditSource = { actor: { type: 'operator', id: `cli:${userInfo().username}@${hostname()}`, via: 'cli' }, from: hostname() };
-      const onAuditFailure = (entry: unknown, err: Error): void => void process.stderr.write(`gateway cli: the audit log did not take this entry (${err.message}): ${JSON.stringify(entry)}\n`);
       return storeClient({ stores, plans: config.plans, clock, source, onAuditFailure, billing: billingFor(stores) });
     };
   }

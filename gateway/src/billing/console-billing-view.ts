@@ -33,7 +33,9 @@ export function consoleBillingView(billing: Billing): BillingView {
     },
     async account(accountId) {
       const view = await billing.accountBilling(accountId);
-      return view && accountBilling(view);
+      // An account that never paid nor was granted a paid plan has no billing to show.
+      const none = !view || (Object.keys(view.customers).length === 0 && view.subscriptions.length === 0 && view.comp.length === 0);
+      return none ? undefined : accountBilling(view);
     },
   };
 }

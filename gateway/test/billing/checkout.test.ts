@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { MID_MARCH, useBillingGateway } from './support/billing-gateway';
+import { ADMIN_TOKEN, MID_MARCH, useBillingGateway } from './support/billing-gateway';
 
 jest.setTimeout(60_000);
 
@@ -51,6 +51,18 @@ describe('taking a paid plan by card', () => {
     expect(billing!.subscriptions).toMatchObject({ burger: { plan: 'starter', currency: 'USD', state: 'active' }, logs: { plan: 'pro', currency: 'EUR', state: 'active' } });
     expect((await gw.call(bob.key, '/burger/v1/meta')).headers.get('x-ratelimit-requests-limit')).toBe('290000');
     expect((await gw.call(bob.key, '/logs/v1/meta')).headers.get('x-ratelimit-requests-limit')).toBe('720000');
-    expect((await gw.json('GET', '/admin/billing/summary', 'billing-admin-token-0123456789')).body.data).toMatchObject({ mrr: { USD: 575, EUR: 2500 + 4550 }, subscriptions: { active: 3 } });
+    expect((await gw.json('GET', '/admin/billing/summary', ADMIN_TOKEN)).body.data).toMatchObject({ mrr: { USD: 575, EUR: 2500 + 4550 }, subscriptions: { active: 3 } });
+
+    // The operators' console reads the same: the overview's revenue, and the account's billing.
+    const signedIn = await fetch(`${gw.url}/admin/console/v1/sign-in/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: ADMIN_TOKEN }) });
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const read = async (route: string) => ((await (await fetch(`${gw.url}/admin/console/v1${route}`, { headers: { cookie } })).json()) as { data: Record<string, unknown> }).data;
+    expect((await read('/overview')).billing).toEqual({ paying_subscriptions: 3, mrr: expect.arrayContaining([{ currency: 'USD', amount: 575 }, { currency: 'EUR', amount: 7050 }]) });
+    expect((await read(`/accounts/${bob.id}`)).billing).toEqual({
+      state: 'active',
+      details: expect.objectContaining({ 'customer (EUR)': billing!.customers.EUR, 'customer (USD)': billing!.customers.USD, 'burger: starter': 'active, active', 'logs: pro': 'active, active' }),
+    });
+    expect((await read(`/accounts/${(await gw.account('cy@example.com')).id}`)).billing).toBeNull();
   });
 });
