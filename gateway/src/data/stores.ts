@@ -1,5 +1,6 @@
 import type { AccountStore } from './account-store';
 import type { BillingStore } from './billing-store';
+import type { EventStore } from './event-store';
 import type { KeyStore } from './key-store';
 import type { QuotaStore } from './quota-store';
 import type { SessionStore } from './session-store';
@@ -22,6 +23,8 @@ export interface Stores {
   sessionStore: SessionStore;
   /** Paid subscriptions, provider customers and handled webhook events (billing-store.ts). */
   billingStore: BillingStore;
+  /** Event settings, webhook endpoints, the delivery queue and once-only claims (event-store.ts). */
+  eventStore: EventStore;
   /** Which backing store this is, for logs and `/readyz`. */
   kind: 'redis' | 'sqlite' | 'memory';
   /** How the backing store survives its own restart (Redis only), for `/readyz`. */

@@ -6,6 +6,7 @@ import { createRedisAccountStore } from './redis-account-store';
 import { createRedisBillingStore } from './redis-billing';
 import type { RedisClient } from './redis-client';
 import { createRedisClock } from './redis-clock';
+import { createRedisEventStore } from './redis-events';
 import { createRedisQuotaStore } from './redis-quota-store';
 import { createRedisSessionStore } from './redis-sessions';
 import { createStoreGuard } from './store-guard';
@@ -54,6 +55,7 @@ export function createRedisStores(redis: RedisClient, options: RedisStoresOption
     quotaStore,
     sessionStore: createRedisSessionStore(redis, { guard, clock }),
     billingStore: createRedisBillingStore(redis, guard),
+    eventStore: createRedisEventStore(redis, guard),
     kind: 'redis',
     persistence: watchPersistence(redis, options.logger),
   };
