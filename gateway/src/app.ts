@@ -25,6 +25,8 @@ import { readUsage } from './data/read-usage';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
 import { createPortalRoutes } from './portal/portal-routes';
+import { createEvents } from './events/create-events';
+import type { Events } from './events/create-events';
 
 /** Everything the gateway app is built from. */
 export interface AppDeps {
@@ -43,6 +45,20 @@ export interface AppDeps {
   mailer?: Mailer;
   /** The billing room (main.ts runs its jobs); unset: built here from the config. */
   billing?: Billing;
+  /** The events room (main.ts runs its jobs); unset: built here from the config. Its stores are the ones every room gets. */
+  events?: Events;
+}
+
+/** The deps with every room built: what an unset mailer, events or billing becomes. */
+type Composed = AppDeps & { mailer: Mailer; events: Events; billing: Billing };
+
+function compose(deps: AppDeps): Composed {
+  const mailer = deps.mailer ?? (deps.config.smtpUrl ? createSmtpMailer(deps.config.smtpUrl, deps.config.mailFrom) : createLogMailer(deps.logger, deps.config.mailFrom));
+  const events = deps.events ?? createEventsFor(deps, mailer);
+  // Subscription changes are told from these stores, whichever room makes them.
+  const stores = events.stores;
+  const billing = deps.billing ?? createBillingFor({ ...deps, stores }, mailer, events);
+  return { ...deps, stores, mailer, events, billing };
 }
 
 // Store failures outside the proxy path (admin, dashboard) are 503s too, never 500s.
@@ -52,8 +68,9 @@ const storeErrors: ErrorRequestHandler = (err, _req, _res, next) => {
 
 /** The gateway: health, metrics, admin API, self-service, then one gated proxy per API. */
 export function createApp(deps: AppDeps): Express {
-  const api = apiDeps(deps);
-  return buildApp(deps, createApiHandlers(api), api.failOpenCache);
+  const composed = compose(deps);
+  const api = apiDeps(composed);
+  return buildApp(composed, createApiHandlers(api), api.failOpenCache);
 }
 
 /**
@@ -62,13 +79,14 @@ export function createApp(deps: AppDeps): Express {
  * request id and access line; everything else, and every error answer, goes through {@link createApp}'s app.
  */
 export function createGatewayListener(deps: AppDeps): { app: Express; listener: RequestListener } {
-  const api = apiDeps(deps);
+  const composed = compose(deps);
+  const api = apiDeps(composed);
   const handlers = createApiHandlers(api);
-  const app = buildApp(deps, handlers, api.failOpenCache);
+  const app = buildApp(composed, handlers, api.failOpenCache);
   return { app, listener: createFastPath({ app, handlers }) };
 }
 
-function apiDeps(deps: AppDeps): ApiRoutesDeps {
+function apiDeps(deps: Composed): ApiRoutesDeps {
   const { config } = deps;
   const failOpenCache = new FailOpenCache();
   // A revocation anywhere must reach this cache, or failing open would serve a revoked key.
@@ -92,10 +110,12 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
     clock: deps.clock,
     logger: deps.logger,
     metrics: deps.metrics,
+    ...(deps.events.usage ? { usage: deps.events.usage } : {}),
+    observerFor: (api) => deps.events.observerFor(api),
   };
 }
 
-function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCache: FailOpenCache): Express {
+function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCache: FailOpenCache): Express {
   const { config, stores, clock, logger, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -122,8 +142,7 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
     }),
   );
   app.get('/metrics', metricsGuard(config), sendMetrics(metrics));
-  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom));
-  const billing = deps.billing ?? createBillingFor(deps, mailer);
+  const { mailer, billing, events } = deps;
   // Before any body parser: the webhook's signature covers its raw bytes.
   app.use(billing.webhookRoute);
   app.use('/admin/billing', noStore);
@@ -151,6 +170,7 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
   );
   const authenticate = createDashboardAuth({ accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock });
   app.use('/dashboard/v1', noStore, billing.routes(authenticate));
+  app.use('/dashboard/v1', noStore, events.routes(authenticate));
   app.use(createPortalRoutes({ keyHeader: config.keyHeader }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(createApiRoutes(handlers));
@@ -158,10 +178,11 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
   return app;
 }
 
-/** The billing room from the config (no jobs: main.ts starts those on the one it builds). */
-export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger'>, mailer: Mailer): Billing {
+/** The billing room from the config (no jobs: main.ts starts those on the one it builds); its payment changes are told to the events room. */
+export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger'>, mailer: Mailer, events?: Pick<Events, 'billingNotice'>): Billing {
   const { config, stores } = deps;
   return createBilling({
+    ...(events ? { onNotice: (notice) => events.billingNotice(notice) } : {}),
     config: config.billing,
     supportEmail: config.supportEmail,
     plans: config.plans,
@@ -171,6 +192,12 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
     clock: deps.clock,
     logger: deps.logger,
   });
+}
+
+/** The events room from the config (no jobs: main.ts starts those on the one it builds). */
+export function createEventsFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'metrics'>, mailer: Mailer): Events {
+  const { config } = deps;
+  return createEvents({ config: config.events, plans: config.plans, stores: deps.stores, mailer, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
 }
 
 const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, res) => {

@@ -4,12 +4,13 @@ import { BILLING_ADMIN_ROUTES } from './billing/billing-admin-routes';
 import { BILLING_ROUTES } from './billing/billing-routes';
 import { DASHBOARD_ROUTES } from './dashboard/dashboard-routes';
 import { SESSION_COOKIE } from './dashboard/session-auth';
+import { EVENT_ROUTES } from './events/event-routes';
 import type { GatewayRouteDocs } from './docs/docs-routes';
 
 /** What `/docs` lists of the gateway's own routes, gathered here so no audience reads another's. */
 export function gatewayRouteDocs(): GatewayRouteDocs {
   return {
-    dashboard: [...Object.values(DASHBOARD_ROUTES), ...Object.values(BILLING_ROUTES)],
+    dashboard: [...Object.values(DASHBOARD_ROUTES), ...Object.values(BILLING_ROUTES), ...Object.values(EVENT_ROUTES)],
     admin: [...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES), ...Object.values(BILLING_ADMIN_ROUTES)],
     sessionCookie: SESSION_COOKIE,
   };

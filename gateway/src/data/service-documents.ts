@@ -25,6 +25,8 @@ export interface ServiceDocuments {
    * background when the document is stale.
    */
   hasRoute(api: string, path: string): boolean | undefined;
+  /** The route template the path matches (`/v1/countries/{code}`); null when it matches none, undefined while the document is not known (as {@link hasRoute}). */
+  routeOf(api: string, path: string): string | null | undefined;
 }
 
 interface Entry {
@@ -32,7 +34,7 @@ interface Entry {
   /** How long this entry is used before the service is asked again. */
   staleAfterMs: number;
   result: ApiDocument;
-  matches?: (path: string) => boolean;
+  matches?: (path: string) => string | null;
 }
 
 const isDocument = (value: unknown): value is OpenApiDocument =>
@@ -81,6 +83,13 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
     return running;
   }
 
+  const routeOf = (api: string, path: string): string | null | undefined => {
+    const entry = entries.get(api);
+    const base = deps.upstreams[api];
+    if (base !== undefined && (!entry || deps.clock() - entry.at > entry.staleAfterMs)) void refresh(api, base);
+    return entry?.matches?.(path);
+  };
+
   return {
     all: () =>
       Promise.all(
@@ -91,10 +100,9 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
         }),
       ),
     hasRoute(api, path) {
-      const entry = entries.get(api);
-      const base = deps.upstreams[api];
-      if (base !== undefined && (!entry || deps.clock() - entry.at > entry.staleAfterMs)) void refresh(api, base);
-      return entry?.matches?.(path);
+      const route = routeOf(api, path);
+      return route === undefined ? undefined : route !== null;
     },
+    routeOf,
   };
 }

@@ -49,6 +49,8 @@ export const redisKeys = {
   eventThresholds: (): string => 'gw:event-thresholds',
   /** Sorted set (all scores 0): ids of accounts with event preferences or endpoints; durable. */
   eventAccounts: (): string => 'gw:event-accounts',
+  /** Stream: usage events (CloudEvents JSON in field `event`), one of USAGE_STREAM_SHARDS, trimmed to about USAGE_STREAM_MAXLEN entries. */
+  usageStream: (shard: number): string => `gw:{usage:${shard}}:events`,
   /** Marker outside any account: a job run claimed by one gateway (`reset:<month>`, `sweep:<hour>`). */
   jobClaim: (name: string): string => `gw:{job:${name}}`,
   /** Sorted set (all scores 0): `<created ms, 13 digits>:<accountId>`, every account; durable. */
