@@ -85,7 +85,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       await eventStore.saveDelivery({ ...base, attempts: delivery.attempts, state: 'failed', next_attempt_at: null, last_error: why });
       return;
     }
-    const headers = signedHeaders(signingSecrets(endpoint, deps.wallClock()), delivery.message_id, deps.wallClock(), delivery.payload);
+    const headers = signedHeaders(signingSecrets(endpoint, nowMs), delivery.message_id, deps.wallClock(), delivery.payload);
     const result = await deps.send(endpoint.url, headers, delivery.payload);
     const after = clock();
     const outcome = { last_status: result.status, last_error: result.error, last_latency_ms: result.latencyMs };

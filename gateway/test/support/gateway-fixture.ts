@@ -57,7 +57,7 @@ export interface GatewayFixture {
  * Builds the app the way main.ts does, from an environment, with the test plan table: on Redis
  * with `redisUrl`, on the embedded SQLite store in the file `sqlitePath`, else in memory.
  */
-export async function buildGateway(options: { upstream: string; redisUrl?: string; sqlitePath?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number }): Promise<GatewayFixture> {
+export async function buildGateway(options: { upstream: string; redisUrl?: string; sqlitePath?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number; keepRedis?: boolean }): Promise<GatewayFixture> {
   const config = loadConfig(
     // A Redis timeout well above this VM's stalls under a full test run (a 250 ms one failed a
     // dashboard test once at load 6); the store-down tests set the production default themselves.
@@ -73,7 +73,7 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   if (options.redisUrl) {
     redis = createRedisClient(options.redisUrl, { logger });
     await new Promise((resolve) => redis!.once('ready', resolve));
-    await redis.flushall();
+    if (!options.keepRedis) await redis.flushall();
     stores = createRedisStores(redis, { clock: clock.now, timeoutMs: config.redisTimeoutMs, logger, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
   } else if (options.sqlitePath) {
     sqlite = openSqliteStores({ path: options.sqlitePath, clock: clock.now });
