@@ -88,6 +88,8 @@ export function createEvents(deps: EventsDeps): Events {
   const notices = { plans: deps.plans, accountStore: deps.stores.accountStore, eventStore, publish, clock, logger };
   const sweeps = createAccountSweeps(notices);
   const usageStream = config.usage ? createUsage(config.usage, deps) : undefined;
+  // Heard from the moment the room exists: a revocation is told whichever gateway made it.
+  deps.stores.quotaStore.onRevoked(revokedKeyNotice(notices), () => undefined);
   return {
     stores: observeSubscriptions(deps.stores, publish),
     ...(usageStream ? { usage: usageStream.sink } : {}),
@@ -103,7 +105,6 @@ export function createEvents(deps: EventsDeps): Events {
       worker.start();
       alerts?.start();
       sweeps.start();
-      deps.stores.quotaStore.onRevoked(revokedKeyNotice(notices), () => undefined);
       if (usageStream) logger.info({ usage_events: config.usage?.sink, buffer: config.usage?.capacity }, 'usage events stream on');
     },
     async stop() {

@@ -17,10 +17,10 @@ const WORDING: Record<EventType, Wording> = {
   }),
   'quota.reset': (d) => ({ subject: `Your Tollgate ${d.api} quota has reset`, lines: [`A new month has begun: your ${d.api} ${d.plan} plan has its ${n(d.quota)} calls again.`] }),
   'key.expiring': (d) => ({
-    subject: `Your Tollgate key "${d.key_name}" expires in ${n(d.days)} day${d.days === 1 ? '' : 's'}`,
+    subject: `Tollgate: the key ${d.key_name} expires in ${n(d.days)} day${d.days === 1 ? '' : 's'}`,
     lines: [`The key ${d.key_id} ("${d.key_name}", …${d.key_last4}) stops working at ${utc(d.expires_at)}.`, 'Create a new key and move your clients to it before then.'],
   }),
-  'key.revoked': (d) => ({ subject: `Your Tollgate key "${d.key_name}" was revoked`, lines: [`The key ${d.key_id} ("${d.key_name}", …${d.key_last4}) was revoked at ${utc(d.revoked_at)}; calls with it are refused (401).`, 'If you did not do this, sign in and look at your keys.'] }),
+  'key.revoked': (d) => ({ subject: `Tollgate: the key ${d.key_name} was revoked`, lines: [`The key ${d.key_id} ("${d.key_name}", …${d.key_last4}) was revoked at ${utc(d.revoked_at)}; calls with it are refused (401).`, 'If you did not do this, sign in and look at your keys.'] }),
   'subscription.changed': (d) => ({ subject: `Your Tollgate ${d.api} subscription changed`, lines: [d.plan ? `Your ${d.api} subscription is now the ${d.plan} plan (${d.status}).` : `Your ${d.api} subscription was cancelled.`] }),
   'payment.failed': (d) => ({ subject: `Payment failed for your Tollgate ${d.api} plan`, lines: [`A payment for the ${d.api} ${d.plan} plan failed.`] }),
   'payment.recovered': (d) => ({ subject: `Payment received for your Tollgate ${d.api} plan`, lines: [`The ${d.api} ${d.plan} plan is paid and active again.`] }),
