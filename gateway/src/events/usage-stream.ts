@@ -103,7 +103,7 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
   let backoffMs = 0;
   let retryAt = 0;
   let droppedSinceLog = 0;
-  let lastDropLog = 0;
+  let lastDropLog = -Infinity;
   let stopped = false;
 
   const logDrops = (): void => {
