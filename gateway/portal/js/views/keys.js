@@ -1,5 +1,6 @@
 import { copyText, dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../dom.js';
 import { request } from '../api.js';
+import { confirmDialog } from '../dialog.js';
 import { forget, remember } from '../secrets.js';
 import { requireSession } from './common.js';
 
@@ -28,29 +29,6 @@ function stateOf(key, now) {
   if (key.expires_at && Date.parse(key.expires_at) <= now) return { live: false, text: 'Expired' };
   if (key.grace_until && Date.parse(key.grace_until) > now) return { live: true, grace: true, text: `Rolled; the old secret works until ${dateTime(key.grace_until)}` };
   return { live: true, text: 'Active' };
-}
-
-/** A modal dialog (native <dialog>: focus stays in it, Escape closes it); resolves true when confirmed. */
-function confirmDialog(titleText, body, confirmText, danger) {
-  return new Promise((resolve) => {
-    const id = `dialog-${Math.random().toString(36).slice(2)}`;
-    const dialog = el('dialog', { 'aria-labelledby': id });
-    const close = (value) => {
-      dialog.close();
-      dialog.remove();
-      resolve(value);
-    };
-    dialog.append(
-      el('form', { method: 'dialog', class: 'stack', onsubmit: (event) => { event.preventDefault(); close(true); } },
-        el('h2', { id }, titleText),
-        body,
-        el('div', { class: 'row' }, el('button', { type: 'submit', class: danger ? 'danger' : '' }, confirmText), el('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel')),
-      ),
-    );
-    dialog.addEventListener('cancel', (event) => { event.preventDefault(); close(false); });
-    document.body.append(dialog);
-    dialog.showModal();
-  });
 }
 
 /** Create, list, roll, end a roll's grace and revoke the account's keys. */
