@@ -110,13 +110,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const claim = (): Promise<void> => {
     claiming ??= (async () => {
       try {
-        do {
+        let full = true;
+        while (full && inFlight.size < MAX_IN_FLIGHT) {
           nudged = false;
-          if (inFlight.size >= MAX_IN_FLIGHT) break;
           const due = await eventStore.claimDue(clock(), BATCH, LEASE_MS);
           for (const delivery of due) track(delivery);
-          if (due.length < BATCH) break;
-        } while (true);
+          full = due.length === BATCH;
+        }
       } catch (err) {
         logger.warn({ err: (err as Error).message }, 'webhook queue not read now; it is read again in a second');
       } finally {

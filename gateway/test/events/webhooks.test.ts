@@ -257,7 +257,7 @@ describe.each(['sqlite', 'redis'] as const)('webhooks with the %s store', (kind)
   it('when hostile bodies and ids are sent to the event routes, then every answer is a 4xx in the envelope or a success, never a 5xx', async () => {
     const { key } = await account();
     const made = await addEndpoint(key, (await receiver()).url);
-    const value = fc.oneof(fc.jsonValue(), fc.constantFrom('__proto__', 'constructor', 'a'.repeat(3000), 'http://127.0.0.1/', 'https://[::1]/', -1, 1e309, 101, 0));
+    const value = fc.oneof(fc.jsonValue(), fc.constantFrom('__proto__', 'constructor', 'a'.repeat(3000), 'http://127.0.0.1/', 'https://[::1]/', -1, 1e21, 101, 0));
     const body = fc.oneof(fc.dictionary(fc.constantFrom('url', 'types', 'description', 'enabled', 'mail', 'thresholds', 'overlap_hours', '__proto__', 'x'), value), fc.jsonValue());
     const target = fc.constantFrom<[Method, string]>(['post', '/webhooks'], ['put', `/webhooks/${made.id}`], ['put', '/events/settings'], ['post', `/webhooks/${made.id}/rotate-secret`], ['put', '/webhooks/whe_zz'], ['post', '/webhooks/%E0%A4%A/test'], ['post', `/webhooks/${made.id}/deliveries/dlv_1/redeliver`]);
     await fc.assert(
