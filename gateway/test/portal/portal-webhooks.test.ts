@@ -50,7 +50,7 @@ describe('the Webhooks page and the usage banner', () => {
     expect(await row.locator('td[data-label="Attempts"]').textContent()).toBe('1');
     expect(await row.locator('td[data-label="Latency"]').textContent()).toMatch(/^\d+ ms$/);
     expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'webhooks-desktop');
+    await screenshot(page, 'webhooks-deliveries-desktop');
 
     await page.getByRole('button', { name: `Rotate the secret of ${hooks.url}` }).click();
     await page.getByRole('dialog').waitFor();
@@ -71,7 +71,7 @@ describe('the Webhooks page and the usage banner', () => {
     await phone.goto('/portal/webhooks');
     await phone.locator('table.deliveries').waitFor();
     expect(await seriousViolations(phone)).toEqual([]);
-    await screenshot(phone, 'webhooks-phone');
+    await screenshot(phone, 'webhooks-deliveries-phone');
   });
 
   test('when the month reaches 80% of the quota, then the usage page warns with the reset time and says which alerts are on, linking to Webhooks', async () => {
