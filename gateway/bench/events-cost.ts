@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import Redis from 'ioredis';
 import { redisKeys } from '../src/data/redis/redis-keys';
-import { startRedisServer } from '../test/support/redis-server';
-import { BENCH_ADMIN_TOKEN, BENCH_PROXY_SECRET, createBenchKeys, writeBenchPlans } from './bench-setup';
-import { runBench } from './bench-servers';
-import { startChild } from './child-server';
+import { createBenchKeys } from './bench-setup';
+import { runBench, withBenchServers } from './bench-servers';
 import type { ChildServer } from './child-server';
 import { GATEWAY_SOURCE, buildGateway, startBenchGateway } from './gateway-build';
 import { BENCH_LOAD, byName, measure, median, rotate } from './measure';
@@ -46,42 +42,37 @@ export interface EventsCost {
 }
 
 export async function eventsCost(roundCount: number): Promise<EventsCost> {
-  const redisServer = await startRedisServer();
-  const redis = new Redis(redisServer.url);
-  const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-events-bench-'));
-  const upstream = await startChild('bench/upstream.ts', {});
-  const env = { TOKEN_URL: upstream.url, PLANS_FILE: writeBenchPlans(dir), ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL, PROXY_SECRET: BENCH_PROXY_SECRET, REDIS_URL: redisServer.url };
-  const servers: ChildServer[] = [];
   const rounds: Row[][] = [];
   let streamEntries = 0;
-  try {
-    const start = async (extra: Record<string, string>): Promise<ChildServer> => {
-      const server = await startBenchGateway({ ...env, ...extra });
-      servers.push(server);
-      return server;
-    };
-    const targets: [string, ChildServer][] = [
-      [OFF, await start({ QUOTA_ALERTS: 'false' })],
-      [ALERTS, await start({})],
-      [STREAM, await start({ USAGE_EVENTS: 'redis', USAGE_STREAM_MAXLEN: '100000' })],
-    ];
-    const keys = new Map<string, () => string>();
-    for (const [name, server] of targets) keys.set(name, rotate(await createBenchKeys(server, KEYS)));
-    for (let round = 0; round < roundCount; round++) {
-      console.error(`events round ${round + 1} of ${roundCount}`);
-      const order = [...targets.slice(round % 3), ...targets.slice(0, round % 3)];
-      const rows: Row[] = [];
-      for (const [name, server] of order) rows.push(await measure(name, server, BENCH_LOAD, keys.get(name)!, redis));
-      rounds.push(rows);
+  await withBenchServers(async ({ redis: redisServer, env: benchEnv }) => {
+    const redis = new Redis(redisServer.url);
+    const servers: ChildServer[] = [];
+    try {
+      const start = async (extra: Record<string, string>): Promise<ChildServer> => {
+        const server = await startBenchGateway({ ...benchEnv, LOG_LEVEL, ...extra });
+        servers.push(server);
+        return server;
+      };
+      const targets: [string, ChildServer][] = [
+        [OFF, await start({ QUOTA_ALERTS: 'false' })],
+        [ALERTS, await start({})],
+        [STREAM, await start({ USAGE_EVENTS: 'redis', USAGE_STREAM_MAXLEN: '100000' })],
+      ];
+      const keys = new Map<string, () => string>();
+      for (const [name, server] of targets) keys.set(name, rotate(await createBenchKeys(server, KEYS)));
+      for (let round = 0; round < roundCount; round++) {
+        console.error(`events round ${round + 1} of ${roundCount}`);
+        const order = [...targets.slice(round % 3), ...targets.slice(0, round % 3)];
+        const rows: Row[] = [];
+        for (const [name, server] of order) rows.push(await measure(name, server, BENCH_LOAD, keys.get(name)!, redis));
+        rounds.push(rows);
+      }
+      streamEntries = await redis.xlen(redisKeys.usageStream(0));
+    } finally {
+      for (const server of servers) await server.stop();
+      await redis.quit();
     }
-    streamEntries = await redis.xlen(redisKeys.usageStream(0));
-  } finally {
-    for (const server of servers) await server.stop();
-    await upstream.stop();
-    await redis.quit();
-    await redisServer.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
   const rps = (a: string, b: string) => rounds.map((r) => byName(r, a).rps / byName(r, b).rps);
   const cpu = (row: Row) => row.cpuUs + (row.redisCpuUs ?? 0);
   const cpuRatio = (on: string, off: string) => rounds.map((r) => cpu(byName(r, off)) / cpu(byName(r, on)));

@@ -1,6 +1,7 @@
 import type { Logger } from '@tollgate/envelope';
 import type { Subscription } from '../domain/admission';
 import { billingAccess } from '../domain/billing-access';
+import type { PaymentNotice } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
@@ -28,15 +29,6 @@ export interface ProviderFlowDeps {
   apply: (paid: PaidSubscription, accountId: string) => Promise<Applied | undefined>;
   clock: () => number;
   logger: Logger;
-}
-
-/** A change to a paid plan the account is told about beyond billing's own mails (the composition wires it to events). */
-export interface PaymentNotice {
-  type: 'payment.failed' | 'payment.recovered' | 'subscription.canceled';
-  accountId: string;
-  api: string;
-  plan: string;
-  data?: Record<string, unknown>;
 }
 
 /** What the applier needs. */

@@ -7,7 +7,7 @@ import type { Account, AccountStore } from '../data/account-store';
 import type { BillingStore } from '../data/billing-store';
 import type { Mailer } from '../mail/mailer';
 import { createApplier } from './apply-subscription';
-import type { PaymentNotice } from './apply-subscription';
+import type { PaymentNotice } from '../domain/event-types';
 import { createBillingActions } from './billing-actions';
 import { createBillingAdminRoutes } from './billing-admin-routes';
 import type { BillingProvider, CatalogueSync } from './billing-provider';

@@ -29,6 +29,15 @@ export const MAILED_BY_DEFAULT: Readonly<Record<EventType, boolean>> = Object.fr
   'subscription.canceled': true,
 });
 
+/** A change to a paid plan billing tells the events room of (through a callback the composition passes). */
+export interface PaymentNotice {
+  type: 'payment.failed' | 'payment.recovered' | 'subscription.canceled';
+  accountId: string;
+  api: string;
+  plan: string;
+  data?: Record<string, unknown>;
+}
+
 /** Thresholds (percent of the monthly quota) every API alerts at unless the account sets its own. */
 export const DEFAULT_THRESHOLDS: readonly number[] = Object.freeze([80, 100]);
 /** At most this many thresholds per API. */

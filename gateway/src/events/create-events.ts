@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Request, Router } from 'express';
 import type { Logger } from '@tollgate/envelope';
 import type { EventsConfig } from '../config';
+import type { PaymentNotice } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import type { QuotaObserver, UsageSink } from '../domain/usage-event';
 import type { Account } from '../data/account-store';
@@ -37,15 +38,6 @@ export interface EventsDeps {
   publicUrl?: string;
 }
 
-/** A billing change the events room tells the account about (billing calls this; it does not import events). */
-export interface BillingNotice {
-  type: 'payment.failed' | 'payment.recovered' | 'subscription.canceled';
-  accountId: string;
-  api: string;
-  plan: string;
-  data?: Record<string, unknown>;
-}
-
 /** The events room as the composition wires it. */
 export interface Events {
   /** The stores the other rooms get: subscription changes are told from them. */
@@ -56,7 +48,7 @@ export interface Events {
   /** `/dashboard/v1/events/*` and `/dashboard/v1/webhooks/*` (mount at `/dashboard/v1`). */
   routes(authenticate: (req: Request) => Promise<{ account: Account }>): Router;
   /** What billing calls on a failed, recovered or ended payment. */
-  billingNotice(notice: BillingNotice): void;
+  billingNotice(notice: PaymentNotice): void;
   publish(event: AccountEvent): Promise<void>;
   /** For tests and the CLI: run the queue, the alerts and the sweeps once now. */
   worker: DeliveryWorker;

@@ -1,13 +1,7 @@
-import type { SchemaObject } from 'ajv';
 import type { QuerySchema } from '@tollgate/envelope';
+import { closed } from '../http/schemas';
 import { EVENT_TYPES, MAX_THRESHOLDS } from '../domain/event-types';
 
-const closed = (properties: Record<string, unknown>, optional: string[] = []): SchemaObject => ({
-  type: 'object',
-  additionalProperties: false,
-  required: Object.keys(properties).filter((p) => !optional.includes(p)),
-  properties,
-});
 const time = { type: 'string', format: 'date-time' };
 const maybeTime = { type: ['string', 'null'], format: 'date-time' };
 const eventType = { type: 'string', enum: [...EVENT_TYPES] };

@@ -1,16 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { eventually } from '../support/eventually';
-import { startEchoUpstream } from '../support/echo-upstream';
-import type { EchoUpstream } from '../support/echo-upstream';
+import { useEventServers } from '../support/event-servers';
 import { buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
-import { startRedisServer } from '../support/redis-server';
-import type { RedisServer } from '../support/redis-server';
-import { startSmtpInbox } from '../support/smtp-inbox';
-import type { SmtpInbox } from '../support/smtp-inbox';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -22,18 +15,7 @@ const START = Date.parse('2026-03-10T12:00:00.000Z');
 const DAY = 86_400_000;
 type Event = { type: string; timestamp: string; data: Record<string, unknown> };
 
-let upstream: EchoUpstream;
-let redisServer: RedisServer;
-let inbox: SmtpInbox;
-let dir: string;
-beforeAll(async () => {
-  [upstream, redisServer, inbox] = await Promise.all([startEchoUpstream(), startRedisServer(), startSmtpInbox()]);
-  dir = mkdtempSync(path.join(tmpdir(), 'tollgate-account-events-'));
-});
-afterAll(async () => {
-  await Promise.all([upstream.close(), redisServer.stop(), inbox.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+const servers = useEventServers();
 
 let made = 0;
 describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %s store', (kind) => {
@@ -41,7 +23,7 @@ describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %
   let hooks: WebhookReceiver;
   beforeEach(async () => {
     hooks = await startWebhookReceiver();
-    gw = await buildGateway({ upstream: upstream.url, start: START, ...(kind === 'redis' ? { redisUrl: redisServer.url } : { sqlitePath: path.join(dir, `s-${++made}.db`) }), env: { SMTP_URL: inbox.url, WEBHOOKS_ALLOW_PRIVATE: 'true' } });
+    gw = await buildGateway({ upstream: servers.upstream.url, start: START, ...(kind === 'redis' ? { redisUrl: servers.redis.url } : { sqlitePath: path.join(servers.dir, `s-${++made}.db`) }), env: { SMTP_URL: servers.inbox.url, WEBHOOKS_ALLOW_PRIVATE: 'true' } });
   });
   afterEach(async () => {
     await gw.close();
@@ -92,8 +74,8 @@ describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %
     expect(await calls(a.key, 3)).toEqual([200, 429, 429]);
     const events = await told(a.endpointSecret);
     expect(events.map((e) => e.data.threshold)).toEqual([80, 100]);
-    expect((await inbox.next(a.email, 1)).subject).toBe('Your Tollgate token quota is 100% used');
-    expect(inbox.to(a.email).map((m) => m.subject)).toEqual(['Your Tollgate token quota is 80% used', 'Your Tollgate token quota is 100% used']);
+    expect((await servers.inbox.next(a.email, 1)).subject).toBe('Your Tollgate token quota is 100% used');
+    expect(servers.inbox.to(a.email).map((m) => m.subject)).toEqual(['Your Tollgate token quota is 80% used', 'Your Tollgate token quota is 100% used']);
 
     // The next month, the thresholds are told again.
     gw.clock.set(Date.parse('2026-04-02T00:00:00.000Z'));
@@ -110,7 +92,7 @@ describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %
     expect((await dash('put', '/events/settings', a.key, { thresholds: { token: [0] } })).status).toBe(400);
     await calls(a.key, 3);
     expect((await told(a.endpointSecret)).map((e) => e.data.threshold).sort()).toEqual([40, 60]);
-    expect(inbox.count(a.email)).toBe(0);
+    expect(servers.inbox.count(a.email)).toBe(0);
   });
 
   it('when a key is revoked, or its subscription changed, then the account is told once each', async () => {
@@ -124,8 +106,8 @@ describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %
     expect(events.map((e) => e.type)).toEqual(['key.revoked', 'subscription.changed']);
     expect(events[0]!.data).toMatchObject({ key_id: second.id, key_name: 'ci' });
     expect(events[1]!.data).toMatchObject({ api: 'token', plan: 'slow', status: 'active' });
-    await eventually(async () => inbox.count(a.email) === 2, 'both mails');
-    expect(inbox.to(a.email).map((m) => m.subject)).toEqual(['Tollgate: the key ci was revoked', 'Your Tollgate token subscription changed']);
+    await eventually(async () => servers.inbox.count(a.email) === 2, 'both mails');
+    expect(servers.inbox.to(a.email).map((m) => m.subject)).toEqual(['Tollgate: the key ci was revoked', 'Your Tollgate token subscription changed']);
   });
 
   it('when a key is 7 days and then 1 day from its expiry, then the account is told once at each, and a month that begins is told to those who asked', async () => {
@@ -142,7 +124,7 @@ describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %
     const events = await told(a.endpointSecret);
     expect(events.map((e) => `${e.type} ${e.data.days ?? e.data.month}`)).toEqual(['key.expiring 7', 'key.expiring 1', 'quota.reset 2026-04']);
     expect(events[0]!.data).toMatchObject({ key_id: a.keyId, key_name: 'expiring', expires_at: new Date(START + 6 * DAY).toISOString() });
-    expect(inbox.to(a.email).map((m) => m.subject)).toEqual(['Tollgate: the key expiring expires in 7 days', 'Tollgate: the key expiring expires in 1 day', 'Your Tollgate token quota has reset']);
+    expect(servers.inbox.to(a.email).map((m) => m.subject)).toEqual(['Tollgate: the key expiring expires in 7 days', 'Tollgate: the key expiring expires in 1 day', 'Your Tollgate token quota has reset']);
   });
 
   it('when billing says a payment failed, came through or a paid plan ended, then the account’s endpoints are told (billing mails those itself)', async () => {
@@ -152,7 +134,7 @@ describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %
     gw.events.billingNotice({ type: 'subscription.canceled', accountId: a.accountId, api: 'token', plan: 'pro', data: { reason: 'payment' } });
     await eventually(async () => (await told(a.endpointSecret)).length === 3, 'three billing events');
     expect((await told(a.endpointSecret)).map((e) => e.type).sort()).toEqual(['payment.failed', 'payment.recovered', 'subscription.canceled']);
-    await eventually(async () => inbox.count(a.email) === 1, 'the cancellation mail');
-    expect(inbox.to(a.email)[0]!.subject).toBe('Your Tollgate token pro plan has ended');
+    await eventually(async () => servers.inbox.count(a.email) === 1, 'the cancellation mail');
+    expect(servers.inbox.to(a.email)[0]!.subject).toBe('Your Tollgate token pro plan has ended');
   });
 });

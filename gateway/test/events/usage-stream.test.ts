@@ -10,14 +10,21 @@ import { buildGateway } from '../support/gateway-fixture';
 import { runGatewayScript } from '../support/gateway-process';
 import type { GatewayProcess } from '../support/gateway-process';
 import { ADMIN_TOKEN, insideOneMonth, startClusterGateways, startRedisGateways } from '../support/quota-gateways';
-import type { ClusterGateways, QuotaGateways } from '../support/quota-gateways';
+import type { QuotaGateways } from '../support/quota-gateways';
 import { rawCall } from '../support/raw-http';
 import { startUsageReceiver } from '../support/usage-receiver';
+import { useStarted } from '../support/use-started';
 import type { UsageReceiver } from '../support/usage-receiver';
 
 jest.setTimeout(240_000);
 
 type Event = CloudEvent<UsageData>;
+/** Gateways started once for a block, stopped after it. */
+const useGateways = <T extends QuotaGateways>(start: () => Promise<T>): T =>
+  useStarted(async () => {
+    const started = await start();
+    return Object.assign(started, { close: () => started.stop() });
+  });
 const EXAMPLE = path.resolve(__dirname, '../../examples/usage-to-totals/usage-to-totals.ts');
 
 /** `total` calls with request ids `<prefix>-<i>`, alternating keys and gateways; the status each got, by id. */
@@ -78,11 +85,7 @@ async function exampleTotals(env: Record<string, string>): Promise<{ accounts: R
 
 describe('the usage stream on Redis, two gateways', () => {
   const Q = 8_000;
-  let env: QuotaGateways;
-  beforeAll(async () => {
-    env = await startRedisGateways({ count: 2, quota: Q, env: { USAGE_EVENTS: 'redis', REDIS_TIMEOUT_MS: '5000' } });
-  });
-  afterAll(() => env?.stop());
+  const env = useGateways(() => startRedisGateways({ count: 2, quota: Q, env: { USAGE_EVENTS: 'redis', REDIS_TIMEOUT_MS: '5000' } }));
 
   it('when 10,000 calls go through two gateways, then the stream holds 10,000 CloudEvents with 10,000 distinct ids, each matching its answer, and the example consumer totals them', async () => {
     await insideOneMonth(120_000);
@@ -131,11 +134,7 @@ describe('the usage stream as HTTP batches', () => {
   });
 
   describe('two gateways', () => {
-    let env: QuotaGateways;
-    beforeAll(async () => {
-      env = await startRedisGateways({ count: 2, quota: 1_000_000, env: { USAGE_EVENTS: 'http', USAGE_EVENTS_URL: receiver.url, REDIS_TIMEOUT_MS: '5000' } });
-    });
-    afterAll(() => env?.stop());
+    const env = useGateways(() => startRedisGateways({ count: 2, quota: 1_000_000, env: { USAGE_EVENTS: 'http', USAGE_EVENTS_URL: receiver.url, REDIS_TIMEOUT_MS: '5000' } }));
 
     it('when the sink is killed and restarted mid-run, then every call’s event arrives once it is back (nothing lost within the buffer) and none is dropped', async () => {
       await insideOneMonth(120_000);
@@ -153,11 +152,7 @@ describe('the usage stream as HTTP batches', () => {
   });
 
   describe('a gateway with a buffer of 100', () => {
-    let env: QuotaGateways;
-    beforeAll(async () => {
-      env = await startRedisGateways({ count: 1, quota: 1_000_000, env: { USAGE_EVENTS: 'http', USAGE_EVENTS_URL: receiver.url, USAGE_EVENTS_BUFFER: '100' } });
-    });
-    afterAll(() => env?.stop());
+    const env = useGateways(() => startRedisGateways({ count: 1, quota: 1_000_000, env: { USAGE_EVENTS: 'http', USAGE_EVENTS_URL: receiver.url, USAGE_EVENTS_BUFFER: '100' } }));
 
     it('when the sink is away for 500 calls, then 100 are kept and sent when it is back, 400 dropped and counted, and a log line says so', async () => {
       const { keys } = await env.account();
@@ -176,11 +171,7 @@ describe('the usage stream as HTTP batches', () => {
 });
 
 describe('the usage stream on a Redis Cluster', () => {
-  let env: ClusterGateways;
-  beforeAll(async () => {
-    env = await startClusterGateways({ count: 2, quota: 1_000_000, env: { USAGE_EVENTS: 'redis', REDIS_TIMEOUT_MS: '5000' } });
-  });
-  afterAll(() => env?.stop());
+  const env = useGateways(() => startClusterGateways({ count: 2, quota: 1_000_000, env: { USAGE_EVENTS: 'redis', REDIS_TIMEOUT_MS: '5000' } }));
 
   it('when calls of many accounts go through two gateways, then their events spread over 8 stream shards on every master, one per call, and the example consumer reads them all', async () => {
     const accounts = await Promise.all(Array.from({ length: 12 }, () => env.account()));

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -9,14 +7,9 @@ import { EVENT_ROUTES } from '../../src/events/event-routes';
 import { RETRY_DELAYS_MS } from '../../src/domain/event-types';
 import { endpointRecord } from '../data/event-store-contract';
 import { eventually } from '../support/eventually';
-import { startEchoUpstream } from '../support/echo-upstream';
-import type { EchoUpstream } from '../support/echo-upstream';
+import { useEventServers } from '../support/event-servers';
 import { buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
-import { startRedisServer } from '../support/redis-server';
-import type { RedisServer } from '../support/redis-server';
-import { startSmtpInbox } from '../support/smtp-inbox';
-import type { SmtpInbox } from '../support/smtp-inbox';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -28,19 +21,8 @@ const ROUTES = Object.values(EVENT_ROUTES);
 type Method = 'get' | 'post' | 'put' | 'delete';
 const routeOf = (method: string, path: string) => ROUTES.find((r) => r.method === method && new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
 
-let upstream: EchoUpstream;
-let redisServer: RedisServer;
-let inbox: SmtpInbox;
-let dir: string;
+const servers = useEventServers();
 const receivers: WebhookReceiver[] = [];
-beforeAll(async () => {
-  [upstream, redisServer, inbox] = await Promise.all([startEchoUpstream(), startRedisServer(), startSmtpInbox()]);
-  dir = mkdtempSync(path.join(tmpdir(), 'tollgate-webhooks-'));
-});
-afterAll(async () => {
-  await Promise.all([upstream.close(), redisServer.stop(), inbox.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
@@ -55,9 +37,9 @@ describe.each(['sqlite', 'redis'] as const)('webhooks with the %s store', (kind)
   let gw: GatewayFixture;
   let file: string;
   const open = (env: Record<string, string> = {}, at = START, keepRedis = false) =>
-    buildGateway({ upstream: upstream.url, start: at, keepRedis, ...(kind === 'redis' ? { redisUrl: redisServer.url } : { sqlitePath: file }), env: { SMTP_URL: inbox.url, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '500', ...env } });
+    buildGateway({ upstream: servers.upstream.url, start: at, keepRedis, ...(kind === 'redis' ? { redisUrl: servers.redis.url } : { sqlitePath: file }), env: { SMTP_URL: servers.inbox.url, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '500', ...env } });
   beforeEach(async () => {
-    file = path.join(dir, `store-${++files}.db`);
+    file = path.join(servers.dir, `store-${++files}.db`);
     gw = await open();
   });
   afterEach(() => gw.close());
@@ -203,7 +185,7 @@ describe.each(['sqlite', 'redis'] as const)('webhooks with the %s store', (kind)
     }
     const endpoint = (await call('get', '/webhooks', key)).body.data[0];
     expect(endpoint).toMatchObject({ enabled: false, disabled_reason: 'every delivery to it failed for 3 days' });
-    const mail = await inbox.next(email);
+    const mail = await servers.inbox.next(email);
     expect(mail.subject).toBe('Your Tollgate webhook endpoint was disabled');
     expect(mail.text).toContain(hooks.url);
     const sent = hooks.received.length;

@@ -1,6 +1,7 @@
-import { copyText, dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../dom.js';
+import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../dom.js';
 import { request } from '../api.js';
 import { confirmDialog } from '../dialog.js';
+import { secretBox } from '../secret-box.js';
 import { apiTitle, requireSession } from './common.js';
 
 export const title = 'Webhooks';
@@ -49,17 +50,14 @@ export async function render(main, ctx) {
   }
 
   function showSecret(endpoint, what) {
-    const copyStatus = statusRegion();
-    fill(secretArea, el('section', { class: 'card secret-box', 'aria-labelledby': 'webhook-secret-title' },
-      el('h2', { id: 'webhook-secret-title', tabindex: '-1' }, `${what}: copy the signing secret now`),
-      el('p', {}, 'It is shown this once. Keep it where your endpoint verifies signatures.'),
-      el('code', { class: 'secret', id: 'webhook-secret' }, endpoint.secret),
-      el('div', { class: 'row' },
-        el('button', { type: 'button', onclick: () => copyText(endpoint.secret, copyStatus, 'Secret copied') }, 'Copy secret'),
-        el('button', { type: 'button', class: 'secondary', onclick: () => { secretArea.replaceChildren(); list.querySelector('h2')?.focus(); } }, 'I have saved it'),
-      ),
-      copyStatus,
-    ));
+    fill(secretArea, secretBox({
+      id: 'webhook-secret-title',
+      heading: `${what}: copy the signing secret now`,
+      note: 'It is shown this once. Keep it where your endpoint verifies signatures.',
+      codeId: 'webhook-secret',
+      secret: endpoint.secret,
+      done: () => { secretArea.replaceChildren(); list.querySelector('h2')?.focus(); },
+    }));
     secretArea.querySelector('h2').focus();
   }
 

@@ -33,31 +33,29 @@ export function openSqliteEvents(db: Database.Database, nowMs: number): { state:
   db.prepare('DELETE FROM event_claims WHERE expires_at_ms <= ?').run(nowMs);
   for (const row of db.prepare('SELECT * FROM event_claims').all() as { name: string; expires_at_ms: number }[]) state.claims.set(row.name, row.expires_at_ms);
 
-  const putPreferences = db.prepare('INSERT OR REPLACE INTO event_preferences (account_id, record) VALUES (?, ?)');
-  const putEndpoint = db.prepare('INSERT OR REPLACE INTO webhook_endpoints (id, record) VALUES (?, ?)');
-  const dropEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE id = ?');
-  const putDelivery = db.prepare('INSERT OR REPLACE INTO webhook_deliveries (id, record, due_at_ms) VALUES (?, ?, ?)');
-  const dropDelivery = db.prepare('DELETE FROM webhook_deliveries WHERE id = ?');
-  const putClaim = db.prepare('INSERT OR REPLACE INTO event_claims (name, expires_at_ms) VALUES (?, ?)');
-  const dropClaim = db.prepare('DELETE FROM event_claims WHERE name = ?');
+  // Each table is written by its key: the row as the state holds it, or deleted when the state has none.
+  const table = (name: string, key: string, value: string, due = false) => {
+    const put = db.prepare(`INSERT OR REPLACE INTO ${name} (${key}, ${value}${due ? ', due_at_ms' : ''}) VALUES (?, ?${due ? ', ?' : ''})`);
+    const drop = db.prepare(`DELETE FROM ${name} WHERE ${key} = ?`);
+    return (id: string, row: unknown[] | undefined): void => void (row ? put.run(id, ...row) : drop.run(id));
+  };
+  const preferences = table('event_preferences', 'account_id', 'record');
+  const endpoints = table('webhook_endpoints', 'id', 'record');
+  const deliveries = table('webhook_deliveries', 'id', 'record', true);
+  const claims = table('event_claims', 'name', 'expires_at_ms');
+  const json = (value: unknown): unknown[] | undefined => (value === undefined ? undefined : [JSON.stringify(value)]);
   return {
     state,
     persist: {
-      preferences: (accountId) => void putPreferences.run(accountId, JSON.stringify(state.preferences.get(accountId))),
-      endpoint(endpointId) {
-        const endpoint = state.endpoints.get(endpointId);
-        if (endpoint) putEndpoint.run(endpointId, JSON.stringify(endpoint));
-        else dropEndpoint.run(endpointId);
-      },
+      preferences: (accountId) => preferences(accountId, json(state.preferences.get(accountId))),
+      endpoint: (endpointId) => endpoints(endpointId, json(state.endpoints.get(endpointId))),
       delivery(deliveryId) {
         const delivery = state.deliveries.get(deliveryId);
-        if (delivery) putDelivery.run(deliveryId, JSON.stringify(delivery), state.due.get(deliveryId) ?? null);
-        else dropDelivery.run(deliveryId);
+        deliveries(deliveryId, delivery && [JSON.stringify(delivery), state.due.get(deliveryId) ?? null]);
       },
       claim(name) {
         const until = state.claims.get(name);
-        if (until === undefined) dropClaim.run(name);
-        else putClaim.run(name, until);
+        claims(name, until === undefined ? undefined : [until]);
       },
     },
   };
