@@ -1,4 +1,4 @@
-import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../dom.js';
+import { dateTime, el, errorRegion, fill, heading, showError, statusRegion, within } from '../dom.js';
 import { request } from '../api.js';
 import { confirmDialog } from '../dialog.js';
 import { secretBox } from '../secret-box.js';
@@ -56,12 +56,7 @@ export async function render(main, ctx) {
   }
 
   async function act(work) {
-    showError(problem, null);
-    try {
-      await work();
-    } catch (err) {
-      showError(problem, err);
-    }
+    await within(problem, work);
     await refresh();
   }
 

@@ -1,4 +1,4 @@
-import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../dom.js';
+import { dateTime, el, errorRegion, fill, heading, showError, statusRegion, within } from '../dom.js';
 import { request } from '../api.js';
 import { confirmDialog } from '../dialog.js';
 import { secretBox } from '../secret-box.js';
@@ -40,12 +40,7 @@ export async function render(main, ctx) {
   main.append(heading(title), el('p', { class: 'lead' }, 'Tollgate POSTs each event to your endpoints, signed as Standard Webhooks describes (webhook-id, webhook-timestamp, webhook-signature). Verify the signature with the endpoint’s secret, and dedupe on webhook-id: a delivery is retried until your endpoint answers 2xx.'), problem, status, secretArea);
 
   async function act(work) {
-    showError(problem, null);
-    try {
-      await work();
-    } catch (err) {
-      showError(problem, err);
-    }
+    await within(problem, work);
     await refresh();
   }
 
