@@ -67,15 +67,39 @@ function settingsView(prefs: EventPreferences, plans: PlanTable): Record<string,
   return { types: [...EVENT_TYPES], mail, thresholds, custom_thresholds: Object.keys(prefs.thresholds) };
 }
 
-/** `/dashboard/v1/events/settings` and `/dashboard/v1/webhooks/*`, with the dashboard's caller check passed in. */
-export function createEventRoutes(deps: EventRoutesDeps): Router {
+/** `/events/settings`: which events are mailed, and the account's own thresholds. */
+function addSettingsRoutes(router: Router, deps: EventRoutesDeps): void {
   const { eventStore, authenticate, plans } = deps;
   const parseSettings = createBodyParser<{ mail?: Partial<Record<EventType, boolean>>; thresholds?: Record<string, number[] | null> }>(EVENT_SETTINGS_BODY);
+  router.get('/events/settings', async (req, res) => {
+    const { account } = await authenticate(req);
+    sendOk(res, settingsView(await eventStore.getPreferences(account.id), plans), EVENT_ROUTES.settings.message);
+  });
+  router.put('/events/settings', async (req, res) => {
+    const { account } = await authenticate(req);
+    const body = parseSettings(req.body);
+    const prefs = await eventStore.getPreferences(account.id);
+    for (const [api, list] of Object.entries(body.thresholds ?? {})) {
+      if (!ownEntry(plans, api)) throw new AppError('NOT_FOUND', `no API named ${api}; APIs are ${Object.keys(plans).join(', ')}`, { details: { parameter: 'thresholds' } });
+      if (list === null) delete prefs.thresholds[api];
+      else prefs.thresholds[api] = [...list].sort((a, b) => a - b);
+    }
+    prefs.mail = { ...prefs.mail, ...body.mail };
+    await eventStore.setPreferences(account.id, prefs);
+    if (body.thresholds) await deps.thresholdsChanged();
+    sendOk(res, settingsView(prefs, plans), EVENT_ROUTES.updateSettings.message);
+  });
+}
+
+/** `/dashboard/v1/events/settings` and `/dashboard/v1/webhooks/*`, with the dashboard's caller check passed in. */
+export function createEventRoutes(deps: EventRoutesDeps): Router {
+  const { eventStore, authenticate } = deps;
   const parseCreate = createBodyParser<{ url: string; types: EventType[]; description?: string }>(CREATE_ENDPOINT_BODY);
   const parseUpdate = createBodyParser<{ url?: string; types?: EventType[]; description?: string; enabled?: boolean }>(UPDATE_ENDPOINT_BODY);
   const parseRotate = createBodyParser<{ overlap_hours?: number }>(ROTATE_BODY);
   const router = Router();
   router.use(['/events', '/webhooks'], express.json({ limit: '8kb' }));
+  addSettingsRoutes(router, deps);
 
   const checkedUrl = async (raw: string): Promise<string> => {
     try {
@@ -95,25 +119,6 @@ export function createEventRoutes(deps: EventRoutesDeps): Router {
   const enabledOnly = (endpoint: WebhookEndpoint): void => {
     if (!endpoint.enabled) throw new AppError('CONFLICT', 'this endpoint is disabled: enable it first (PUT with enabled: true)', { details: { reason: 'disabled' } });
   };
-
-  router.get('/events/settings', async (req, res) => {
-    const { account } = await authenticate(req);
-    sendOk(res, settingsView(await eventStore.getPreferences(account.id), plans), EVENT_ROUTES.settings.message);
-  });
-  router.put('/events/settings', async (req, res) => {
-    const { account } = await authenticate(req);
-    const body = parseSettings(req.body);
-    const prefs = await eventStore.getPreferences(account.id);
-    for (const [api, list] of Object.entries(body.thresholds ?? {})) {
-      if (!ownEntry(plans, api)) throw new AppError('NOT_FOUND', `no API named ${api}; APIs are ${Object.keys(plans).join(', ')}`, { details: { parameter: 'thresholds' } });
-      if (list === null) delete prefs.thresholds[api];
-      else prefs.thresholds[api] = [...list].sort((a, b) => a - b);
-    }
-    prefs.mail = { ...prefs.mail, ...body.mail };
-    await eventStore.setPreferences(account.id, prefs);
-    if (body.thresholds) await deps.thresholdsChanged();
-    sendOk(res, settingsView(prefs, plans), EVENT_ROUTES.updateSettings.message);
-  });
 
   router.get('/webhooks', async (req, res) => {
     const { account } = await authenticate(req);
