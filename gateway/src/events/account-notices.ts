@@ -41,12 +41,12 @@ export function revokedKeyNotice(deps: AccountNoticesDeps): (id: string) => void
 
 /**
  * The stores as the gateway's rooms use them, telling `subscription.changed` after a subscription
- * is set or cancelled (dashboard, admin API) or billing changes it: the composition hands these to
- * the rooms, so none of them knows events exist.
+ * is set or cancelled (dashboard, admin API) or billing changes it (to webhooks only: billing mails
+ * its own changes): the composition hands these to the rooms, so none of them knows events exist.
  */
 export function observeSubscriptions(stores: Stores, publish: (event: AccountEvent) => Promise<void>): Stores {
-  const changed = (accountId: string, api: string, subscription: { plan: string; status: string } | null): void =>
-    void publish({ accountId, type: 'subscription.changed', data: { api, plan: subscription?.plan ?? null, status: subscription?.status ?? 'cancelled' } });
+  const changed = (accountId: string, api: string, subscription: { plan: string; status: string } | null, mail?: false): void =>
+    void publish({ accountId, type: 'subscription.changed', data: { api, plan: subscription?.plan ?? null, status: subscription?.status ?? 'cancelled' }, ...(mail === false ? { mail } : {}) });
   const accountStore: AccountStore = Object.create(stores.accountStore) as AccountStore;
   accountStore.setSubscription = async (accountId, api, subscription) => {
     const before = (await stores.accountStore.getAccount(accountId))?.subscriptions[api];
@@ -59,7 +59,8 @@ export function observeSubscriptions(stores: Stores, publish: (event: AccountEve
     const before = change.subscription === undefined ? undefined : (await stores.accountStore.getAccount(accountId))?.subscriptions[api];
     const applied = await stores.billingStore.applyBilling(accountId, api, change);
     const after = change.subscription;
-    if (applied && after !== undefined && (before?.plan !== after?.plan || before?.status !== after?.status)) changed(accountId, api, after);
+    // Webhooks only: billing mails the payments itself and Stripe sends the receipts, so a mail here would say it twice.
+    if (applied && after !== undefined && (before?.plan !== after?.plan || before?.status !== after?.status)) changed(accountId, api, after, false);
     return applied;
   };
   return { ...stores, accountStore, billingStore };

@@ -12,6 +12,8 @@ export interface AccountEvent {
   accountId: string;
   type: EventType;
   data: Record<string, unknown>;
+  /** False: webhooks only, for a change whose room mails it itself (billing). */
+  mail?: false;
 }
 
 /** Tells accounts what happened: by mail (unless switched off) and to their webhook endpoints (queued). */
@@ -84,7 +86,7 @@ export function createEventBus(deps: EventBusDeps): EventBus {
       const nowMs = deps.clock();
       try {
         const prefs = await eventStore.getPreferences(event.accountId);
-        const mailed = prefs.mail[event.type] ?? MAILED_BY_DEFAULT[event.type];
+        const mailed = event.mail !== false && (prefs.mail[event.type] ?? MAILED_BY_DEFAULT[event.type]);
         const [mailing, queueing] = await Promise.allSettled([mail(event, mailed), queue(event, nowMs)]);
         for (const [what, result] of [['mail', mailing], ['webhooks', queueing]] as const) {
           if (result.status === 'rejected') logger.error({ err: (result.reason as Error).message, account_id: event.accountId, type: event.type }, `event ${what} not sent`);
