@@ -21,7 +21,7 @@ import type { Row } from './measure';
  * measured side by side in alternating rounds with the same number of keys under load (30, drawn
  * from the whole population on the big one). Also the memory an account takes (3 keys, 90 days of
  * history, a month counter): in Redis (`used_memory` over the 100,000) and in the embedded SQLite
- * store (its file, and the process heap that holds it all, over DATA_SQLITE_ACCOUNTS, 2,000).
+ * store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the store also holds it all in the heap).
  */
 const ACCOUNTS = Number(process.env.DATA_ACCOUNTS ?? 100_000);
 const SQLITE_ACCOUNTS = Number(process.env.DATA_SQLITE_ACCOUNTS ?? 2_000);
@@ -42,7 +42,6 @@ export interface DataScale {
   ratios: number[];
   redisBytesPerAccount: number;
   sqliteFileBytesPerAccount: number;
-  sqliteHeapBytesPerAccount: number;
   sqliteAccounts: number;
 }
 
@@ -74,18 +73,13 @@ async function populate(stores: Stores, n: number, nowMs: number): Promise<strin
 
 const usedMemory = async (redis: Redis): Promise<number> => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1]);
 
-/** Bytes an account takes in the embedded store: on disk, and in the heap that holds it all. */
-async function sqliteBytes(dir: string, nowMs: number): Promise<{ file: number; heap: number }> {
+/** Bytes an account takes in the embedded store's file. */
+async function sqliteBytes(dir: string, nowMs: number): Promise<number> {
   const file = path.join(dir, 'scale.db');
-  global.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
   const sqlite = openSqliteStores({ path: file, clock: () => nowMs });
   await populate(sqlite.stores, SQLITE_ACCOUNTS, nowMs);
-  sqlite.flush();
-  global.gc?.();
-  const heap = (process.memoryUsage().heapUsed - heapBefore) / SQLITE_ACCOUNTS;
   sqlite.close();
-  return { file: statSync(file).size / SQLITE_ACCOUNTS, heap };
+  return statSync(file).size / SQLITE_ACCOUNTS;
 }
 
 /** See the top of this file. */
@@ -116,14 +110,13 @@ export async function dataScale(rounds: number): Promise<DataScale> {
       () => measure(SMALL, small, BENCH_LOAD, rotate(smallKeys)),
       () => measure(LARGE, large, BENCH_LOAD, rotate(largeKeys)),
     );
-    const sqlite = await sqliteBytes(dir, nowMs);
+    const sqliteFileBytesPerAccount = await sqliteBytes(dir, nowMs);
     return {
       accounts: ACCOUNTS,
       rounds: measured,
       ratios: measured.map((r) => byName(r, LARGE).rps / byName(r, SMALL).rps),
       redisBytesPerAccount,
-      sqliteFileBytesPerAccount: sqlite.file,
-      sqliteHeapBytesPerAccount: sqlite.heap,
+      sqliteFileBytesPerAccount,
       sqliteAccounts: SQLITE_ACCOUNTS,
     };
   } finally {
@@ -140,7 +133,7 @@ export function reportDataScale(scale: DataScale): void {
   const each = scale.ratios.map((x) => x.toFixed(2)).join(', ');
   console.log(`req/s with ${scale.accounts} accounts / with 10: ${median(scale.ratios).toFixed(2)} (rounds: ${each})  (target 0.95 to 1.05)`);
   console.log(`Redis: ${Math.round(scale.redisBytesPerAccount)} bytes per account (3 keys, 90 days of history, a month counter; used_memory over ${scale.accounts})`);
-  console.log(`SQLite: ${Math.round(scale.sqliteFileBytesPerAccount)} bytes per account on disk, ${Math.round(scale.sqliteHeapBytesPerAccount)} bytes of heap (over ${scale.sqliteAccounts} accounts)`);
+  console.log(`SQLite: ${Math.round(scale.sqliteFileBytesPerAccount)} bytes per account on disk (over ${scale.sqliteAccounts} accounts)`);
 }
 
 if (require.main === module) {

@@ -228,12 +228,12 @@ function reportTargets(run: Run, minutes: number): void {
   if (run.cluster) add('Redis Cluster (3 masters) / one Redis, req/s', run.cluster.ratios, '≥ 0.85', (x) => x >= 0.85);
   if (run.scale) {
     add(`${run.scale.accounts} accounts / 10 accounts, req/s`, run.scale.ratios, '0.95 to 1.05', (x) => x >= 0.95 && x <= 1.05);
-    rows.push({ measure: 'bytes per account (3 keys, 90 days of history)', value: `Redis ${Math.round(run.scale.redisBytesPerAccount)}; SQLite ${Math.round(run.scale.sqliteFileBytesPerAccount)} on disk, ${Math.round(run.scale.sqliteHeapBytesPerAccount)} of heap`, rounds: '-', target: 'stated', met: '-' });
+    rows.push({ measure: 'bytes per account (3 keys, 90 days of history)', value: `Redis ${Math.round(run.scale.redisBytesPerAccount)}; SQLite ${Math.round(run.scale.sqliteFileBytesPerAccount)} on disk`, rounds: '-', target: 'stated', met: '-' });
   }
   if (run.soak) {
     const s = run.soak.samples;
     add(`soak ${run.soak.minutes} min at ${run.soak.rate}/s: RSS growth after the first minute`, [run.soak.rssGrowth * 100], '< 10%', (x) => x < 10, 1);
-    rows.push({ measure: 'soak: open sockets, timers (first minute → last)', value: `${s[0]!.sockets} → ${s.at(-1)!.sockets}, ${s[0]!.timeouts} → ${s.at(-1)!.timeouts}`, rounds: '-', target: 'no growth', met: s.at(-1)!.sockets <= s[0]!.sockets + 4 && s.at(-1)!.timeouts <= s[0]!.timeouts + 4 ? 'yes' : 'NO' });
+    rows.push({ measure: 'soak: open sockets, ref\'d timers (first minute → last)', value: `${s[0]!.sockets} → ${s.at(-1)!.sockets}, ${s[0]!.timeouts} → ${s.at(-1)!.timeouts}`, rounds: '-', target: 'no growth', met: s.at(-1)!.sockets <= s[0]!.sockets + 4 && s.at(-1)!.timeouts <= s[0]!.timeouts + 4 ? 'yes' : 'NO' });
   }
   if (run.events) {
     add('quota alerts on / off, req/s', run.events.alerts, '≥ 0.95', (x) => x >= 0.95, 3);

@@ -11,7 +11,8 @@ import { paced } from './measure';
  * The gateway (Redis store) under a steady load for SOAK_MINUTES (10) at SOAK_RATE calls a second
  * (half of the peak the caller measured), paced in its own process one minute at a time, sampled
  * after each minute: its RSS, its open sockets (from /proc) and its timers and sockets as Node
- * counts them (`nodejs_active_resources` of /metrics). The first minute is the warm-up; growth is
+ * counts them (`nodejs_active_resources` of /metrics: the ones that hold the process, so the
+ * gateway's own unref'd timers are not among them). The first minute is the warm-up; growth is
  * measured from its end to the last sample.
  */
 export interface Soak {

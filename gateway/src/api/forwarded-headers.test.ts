@@ -1,16 +1,10 @@
 import { clientHeaders, isGatewayCookie, serviceHeaders, withoutGatewayCookies } from './forwarded-headers';
 
 describe('the gateway’s own cookies', () => {
-  it.each([
-    ['tg_session', true],
-    ['__Host-tg_session', true],
-    ['__Secure-tg_csrf', true],
-    ['tg_', true],
-    ['theme', false],
-    ['xtg_session', false],
-    ['__Host-theme', false],
-  ])('%s is the gateway’s: %s', (name, expected) => {
-    expect(isGatewayCookie(name)).toBe(expected);
+  it('when a cookie is named tg_…, bare or with a __Host-/__Secure- prefix, then it is the gateway’s; no other is', () => {
+    const ours = ['tg_session', '__Host-tg_session', '__Secure-tg_csrf', 'tg_'];
+    const theirs = ['theme', 'xtg_session', '__Host-theme'];
+    expect([...ours, ...theirs].filter(isGatewayCookie)).toEqual(ours);
   });
 
   it.each([

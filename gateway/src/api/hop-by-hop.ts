@@ -1,5 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
-
 /**
  * Headers that describe one connection, not the message (RFC 9110 §7.6.1, plus the obsolete
  * `Keep-Alive` and `Proxy-Connection` that clients still send): a proxy must not forward them in
@@ -28,15 +26,4 @@ export function connectionNamed(value: string | string[] | undefined): Set<strin
     }
   }
   return named;
-}
-
-/**
- * Drops hop-by-hop headers and every header the message's own `Connection` names from a header
- * object, in place: used on the service's answer before it is copied to the client.
- */
-export function stripHopByHop(headers: IncomingHttpHeaders): void {
-  const named = connectionNamed(headers.connection);
-  for (const name of Object.keys(headers)) {
-    if (HOP_BY_HOP.has(name) || named.has(name)) delete headers[name];
-  }
 }

@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
-import { WebhookSignatureError } from './billing-provider';
+import { ProviderUnavailableError, WebhookSignatureError } from './billing-provider';
 import type { BillingProvider } from './billing-provider';
 import type { EventOutcome } from './webhook-intake';
 
@@ -27,7 +27,13 @@ export function createWebhookRoute(deps: { provider?: BillingProvider; intake?: 
       if (err instanceof WebhookSignatureError) throw new AppError('BAD_REQUEST', err.message, { details: { reason: 'signature' } });
       throw err;
     }
-    sendOk(res, { id: event.id, type: event.type, outcome: await intake(event) }, 'Event received');
+    try {
+      sendOk(res, { id: event.id, type: event.type, outcome: await intake(event) }, 'Event received');
+    } catch (err) {
+      // Not handled, and not claimed: Stripe sends it again.
+      if (err instanceof ProviderUnavailableError) throw new AppError('UPSTREAM_UNAVAILABLE', `the event could not be handled because Stripe could not be reached to read its subscription; send it again later`, { cause: err, headers: { 'Retry-After': '30' } });
+      throw err;
+    }
   });
   return router;
 }

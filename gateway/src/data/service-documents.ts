@@ -27,6 +27,8 @@ export interface ServiceDocuments {
   hasRoute(api: string, path: string): boolean | undefined;
   /** The route template the path matches (`/v1/countries/{code}`); null when it matches none, undefined while the document is not known (as {@link hasRoute}). */
   routeOf(api: string, path: string): string | null | undefined;
+  /** Resolves when no service is being asked (each ask started so far has its answer or its failure). */
+  idle(): Promise<void>;
 }
 
 interface Entry {
@@ -104,5 +106,8 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
       return route === undefined ? undefined : route !== null;
     },
     routeOf,
+    idle: async () => {
+      while (pending.size) await Promise.all(pending.values());
+    },
   };
 }

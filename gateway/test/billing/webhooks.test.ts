@@ -137,6 +137,11 @@ describe('Stripe unreachable when a person subscribes', () => {
       expect(await tokenPlan(gw, a.id)).toBeUndefined();
       // The billing status is read from the gateway alone, and still answers.
       expect((await gw.json('GET', '/dashboard/v1/billing/status', a.key)).status).toBe(200);
+      // An event that cannot be handled now is not kept as handled: Stripe's retry will do it.
+      const event = { id: 'evt_while_down', object: 'event', type: 'customer.subscription.updated', data: { object: { id: 'sub_x', object: 'subscription', customer: 'cus_x' } } };
+      expect(await gw.deliver(event)).toMatchObject({ status: 502, body: { error: { code: 'UPSTREAM_UNAVAILABLE' } } });
+      expect(await gw.stores.billingStore.claimEvent('evt_while_down', Date.now())).toBe('claimed');
+      expect((await gw.json('POST', '/admin/billing/reconcile', ADMIN_TOKEN)).status).toBe(502);
     } finally {
       await gw.close();
     }

@@ -13,14 +13,13 @@ async function startService(answer: { status: number; body: unknown }): Promise<
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked: () => asked, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('createServiceDocuments().hasRoute', () => {
   it('when the service documents its routes, then documented paths pass and others do not', async () => {
     const service = await startService({ status: 200, body: { openapi: '3.1.0', paths: { '/v1/prices': {} } } });
     const docs = createServiceDocuments({ upstreams: { token: service.url }, clock: () => 0 });
     expect(docs.hasRoute('token', '/v1/prices')).toBeUndefined();
-    await settle();
+    await docs.idle();
     expect([docs.hasRoute('token', '/v1/prices'), docs.hasRoute('token', '/v1/other')]).toEqual([true, false]);
     await service.close();
   });
@@ -30,14 +29,14 @@ describe('createServiceDocuments().hasRoute', () => {
     const service = await startService({ status: 404, body: { error: 'no' } });
     const docs = createServiceDocuments({ upstreams: { token: service.url }, clock: () => now, maxAgeMs: 60_000, retryMs: 5_000 });
     docs.hasRoute('token', '/v1/prices');
-    await settle();
+    await docs.idle();
     now += 10_000;
     expect(docs.hasRoute('token', '/v1/prices')).toBeUndefined();
-    await settle();
+    await docs.idle();
     expect(service.asked()).toBe(1);
     now += 60_000;
     docs.hasRoute('token', '/v1/prices');
-    await settle();
+    await docs.idle();
     expect(service.asked()).toBe(2);
     await service.close();
   });
@@ -48,11 +47,11 @@ describe('createServiceDocuments().hasRoute', () => {
     const upstreams = { token: service.url };
     const docs = createServiceDocuments({ upstreams, clock: () => now, maxAgeMs: 60_000, retryMs: 5_000 });
     docs.hasRoute('token', '/v1/prices');
-    await settle();
+    await docs.idle();
     await service.close();
     now += 61_000;
     expect(docs.hasRoute('token', '/v1/other')).toBe(false);
-    await settle();
+    await docs.idle();
     expect(docs.hasRoute('token', '/v1/prices')).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { createKey, shows, signIn } from './support/portal-fixture';
+import { createKey, screenshot, shows, signIn } from './support/portal-fixture';
 import { startBillingPortal } from './support/billing-portal';
 import type { BillingPortal } from './support/billing-portal';
 
@@ -72,6 +72,7 @@ describe('paying for a plan in the portal, end to end in Chromium', () => {
     await shows(page.locator('section[data-api="token"] .current'), 'changes to starter on');
     await page.getByRole('button', { name: 'Keep scale for token' }).waitFor();
     expect((await call(secret)).limit).toBe('3250000');
+    await screenshot(page, 'subscriptions-paid-desktop');
 
     // The renewal: invoice paid, plan now starter.
     const start = await billing.clockTime(email);
@@ -88,6 +89,8 @@ describe('paying for a plan in the portal, end to end in Chromium', () => {
     await billing.advanceTo(email, secondEnd + HOUR);
     await page.reload();
     await shows(page.locator('#payment-banner'), 'Payment failed.');
+    await page.locator('#invoice-list').waitFor();
+    await screenshot(page, 'billing-payment-failed-desktop');
     expect((await portal.mail.next(email, before)).subject).toBe('Payment failed for your Tollgate token starter plan');
     expect((await call(secret)).status).toBe(200);
 

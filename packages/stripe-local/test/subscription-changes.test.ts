@@ -37,6 +37,22 @@ describe('plan changes and cancellations on a test clock', () => {
     expect(invoice.lines.data[1]!.description).toMatch(/^Remaining time on 1 × Pro/);
   });
 
+  it('when a plan is upgraded in a first period shortened by billing_cycle_anchor, then the change is prorated against a whole month, as the first invoice was', async () => {
+    const { stripe } = running();
+    const { clock, customer } = await clockedCustomer(running(), at('2026-01-16T00:00:00Z'));
+    const starter = await monthly(running(), 3100, 'Anchored Starter');
+    const pro = await monthly(running(), 6200, 'Anchored Pro');
+    const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: starter.id }], billing_cycle_anchor: at('2026-02-01T00:00:00Z'), expand: ['latest_invoice'] });
+    // 16 of January's 31 days: 3100 × 16/31.
+    expect((subscription.latest_invoice as Stripe.Invoice).amount_paid).toBe(1600);
+    await advance(running(), clock.id, at('2026-01-24T00:00:00Z'));
+
+    const upgraded = await stripe.subscriptions.update(subscription.id, { items: [{ id: subscription.items.data[0]!.id, price: pro.id }], proration_behavior: 'always_invoice', expand: ['latest_invoice'] });
+    // 8 of 31 days left: 3100 × 8/31 = 800 back (what was paid for them), 6200 × 8/31 = 1600 due.
+    expect((upgraded.latest_invoice as Stripe.Invoice).lines.data.map((line) => line.amount)).toEqual([-800, 1600]);
+    expect(upgraded.items.data[0]).toMatchObject({ current_period_start: at('2026-01-16T00:00:00Z'), current_period_end: at('2026-02-01T00:00:00Z') });
+  });
+
   it('when a plan is upgraded with create_prorations, then the prorations wait for the renewal invoice', async () => {
     const { stripe } = running();
     const { clock, pro, subscription } = await subscribedOnClock('2026-04-01T00:00:00Z', 'starter');

@@ -70,6 +70,7 @@ async function ensureProduct(stripe: Stripe, api: string): Promise<{ api: string
 }
 
 async function ensureWebhook(stripe: Stripe, url: string): Promise<CatalogueSync['webhook']> {
+  // Called through stripeCall, which turns an auto-pagination failure as any other.
   for await (const endpoint of stripe.webhookEndpoints.list({ limit: 100 })) {
     if (endpoint.url !== url) continue;
     const events = new Set(endpoint.enabled_events);

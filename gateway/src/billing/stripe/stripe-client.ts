@@ -30,9 +30,14 @@ export async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    const type = (err as { type?: string }).type ?? '';
-    if (UNAVAILABLE.has(type)) throw new ProviderUnavailableError(err);
-    if (type === 'StripeCardError') throw new PaymentDeclinedError((err as Error).message);
-    throw err;
+    throw providerError(err);
   }
+}
+
+/** A Stripe error as {@link stripeCall} turns it (for loops over the SDK's auto-pagination). */
+export function providerError(err: unknown): unknown {
+  const type = (err as { type?: string }).type ?? '';
+  if (UNAVAILABLE.has(type)) return new ProviderUnavailableError(err);
+  if (type === 'StripeCardError') return new PaymentDeclinedError((err as Error).message);
+  return err;
 }

@@ -6,7 +6,7 @@ import { WebhookSignatureError } from '../billing-provider';
 import type { BillingProvider, ProviderEvent, ProviderInvoice } from '../billing-provider';
 import { missingPrices, syncCatalogue } from './stripe-catalogue';
 import { createStripeChanges } from './stripe-changes';
-import { createStripeSdk, isMissing, stripeCall } from './stripe-client';
+import { createStripeSdk, isMissing, providerError, stripeCall } from './stripe-client';
 import { SUBSCRIPTION_EXPAND, createSubscriptionReader } from './stripe-subscriptions';
 
 const idOf = (value: string | { id: string } | null | undefined): string | undefined => (value === null || value === undefined ? undefined : typeof value === 'string' ? value : value.id);
@@ -96,9 +96,13 @@ export function createStripeProvider(config: BillingConfig, plans: PlanTable, cl
     },
     readSubscription: (id) => reader.read(id),
     async *listSubscriptions() {
-      for await (const subscription of stripe.subscriptions.list({ limit: 100, expand: SUBSCRIPTION_EXPAND.map((path) => `data.${path}`) })) {
-        const paid = await reader.translate(subscription);
-        if (paid) yield paid;
+      try {
+        for await (const subscription of stripe.subscriptions.list({ limit: 100, expand: SUBSCRIPTION_EXPAND.map((path) => `data.${path}`) })) {
+          const paid = await reader.translate(subscription);
+          if (paid) yield paid;
+        }
+      } catch (err) {
+        throw providerError(err);
       }
     },
     changePlanNow: (id, api, plan) => changes.changePlanNow(id, api, plan),

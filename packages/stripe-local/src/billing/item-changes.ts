@@ -5,7 +5,7 @@ import type { InvoiceLine } from '../objects/invoice';
 import type { Price } from '../objects/price';
 import { currentPeriod } from '../objects/subscription';
 import type { Subscription, SubscriptionItem } from '../objects/subscription';
-import { prorate } from './billing-periods';
+import { prorate, shiftByIntervals } from './billing-periods';
 import { prorationLine } from './invoice-line';
 import { checkSubscriptionPrices } from './start-subscription';
 
@@ -54,6 +54,10 @@ export function planItems(ctx: Context, subscription: Subscription, changes: Ite
 /** What changes cost for the rest of the period from `at`: a credit for the old, a charge for the new. */
 export function prorationLines(ctx: Context, subscription: Subscription, planned: PlannedItem[], at: number): InvoiceLine[] {
   const period = currentPeriod(subscription);
+  // Prorated against a whole interval ending at the period's end: a first period shortened by a
+  // billing_cycle_anchor was charged in proportion to one, so its unused part is credited alike.
+  const recurring = ctx.store.prices.get(subscription.items.data[0]?.price ?? '')?.recurring;
+  const whole = recurring ? { start: Math.min(period.start, shiftByIntervals(period.end, recurring, -1)), end: period.end } : period;
   const lines: InvoiceLine[] = [];
   for (const { current, next } of planned) {
     const oldPrice = current ? ctx.store.prices.require(current.price) : undefined;
@@ -61,11 +65,11 @@ export function prorationLines(ctx: Context, subscription: Subscription, planned
     const itemId = current?.id ?? '';
     const source = { subscriptionId: subscription.id, itemId, period };
     if (oldPrice && current) {
-      const amount = prorate(oldPrice.unit_amount * current.quantity, at, period);
+      const amount = prorate(oldPrice.unit_amount * current.quantity, at, whole);
       lines.push(prorationLine({ ...source, price: oldPrice, product: ctx.store.products.get(oldPrice.product), quantity: current.quantity }, amount, at, true));
     }
     if (next) {
-      const amount = prorate(next.price.unit_amount * next.quantity, at, period);
+      const amount = prorate(next.price.unit_amount * next.quantity, at, whole);
       lines.push(prorationLine({ ...source, price: next.price, product: ctx.store.products.get(next.price.product), quantity: next.quantity }, amount, at, false));
     }
   }
