@@ -36,9 +36,13 @@ async function toldOnce(gw: BillingGateway, hooks: WebhookReceiver, secret: stri
 
 describe('a failed payment', () => {
   const gw = useBillingGateway({ start: MID_MARCH, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
+  let hooks: WebhookReceiver;
+  beforeAll(async () => {
+    hooks = await startWebhookReceiver();
+  });
+  afterAll(() => hooks.close());
 
   it('when the renewal fails, then the plan is past due in grace (mail, calls served); when every retry fails, then 402 names the API, plan, what happened and the page; paying in the portal restores it; the account’s webhook endpoint is told each step', async () => {
-    const hooks = await startWebhookReceiver();
     const a = await withFailingCard(gw, 'ada@example.com');
     const endpoint = await gw.json('POST', '/dashboard/v1/webhooks', a.key, { url: hooks.url, types: ['payment.failed', 'payment.recovered', 'subscription.changed'] });
     expect(endpoint.status).toBe(201);
@@ -73,7 +77,6 @@ describe('a failed payment', () => {
     expect((await gw.json('GET', '/dashboard/v1/billing/status', a.key)).body.data.subscriptions).toMatchObject([{ status: 'active', state: 'active', grace_until: null }]);
     // The last two are sent side by side: in either order.
     const recoveredHooks = (await toldOnce(gw, hooks, secret, 4)).slice(2).sort((x, y) => x.type.localeCompare(y.type));
-    await hooks.close();
     expect(recoveredHooks).toMatchObject([
       { type: 'payment.recovered', data: { api: 'token', plan: 'pro', status: 'active' } },
       { type: 'subscription.changed', data: { api: 'token', plan: 'pro', status: 'active' } },
