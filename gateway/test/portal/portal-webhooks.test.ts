@@ -38,7 +38,7 @@ describe('the Webhooks page and the usage banner', () => {
     await page.getByRole('button', { name: 'I have saved it' }).click();
     expect(await secretBox.count()).toBe(0);
 
-    await page.getByRole('button', { name: `Send a test event to ${hooks.url}` }).click();
+    await page.getByRole('button', { name: `Send test event to ${hooks.url}` }).click();
     await eventually(async () => hooks.received.length === 1, 'the test event at the receiver');
     expect(hooks.verified(secret)).toEqual([expect.objectContaining({ type: 'webhook.test' })]);
     await eventually(async () => {
@@ -53,7 +53,7 @@ describe('the Webhooks page and the usage banner', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'webhooks-deliveries-desktop');
 
-    await page.getByRole('button', { name: `Rotate the secret of ${hooks.url}` }).click();
+    await page.getByRole('button', { name: `Rotate secret of ${hooks.url}` }).click();
     await page.getByRole('dialog').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Rotate secret', exact: true }).click();
@@ -61,7 +61,7 @@ describe('the Webhooks page and the usage banner', () => {
     const rotated = (await secretBox.textContent()) ?? '';
     expect(rotated).not.toBe(secret);
     await shows(page.locator('.facts dd'), /also signs until/);
-    await page.getByRole('button', { name: `Send a test event to ${hooks.url}` }).click();
+    await page.getByRole('button', { name: `Send test event to ${hooks.url}` }).click();
     await eventually(async () => hooks.received.length === 2, 'the second test event');
     expect(hooks.verified(secret)).toHaveLength(2);
     expect(hooks.verified(rotated)).toHaveLength(2);

@@ -92,11 +92,12 @@ export async function render(main, ctx) {
         endpoint.previous_secret_until ? [el('dt', {}, 'Previous secret'), el('dd', {}, `also signs until ${dateTime(endpoint.previous_secret_until)}`)] : null,
       ),
       el('div', { class: 'row' },
-        el('button', { type: 'button', disabled: !endpoint.enabled, 'aria-label': `Send a test event to ${endpoint.url}`, onclick: () => act(async () => {
+        // Each name begins with the visible words (WCAG 2.5.3, label in name) and says which endpoint.
+        el('button', { type: 'button', disabled: !endpoint.enabled, 'aria-label': `Send test event to ${endpoint.url}`, onclick: () => act(async () => {
           await request('POST', `${path}/test`);
           fill(status, 'Test event sent; its delivery is listed below within a few seconds.');
         }) }, 'Send test event'),
-        el('button', { type: 'button', class: 'secondary', 'aria-label': `Rotate the secret of ${endpoint.url}`, onclick: async () => {
+        el('button', { type: 'button', class: 'secondary', 'aria-label': `Rotate secret of ${endpoint.url}`, onclick: async () => {
           const select = el('select', { id: 'overlap' }, OVERLAPS.map(([hours, text]) => el('option', { value: String(hours) }, text)));
           const ok = await confirmDialog('Rotate the signing secret?', el('div', { class: 'stack' }, el('p', {}, 'A new secret signs every delivery from now on. During the overlap the old one signs too, so your endpoint can switch without missing one.'), el('label', { for: 'overlap' }, 'Overlap'), select), 'Rotate secret');
           if (ok) await act(async () => showSecret(await request('POST', `${path}/rotate-secret`, { overlap_hours: Number(select.value) }), 'Secret rotated'));
