@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/src/main.ts', '**/src/cli.ts', '**/src/config.ts', '**/bench/**', 'scripts/**', '**/*.test.ts', '**/test/**', '*.js', '**/jest.config.js'],
+    files: ['**/src/main.ts', '**/src/cli.ts', '**/src/config.ts', '**/bench/**', '**/examples/**', 'scripts/**', '**/*.test.ts', '**/test/**', '*.js', '**/jest.config.js'],
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
   },
   {

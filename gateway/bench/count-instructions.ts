@@ -15,6 +15,7 @@ import { rotate } from './measure';
  * Needs Debian's `valgrind`.
  *
  *   [COUNT_BUILD=dist/main.js] [COUNT_WARMUP=4000] [COUNT_CALLS=2000] [COUNT_STORE=redis|memory] [COUNT_RATE=0] [COUNT_KEEP=dir]
+ *   [COUNT_ENV=NAME=value,NAME=value] (more of the gateway's environment: USAGE_EVENTS=redis, QUOTA_ALERTS=false)
  *   node --import tsx bench/count-instructions.ts
  *
  * The gateway runs under callgrind with counting off; after COUNT_WARMUP calls (so V8 has
@@ -60,6 +61,7 @@ async function count({ upstream, dir, env: benchEnv }: BenchServers): Promise<vo
     REDIS_TIMEOUT_MS: '2000',
     // The plain in-memory store, not the embedded SQLite default.
     ...(process.env.COUNT_STORE === 'memory' ? { STORE_PATH: ':memory:' } : { REDIS_URL }),
+    ...Object.fromEntries((process.env.COUNT_ENV ?? '').split(',').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
   };
   const out = path.join(dir, 'callgrind.out');
   const callgrind = ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, `--log-file=${path.join(dir, 'valgrind.log')}`];
@@ -88,7 +90,7 @@ async function count({ upstream, dir, env: benchEnv }: BenchServers): Promise<vo
     const what = BUILD.includes('bare') ? 'the bare proxy' : `${'REDIS_URL' in env ? 'Redis' : 'memory'} store`;
     // COUNT_KEEP=<dir>: keep callgrind's files there, for callgrind_annotate.
     if (process.env.COUNT_KEEP) for (const f of readdirSync(dir)) if (f.startsWith('callgrind.out')) copyFileSync(path.join(dir, f), path.join(process.env.COUNT_KEEP, f));
-    console.log(`${BUILD} (${what}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);
+    console.log(`${BUILD} (${what}${process.env.COUNT_ENV ? `, ${process.env.COUNT_ENV}` : ''}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);
   } finally {
     await child.stop();
   }

@@ -18,6 +18,8 @@ import type { DataScale } from './data-scale';
 import { embeddedVsMemory } from './embedded-vs-memory';
 import type { EmbeddedVsMemory } from './embedded-vs-memory';
 import { reportSoak, soak } from './soak';
+import { eventsCost, reportEventsCost } from './events-cost';
+import type { EventsCost } from './events-cost';
 import type { Soak } from './soak';
 
 /**
@@ -32,7 +34,8 @@ import type { Soak } from './soak';
  * - stores: the embedded SQLite store against the in-memory one (embedded-vs-memory.ts);
  * - cluster: a Redis Cluster of three masters against one Redis (cluster-vs-single.ts);
  * - scale: 100,000 accounts against 10, and the bytes an account takes (data-scale.ts);
- * - soak: SOAK_MINUTES (10) at half the peak (soak.ts).
+ * - soak: SOAK_MINUTES (10) at half the peak (soak.ts);
+ * - events: quota alerts and the usage stream on against off (events-cost.ts).
  *
  * BENCH_PARTS (proxy,stores,cluster,scale,soak by default) picks the parts. Every server is its
  * own process; autocannon runs in this one.
@@ -43,7 +46,7 @@ const PACED_WARMUP_SECONDS = 1;
 const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 3);
 const KEYS = 200;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'proxy,stores,cluster,scale,soak').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'proxy,stores,cluster,scale,soak,events').split(','));
 const SOAK_MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 
 const BARE = 'bare Node proxy';
@@ -65,6 +68,7 @@ interface Run {
   cluster?: ClusterVsSingle;
   scale?: DataScale;
   soak?: Soak;
+  events?: EventsCost;
 }
 
 async function main(): Promise<void> {
@@ -93,6 +97,11 @@ async function main(): Promise<void> {
     console.error(`soak: ${SOAK_MINUTES} min at ${rate} calls/s`);
     run.soak = await soak(rate, SOAK_MINUTES);
     reportSoak(run.soak);
+  }
+  if (PARTS.has('events')) {
+    console.error('events: alerts and the usage stream on against off');
+    run.events = await eventsCost(ROUNDS);
+    reportEventsCost(run.events);
   }
   reportTargets(run, (performance.now() - started) / 60_000);
 }
@@ -225,6 +234,10 @@ function reportTargets(run: Run, minutes: number): void {
     const s = run.soak.samples;
     add(`soak ${run.soak.minutes} min at ${run.soak.rate}/s: RSS growth after the first minute`, [run.soak.rssGrowth * 100], '< 10%', (x) => x < 10, 1);
     rows.push({ measure: 'soak: open sockets, ref\'d timers (first minute → last)', value: `${s[0]!.sockets} → ${s.at(-1)!.sockets}, ${s[0]!.timeouts} → ${s.at(-1)!.timeouts}`, rounds: '-', target: 'no growth', met: s.at(-1)!.sockets <= s[0]!.sockets + 4 && s.at(-1)!.timeouts <= s[0]!.timeouts + 4 ? 'yes' : 'NO' });
+  }
+  if (run.events) {
+    add('quota alerts on / off, req/s', run.events.alerts, '≥ 0.95', (x) => x >= 0.95, 3);
+    add('usage stream on / off (alerts on), req/s', run.events.stream, '≥ 0.95', (x) => x >= 0.95, 3);
   }
   console.log(`\nTollgate gateway targets — ${new Date().toISOString()}, medians of ${ROUNDS} rounds, each ratio taken within a round; ${minutes.toFixed(1)} min in all`);
   console.table(rows);

@@ -36,6 +36,8 @@ import { operatorRouteDocs } from './gateway-route-docs';
 import { consoleBillingView } from './billing/console-billing-view';
 import { createUpstreamHealth } from './data/upstream-health';
 import { createAccountActions } from './http/account-actions';
+import { createEvents } from './events/create-events';
+import type { Events } from './events/create-events';
 
 /** Everything the gateway app is built from. */
 export interface AppDeps {
@@ -56,6 +58,20 @@ export interface AppDeps {
   billing?: Billing;
   /** The admin token as main.ts keeps it (ADMIN_TOKEN, or its file); unset: ADMIN_TOKEN alone (tests build apps from an environment). */
   adminToken?: AdminToken;
+  /** The events room (main.ts runs its jobs); unset: built here from the config. Its stores are the ones every room gets. */
+  events?: Events;
+}
+
+/** The deps with every room built: what an unset mailer, events or billing becomes. */
+type Composed = AppDeps & { mailer: Mailer; events: Events; billing: Billing };
+
+function compose(deps: AppDeps): Composed {
+  const mailer = deps.mailer ?? (deps.config.smtpUrl ? createSmtpMailer(deps.config.smtpUrl, deps.config.mailFrom) : createLogMailer(deps.logger, deps.config.mailFrom));
+  const events = deps.events ?? createEventsFor(deps, mailer);
+  // Subscription changes are told from these stores, whichever room makes them.
+  const stores = events.stores;
+  const billing = deps.billing ?? createBillingFor({ ...deps, stores }, mailer, events);
+  return { ...deps, stores, mailer, events, billing };
 }
 
 // Store failures outside the proxy path (admin, dashboard) are 503s too, never 500s.
@@ -65,8 +81,9 @@ const storeErrors: ErrorRequestHandler = (err, _req, _res, next) => {
 
 /** The gateway: health, metrics, admin API, self-service, then one gated proxy per API. */
 export function createApp(deps: AppDeps): Express {
-  const api = apiDeps(deps);
-  return buildApp(deps, createApiHandlers(api), api.failOpenCache);
+  const composed = compose(deps);
+  const api = apiDeps(composed);
+  return buildApp(composed, createApiHandlers(api), api.failOpenCache);
 }
 
 /**
@@ -75,13 +92,14 @@ export function createApp(deps: AppDeps): Express {
  * request id and access line; everything else, and every error answer, goes through {@link createApp}'s app.
  */
 export function createGatewayListener(deps: AppDeps): { app: Express; listener: RequestListener } {
-  const api = apiDeps(deps);
+  const composed = compose(deps);
+  const api = apiDeps(composed);
   const handlers = createApiHandlers(api);
-  const app = buildApp(deps, handlers, api.failOpenCache);
+  const app = buildApp(composed, handlers, api.failOpenCache);
   return { app, listener: createFastPath({ app, handlers }) };
 }
 
-function apiDeps(deps: AppDeps): ApiRoutesDeps {
+function apiDeps(deps: Composed): ApiRoutesDeps {
   const { config } = deps;
   const failOpenCache = new FailOpenCache();
   // A revocation anywhere must reach this cache, or failing open would serve a revoked key.
@@ -105,13 +123,14 @@ function apiDeps(deps: AppDeps): ApiRoutesDeps {
     clock: deps.clock,
     logger: deps.logger,
     metrics: deps.metrics,
+    ...(deps.events.usage ? { usage: deps.events.usage } : {}),
+    observerFor: (api) => deps.events.observerFor(api),
   };
 }
 
-function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCache: FailOpenCache): Express {
+function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCache: FailOpenCache): Express {
   const { config, stores, clock, logger, metrics } = deps;
   const adminToken = deps.adminToken ?? fixedAdminToken(config.adminToken);
-  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom));
   const audit = auditDeps(deps);
   const app = express();
   app.disable('x-powered-by');
@@ -138,7 +157,7 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
     }),
   );
   app.get('/metrics', metricsGuard(config, adminToken), sendMetrics(metrics));
-  const billing = deps.billing ?? createBillingFor(deps, mailer);
+  const { mailer, billing, events } = deps;
   // Before any body parser: the webhook's signature covers its raw bytes.
   app.use(billing.webhookRoute);
   app.use('/admin/billing', noStore);
@@ -184,6 +203,7 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
   );
   const authenticate = createDashboardAuth({ accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock });
   app.use('/dashboard/v1', noStore, billing.routes(authenticate));
+  app.use('/dashboard/v1', noStore, events.routes(authenticate));
   app.use(createPortalRoutes({ keyHeader: config.keyHeader }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(createApiRoutes(handlers));
@@ -200,10 +220,11 @@ const auditDeps = ({ stores, logger }: Pick<AppDeps, 'stores' | 'logger'>): Audi
 /** Plans given or taken by payments are the system's changes in the audit log, not an operator's. */
 const BILLING_SOURCE: AuditSource = { actor: { type: 'system', id: 'billing', via: 'billing' }, from: null };
 
-/** The billing room from the config (no jobs: main.ts starts those on the one it builds). */
-export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger'>, mailer: Mailer): Billing {
+/** The billing room from the config (no jobs: main.ts starts those on the one it builds); its payment changes are told to the events room. */
+export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger'>, mailer: Mailer, events?: Pick<Events, 'billingNotice'>): Billing {
   const { config, stores } = deps;
   return createBilling({
+    ...(events ? { onNotice: (notice) => events.billingNotice(notice) } : {}),
     config: config.billing,
     supportEmail: config.supportEmail,
     plans: config.plans,
@@ -213,6 +234,12 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
     clock: deps.clock,
     logger: deps.logger,
   });
+}
+
+/** The events room from the config (no jobs: main.ts starts those on the one it builds). */
+export function createEventsFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'metrics'>, mailer: Mailer): Events {
+  const { config } = deps;
+  return createEvents({ config: config.events, plans: config.plans, stores: deps.stores, mailer, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
 }
 
 const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, res) => {

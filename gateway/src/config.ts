@@ -82,7 +82,27 @@ export interface GatewayConfig {
   billing?: BillingConfig;
   /** Whom people are told to ask (about paid plans while billing is off); `SUPPORT_EMAIL`. */
   supportEmail?: string;
+  /** Alerts, webhooks out and the usage stream (the events room). */
+  events: EventsConfig;
 }
+
+/** The events room's settings. */
+export interface EventsConfig {
+  /** Webhooks may reach loopback and private addresses, and plain http to loopback (`WEBHOOKS_ALLOW_PRIVATE`): tests and local use. */
+  allowPrivate: boolean;
+  /** One webhook attempt's limit (ms), connecting included. */
+  webhookTimeoutMs: number;
+  /** `quota.threshold_reached` from admission's counts (`QUOTA_ALERTS`). */
+  quotaAlerts: boolean;
+  /** The usage stream; unset (`USAGE_EVENTS=off`): none. */
+  usage?: UsageStreamConfig;
+}
+
+/** Where usage events go, and how many are held while the sink is slow. */
+export type UsageStreamConfig = { capacity: number; source?: string } & (
+  | { sink: 'redis'; redisUrl?: string; clusterNodes?: ClusterNode[]; shards: number; maxLen: number }
+  | { sink: 'http'; url: string }
+);
 
 /** Stripe billing, set by `STRIPE_SECRET_KEY` (which needs `PUBLIC_URL`). */
 export interface BillingConfig {
@@ -158,6 +178,16 @@ interface Env {
   SUPPORT_EMAIL?: string;
   BILLING_GRACE_DAYS: number;
   BILLING_RECONCILE_SECONDS: number;
+  WEBHOOKS_ALLOW_PRIVATE: boolean;
+  WEBHOOK_TIMEOUT_MS: number;
+  QUOTA_ALERTS: boolean;
+  USAGE_EVENTS: 'off' | 'redis' | 'http';
+  USAGE_EVENTS_URL?: string;
+  USAGE_EVENTS_REDIS_URL?: string;
+  USAGE_EVENTS_BUFFER: number;
+  USAGE_EVENTS_SOURCE?: string;
+  USAGE_STREAM_SHARDS?: number;
+  USAGE_STREAM_MAXLEN: number;
 }
 
 /** Where the embedded store lives when `STORE_PATH` is unset, relative to the working directory. */
@@ -264,8 +294,43 @@ export const ENV_SCHEMA: QuerySchema = {
     SUPPORT_EMAIL: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', description: 'an email address' },
     BILLING_GRACE_DAYS: { type: 'integer', minimum: 0, maximum: 60, default: 7 },
     BILLING_RECONCILE_SECONDS: { type: 'integer', minimum: 5, maximum: 86400, default: 900 },
+    WEBHOOKS_ALLOW_PRIVATE: { type: 'boolean', default: false, description: 'true or false' },
+    WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 30000, default: 10000 },
+    QUOTA_ALERTS: { type: 'boolean', default: true, description: 'true or false' },
+    USAGE_EVENTS: { type: 'string', enum: ['off', 'redis', 'http'], default: 'off' },
+    USAGE_EVENTS_URL: { type: 'string', pattern: '^https?://[^\\s]+$', description: 'an http(s) URL that takes application/cloudevents-batch+json' },
+    USAGE_EVENTS_REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
+    USAGE_EVENTS_BUFFER: { type: 'integer', minimum: 100, maximum: 1000000, default: 10000 },
+    USAGE_EVENTS_SOURCE: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^\\s]+$', description: 'a URI reference naming this gateway, such as urn:tollgate:gateway:eu-1' },
+    USAGE_STREAM_SHARDS: { type: 'integer', minimum: 1, maximum: 256 },
+    USAGE_STREAM_MAXLEN: { type: 'integer', minimum: 1000, maximum: 100000000, default: 1000000 },
   },
 };
+
+/** The usage stream's settings from the environment; undefined when it is off. */
+function usageConfig(e: Env, clusterNodes: ClusterNode[] | undefined): UsageStreamConfig | undefined {
+  const stray = (['USAGE_EVENTS_URL', 'USAGE_EVENTS_REDIS_URL', 'USAGE_STREAM_SHARDS'] as const).find((name) => e[name] !== undefined);
+  if (e.USAGE_EVENTS === 'off') {
+    if (stray) throw new Error(`${stray} is set but USAGE_EVENTS is off; set USAGE_EVENTS=redis or http, or unset ${stray}`);
+    return undefined;
+  }
+  const common = { capacity: e.USAGE_EVENTS_BUFFER, ...(e.USAGE_EVENTS_SOURCE ? { source: e.USAGE_EVENTS_SOURCE } : {}) };
+  if (e.USAGE_EVENTS === 'http') {
+    if (!e.USAGE_EVENTS_URL) throw new Error('USAGE_EVENTS=http needs USAGE_EVENTS_URL: where the batches of CloudEvents are POSTed');
+    return { ...common, sink: 'http', url: e.USAGE_EVENTS_URL };
+  }
+  if (e.USAGE_EVENTS_URL) throw new Error('USAGE_EVENTS_URL is for USAGE_EVENTS=http; the redis sink uses USAGE_EVENTS_REDIS_URL or the store’s Redis');
+  const own = e.USAGE_EVENTS_REDIS_URL;
+  if (!own && !e.REDIS_URL && !clusterNodes) throw new Error('USAGE_EVENTS=redis needs a Redis: set USAGE_EVENTS_REDIS_URL, or run the store on REDIS_URL or REDIS_CLUSTER_NODES');
+  const onCluster = !own && clusterNodes !== undefined;
+  return {
+    ...common,
+    sink: 'redis',
+    ...(own ? { redisUrl: own } : onCluster ? { clusterNodes } : { redisUrl: e.REDIS_URL as string }),
+    shards: e.USAGE_STREAM_SHARDS ?? (onCluster ? 8 : 1),
+    maxLen: e.USAGE_STREAM_MAXLEN,
+  };
+}
 
 /** The billing settings, from the Stripe variables; undefined without a key. */
 function billingConfig(e: Env): BillingConfig | undefined {
@@ -339,9 +404,13 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     forwardAuthorization: parseApiList('FORWARD_AUTHORIZATION', e.FORWARD_AUTHORIZATION, Object.keys(plans)),
     forwardSetCookie: parseApiList('FORWARD_SET_COOKIE', e.FORWARD_SET_COOKIE, Object.keys(plans)),
     operatorEmails: parseOperatorEmails(e.OPERATOR_EMAILS),
+    events: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS, quotaAlerts: e.QUOTA_ALERTS },
   };
   const tokenFile = e.ADMIN_TOKEN_FILE ?? (storePath === MEMORY_STORE_PATH ? undefined : path.join(path.dirname(storePath), DEFAULT_ADMIN_TOKEN_FILE));
   if (tokenFile !== undefined) config.adminTokenFile = path.resolve(tokenFile);
+  const clusterNodes = e.REDIS_CLUSTER_NODES ? parseClusterNodes(e.REDIS_CLUSTER_NODES) : undefined;
+  const usage = usageConfig(e, clusterNodes);
+  if (usage) config.events.usage = usage;
   if (e.SMTP_URL) config.smtpUrl = e.SMTP_URL;
   if (e.PUBLIC_URL) config.publicUrl = e.PUBLIC_URL;
   const billing = billingConfig(e);
@@ -349,7 +418,7 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
   if (e.SUPPORT_EMAIL) config.supportEmail = e.SUPPORT_EMAIL;
   if (e.METRICS_PORT !== undefined) config.metricsPort = e.METRICS_PORT;
   if (e.REDIS_URL) config.redisUrl = e.REDIS_URL;
-  if (e.REDIS_CLUSTER_NODES) config.redisClusterNodes = parseClusterNodes(e.REDIS_CLUSTER_NODES);
+  if (clusterNodes) config.redisClusterNodes = clusterNodes;
   if (e.ADMIN_TOKEN) config.adminToken = e.ADMIN_TOKEN;
   if (e.PROXY_SECRET) config.proxySecret = e.PROXY_SECRET;
   if (config.keyHeader.startsWith('x-tollgate-') && config.keyHeader !== 'x-tollgate-key') {

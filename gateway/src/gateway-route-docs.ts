@@ -5,11 +5,12 @@ import { BILLING_ADMIN_ROUTES } from './billing/billing-admin-routes';
 import { BILLING_ROUTES } from './billing/billing-routes';
 import { DASHBOARD_ROUTES } from './dashboard/dashboard-routes';
 import { SESSION_COOKIE } from './dashboard/session-auth';
+import { EVENT_ROUTES } from './events/event-routes';
 import type { GatewayRouteDocs } from './docs/docs-routes';
 
 /** What the customers' `/docs` lists of the gateway's own routes, gathered here so no audience reads another's. */
 export function gatewayRouteDocs(): GatewayRouteDocs {
-  return { dashboard: [...Object.values(DASHBOARD_ROUTES), ...Object.values(BILLING_ROUTES)], sessionCookie: SESSION_COOKIE };
+  return { dashboard: [...Object.values(DASHBOARD_ROUTES), ...Object.values(BILLING_ROUTES), ...Object.values(EVENT_ROUTES)], sessionCookie: SESSION_COOKIE };
 }
 
 /** The admin API's routes (billing's among them), for the operators' reference at `/admin/docs` (behind the console's sign-in). */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createBatchedDestination, createLogger, createTimedServer, serve } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
-import { createBillingFor, createGatewayListener, createMetricsApp } from './app';
+import { createBillingFor, createEventsFor, createGatewayListener, createMetricsApp } from './app';
 import type { Billing } from './billing/create-billing';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   if (adminToken.source === 'file') logger.info({ admin_token_file: adminToken.file }, `admin token ${adminToken.made ? 'made and kept' : 'read from'} ${adminToken.file} (mode 0600; tollgate admin-token rotate replaces it)`);
   const clock = (): number => Date.now();
   const metrics = createMetrics({ processMetrics: true });
-  const { stores, redis, close: closeStore } = await openStores({
+  const { stores: opened, redis, close: closeStore } = await openStores({
     redisUrl: config.redisUrl,
     redisClusterNodes: config.redisClusterNodes,
     storePath: config.storePath,
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     apis: Object.keys(config.plans),
   });
   logger.info(
-    { store: stores.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },
+    { store: opened.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
@@ -52,14 +52,18 @@ async function main(): Promise<void> {
   // Asked now so unknown routes are refused from the first call; a service still starting is asked again later.
   void documents.all();
   const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader, gatewayRoutes: gatewayRouteDocs() });
-  const recorder = createUsageRecorder({ store: stores.accountStore, clock, logger });
+  const recorder = createUsageRecorder({ store: opened.accountStore, clock, logger });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
   if (config.smtpUrl) logger.info({ mail: mailer.describe, mail_from: config.mailFrom }, `portal mail (sign-in codes) goes through ${mailer.describe}`);
   else logger.warn({ mail: 'log' }, 'SMTP_URL is not set: each portal mail (sign-in codes) is written to this log instead of being sent; set SMTP_URL (smtp:// or smtps://) to send it');
   if (config.smtpUrl && !config.publicUrl) logger.warn({}, 'PUBLIC_URL is not set: a sign-in mail links to the portal only when the request reached this gateway by its own address or a loopback name, else it gives the code alone; set PUBLIC_URL to the portal’s origin');
-  const billing = createBillingFor({ config, stores, clock, logger }, mailer);
+  const events = createEventsFor({ config, stores: opened, clock, logger, metrics }, mailer);
+  // Every room gets the stores the events room watches, so a subscription changed anywhere is told.
+  const { stores } = events;
+  const billing = createBillingFor({ config, stores, clock, logger }, mailer, events);
   startBilling(billing, config, logger);
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing, adminToken });
+  events.start();
+  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing, events, adminToken });
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
     onClose: async () => {
       metricsServer?.close();
       await billing.stop();
+      await events.stop();
       await recorder.stop();
       mailer.close();
       // After the recorder's last write: every count and history day reaches the file.

@@ -44,6 +44,16 @@ export function showError(region, err, ...extra) {
   region.hidden = false;
 }
 
+/** Runs `work`, clearing `region` first and showing in it what `work` throws. */
+export async function within(region, work) {
+  showError(region, null);
+  try {
+    await work();
+  } catch (err) {
+    showError(region, err);
+  }
+}
+
 /** A status line, announced politely. */
 export function statusRegion() {
   return el('p', { class: 'status', role: 'status' });

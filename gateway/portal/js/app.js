@@ -102,7 +102,7 @@ let wasSignedIn = false;
 onSessionChange((current) => {
   showWho(current);
   // A view that needs the account re-renders when the session ends under it (expired, signed out elsewhere).
-  if (wasSignedIn && !current && ['keys', 'subscriptions', 'billing', 'usage'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
+  if (wasSignedIn && !current && ['keys', 'subscriptions', 'billing', 'usage', 'webhooks'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
   wasSignedIn = Boolean(current);
 });
 

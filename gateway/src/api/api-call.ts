@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
 import type { ApiPlans } from '../domain/plans';
+import type { QuotaObserver, UsageSink } from '../domain/usage-event';
 import { rateLimitHeaders } from '../domain/rate-limit-headers';
 import type { Admission, QuotaStore, RefundTicket } from '../data/quota-store';
 import { historyOutcome } from '../data/usage-recorder';
@@ -23,6 +24,10 @@ export interface ApiContext extends ApiShared {
   apiPlans: ApiPlans;
   /** Counts a finished call by status and decision (the calls metric). */
   countCall: (status: number, decision: string) => void;
+  /** The usage stream: each finished call of an identified key, when it is on. */
+  usage?: UsageSink;
+  /** The quota alerts: each admitted call's month count, when they are on. */
+  observeQuota?: QuotaObserver;
 }
 
 /** Answers a call with an error in the envelope. */
@@ -47,6 +52,14 @@ export class ApiCall {
   keyId = '';
   admission: Admission | undefined = undefined;
   admittedAt = 0;
+  /** The plan it was served on (the API's cheapest for the playground). */
+  plan = '';
+  /** The route template it matched, when the service's document is known. */
+  route: string | null = null;
+  /** From sending to the service until its headers came (ms); -1 until then. */
+  upstreamMs = -1;
+  /** Body bytes of the answer passed to the client. */
+  bytes = 0;
   ticket: RefundTicket | undefined = undefined;
   /** The gateway's own answer headers, lower-case names: sent with the service's answer, or with a refusal. */
   readonly headers: Record<string, string> = {};
@@ -133,7 +146,12 @@ export class ApiCall {
     this.settled = true;
     const { context, closedStatus: status, decision } = this;
     context.countCall(status, decision);
-    if (this.keyId) context.recorder.count(this.accountId, this.keyId, context.api, historyOutcome(status, decision === 'refunded'), context.clock());
+    const durationMs = performance.now() - this.startedAt;
+    if (this.keyId) {
+      const nowMs = context.clock();
+      context.recorder.count(this.accountId, this.keyId, context.api, historyOutcome(status, decision === 'refunded'), nowMs);
+      context.usage?.push(this.requestId, this.accountId, this.keyId, context.api, this.plan, this.req.method ?? '', this.route, status, decision, this.upstreamMs, durationMs, this.bytes, nowMs);
+    }
     if (this.logged) {
       const { req, res } = this;
       writeAccessLog(context.logger, {
@@ -141,7 +159,7 @@ export class ApiCall {
         method: req.method ?? '',
         url: (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '',
         status: res.statusCode,
-        durationMs: Math.round(performance.now() - this.startedAt),
+        durationMs: Math.round(durationMs),
         finished: res.writableFinished,
       });
     }

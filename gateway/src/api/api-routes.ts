@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { requestIdOf } from '@tollgate/envelope';
 import type { PlanTable } from '../domain/plans';
+import type { QuotaObserver, UsageSink } from '../domain/usage-event';
 import type { ServiceDocuments } from '../data/service-documents';
 import type { GatewayMetrics } from '../http/metrics';
 import { createCallCounter } from '../http/metrics';
@@ -33,6 +34,10 @@ export interface ApiRoutesDeps extends ApiShared {
   cors: CorsPolicy;
   trust: (address: string, hop: number) => boolean;
   metrics: GatewayMetrics;
+  /** The usage stream's buffer, when the stream is on. */
+  usage?: UsageSink;
+  /** Each API's quota observer, when quota alerts are on. */
+  observerFor?: (api: string) => QuotaObserver | undefined;
 }
 
 /**
@@ -52,6 +57,9 @@ export function createApiHandlers(deps: ApiRoutesDeps): Map<string, ApiHandler> 
     if (!target) continue;
     const { quotaStore, clock, logger } = deps;
     const context: ApiContext = { api, apiPlans, quotaStore, recorder: deps.recorder, countCall: createCallCounter(deps.metrics, api), clock, logger };
+    if (deps.usage) context.usage = deps.usage;
+    const observeQuota = deps.observerFor?.(api);
+    if (observeQuota) context.observeQuota = observeQuota;
     const screen = createScreen({ api, cors: deps.cors, documents: deps.documents });
     const upstream = createUpstream({ api, target, timeoutMs: deps.upstreamTimeoutMs, maxSockets: deps.upstreamMaxSockets, forwardSetCookie: deps.forwardSetCookie.includes(api), logger });
     const rules = { keyHeader: deps.keyHeader, proxySecret: deps.proxySecret, forwardAuthorization: deps.forwardAuthorization.includes(api), trust: deps.trust };

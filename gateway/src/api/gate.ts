@@ -77,12 +77,15 @@ export function createGate(deps: GateDeps, admit: Admit): (call: ApiCall) => voi
     const headers = rateLimitHeaders(admission, apiPlans, nowMs);
     if (headers) setLimitHeaders(call.headers, headers);
     const { outcome } = admission;
+    // The month's count the script answered: the quota alerts compare it in process, no round trip.
+    if ((outcome === 'admitted' || outcome === 'quota_exceeded') && admission.plan && call.context.observeQuota) call.context.observeQuota(accountId, admission.keyId ?? '', admission.plan, admission.used, nowMs);
     if (outcome !== 'admitted' && outcome !== 'playground') {
       if (outcome !== 'rate_limited' && outcome !== 'quota_exceeded') deps.failOpenCache.forget(keyHash);
       call.fail(refusal(admission, deps, nowMs));
       return;
     }
     const plan = outcome === 'admitted' && admission.plan ? admission.plan : playgroundPlan;
+    call.plan = plan;
     // Only failing open reads the cache; failing closed need not pay for keeping it.
     if (outcome === 'admitted' && deps.failMode === 'open') deps.failOpenCache.remember(keyHash, admission.keyId ?? '', accountId, api, plan, nowMs, admission.validUntilMs);
     call.ticket = admission.ticket;
@@ -106,6 +109,7 @@ export function createGate(deps: GateDeps, admit: Admit): (call: ApiCall) => voi
     }
     call.context.logger.warn({ err: err.message, key_id: known.keyId, api }, 'quota store unavailable: failing open for a recently verified key');
     call.decision = 'fail_open';
+    call.plan = known.plan;
     admit(call, accountId, known.plan);
   }
 

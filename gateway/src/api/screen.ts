@@ -55,10 +55,12 @@ export function createScreen(deps: ScreenDeps): Screen {
       // The body is not read: the connection cannot carry another request after this answer.
       throw new AppError('BAD_REQUEST', `the data routes take no request body; send parameters in the query string`, { headers: { Connection: 'close' } });
     }
-    if (deps.documents.hasRoute(api, path) === false) {
+    const route = deps.documents.routeOf(api, path);
+    if (route === null) {
       call.decision = 'no_route';
       throw new AppError('NOT_FOUND', `no route for ${req.method} /${api}${path}; see /docs for the ${api} routes`);
     }
+    if (route !== undefined) call.route = route;
     // The answer depends on Origin whenever one was sent: shared caches must not mix them.
     if (allowed) for (const [name, value] of Object.entries(cors.response(allowed))) call.headers[name.toLowerCase()] = value;
     else if (origin !== undefined) call.headers.vary = 'Origin';

@@ -55,6 +55,8 @@ class Forward implements Dispatcher.DispatchHandler {
   /** The client left, or the call waited too long for a connection: the request is not to be sent. */
   dropped = false;
   queuedAt = performance.now();
+  /** When it was handed to the pool (the usage stream's upstream latency starts here). */
+  sentAt = this.queuedAt;
   /** Some of the body was written (and the headers with it). */
   private wrote = false;
 
@@ -83,6 +85,7 @@ class Forward implements Dispatcher.DispatchHandler {
       controller.abort(new Error('the client left'));
       return;
     }
+    call.upstreamMs = performance.now() - this.sentAt;
     // The service's own failure is not charged; its limit headers then read without the call.
     if (statusCode >= 500) call.refund();
     try {
@@ -104,6 +107,7 @@ class Forward implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.wrote = true;
+    this.call.bytes += chunk.length;
     if (!this.call.res.write(chunk)) {
       controller.pause();
       this.call.res.once('drain', () => controller.resume());

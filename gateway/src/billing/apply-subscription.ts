@@ -1,6 +1,7 @@
 import type { Logger } from '@tollgate/envelope';
 import type { Subscription } from '../domain/admission';
 import { billingAccess } from '../domain/billing-access';
+import type { PaymentNotice } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
@@ -32,6 +33,7 @@ export interface ProviderFlowDeps {
 
 /** What the applier needs. */
 export interface ApplyDeps {
+  onNotice?: (notice: PaymentNotice) => void;
   plans: PlanTable;
   billingStore: BillingStore;
   accountStore: AccountStore;
@@ -88,8 +90,16 @@ export function createApplier(deps: ApplyDeps): (paid: PaidSubscription, account
     if (!applied) return undefined;
     const before = applied.previous?.state;
     logger.info({ account_id: accountId, api, subscription: paid.id, status: paid.status, state: record.state, plan: record.plan, was: before ?? null }, 'billing applied');
-    if (record.state === 'grace' && before !== 'grace') await mail(accountId, (to) => paymentFailedMail(to, api, record, deps.publicUrl));
-    if (record.state === 'active' && (before === 'grace' || before === 'lapsed')) await mail(accountId, (to) => paymentRecoveredMail(to, api, record, deps.publicUrl));
+    const notice = (type: PaymentNotice['type'], data: Record<string, unknown>): void => deps.onNotice?.({ type, accountId, api, plan: record.plan, data: { subscription_id: record.subscription_id, status: record.status, ...data } });
+    if (record.state === 'grace' && before !== 'grace') {
+      await mail(accountId, (to) => paymentFailedMail(to, api, record, deps.publicUrl));
+      notice('payment.failed', { grace_until: record.grace_until });
+    }
+    if (record.state === 'active' && (before === 'grace' || before === 'lapsed')) {
+      await mail(accountId, (to) => paymentRecoveredMail(to, api, record, deps.publicUrl));
+      notice('payment.recovered', {});
+    }
+    if (record.status === 'canceled' && applied.previous?.status !== 'canceled') notice('subscription.canceled', { reason: record.state === 'lapsed' ? 'payment' : 'cancelled' });
     return { accountId, api, record, previous: applied.previous, changed: true };
   };
 }

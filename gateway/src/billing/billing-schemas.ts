@@ -1,14 +1,8 @@
-import type { SchemaObject } from 'ajv';
 import type { QuerySchema } from '@tollgate/envelope';
+import { closed } from '../http/schemas';
 import { PROVIDER_STATUSES } from '../domain/billing-access';
 import { ACCOUNT_ID_PATTERN } from '../domain/api-key';
 
-const closed = (properties: Record<string, unknown>, optional: string[] = []): SchemaObject => ({
-  type: 'object',
-  additionalProperties: false,
-  required: Object.keys(properties).filter((p) => !optional.includes(p)),
-  properties,
-});
 const time = { type: 'string', format: 'date-time' };
 const maybeTime = { type: ['string', 'null'], format: 'date-time' };
 const currency = { type: 'string', pattern: '^[A-Z]{3}$' };

@@ -7,6 +7,7 @@ import type { Account, AccountStore } from '../data/account-store';
 import type { BillingStore } from '../data/billing-store';
 import type { Mailer } from '../mail/mailer';
 import { createApplier } from './apply-subscription';
+import type { PaymentNotice } from '../domain/event-types';
 import { createBillingActions } from './billing-actions';
 import { createBillingAdminRoutes } from './billing-admin-routes';
 import type { BillingProvider, CatalogueSync } from './billing-provider';
@@ -33,6 +34,8 @@ export interface BillingDeps {
   logger: Logger;
   /** The provider; by default Stripe through the official SDK, as `config` says. */
   provider?: BillingProvider;
+  /** Told of a payment that failed or came through, and of a paid plan that ended (the composition passes the events room's). */
+  onNotice?: (notice: PaymentNotice) => void;
 }
 
 /** The billing room, as the composition wires it: routes, the CLI's commands, the jobs, and what the console will read. */

@@ -25,6 +25,8 @@ export interface ServiceDocuments {
    * background when the document is stale.
    */
   hasRoute(api: string, path: string): boolean | undefined;
+  /** The route template the path matches (`/v1/countries/{code}`); null when it matches none, undefined while the document is not known (as {@link hasRoute}). */
+  routeOf(api: string, path: string): string | null | undefined;
   /** Resolves when no service is being asked (each ask started so far has its answer or its failure). */
   idle(): Promise<void>;
 }
@@ -34,7 +36,7 @@ interface Entry {
   /** How long this entry is used before the service is asked again. */
   staleAfterMs: number;
   result: ApiDocument;
-  matches?: (path: string) => boolean;
+  matches?: (path: string) => string | null;
 }
 
 const isDocument = (value: unknown): value is OpenApiDocument =>
@@ -83,6 +85,13 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
     return running;
   }
 
+  const routeOf = (api: string, path: string): string | null | undefined => {
+    const entry = entries.get(api);
+    const base = deps.upstreams[api];
+    if (base !== undefined && (!entry || deps.clock() - entry.at > entry.staleAfterMs)) void refresh(api, base);
+    return entry?.matches?.(path);
+  };
+
   return {
     all: () =>
       Promise.all(
@@ -93,11 +102,10 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
         }),
       ),
     hasRoute(api, path) {
-      const entry = entries.get(api);
-      const base = deps.upstreams[api];
-      if (base !== undefined && (!entry || deps.clock() - entry.at > entry.staleAfterMs)) void refresh(api, base);
-      return entry?.matches?.(path);
+      const route = routeOf(api, path);
+      return route === undefined ? undefined : route !== null;
     },
+    routeOf,
     idle: async () => {
       while (pending.size) await Promise.all(pending.values());
     },

@@ -1,6 +1,7 @@
 import type { AccountStore } from './account-store';
 import type { BillingStore } from './billing-store';
 import type { AuditLog } from './audit-log';
+import type { EventStore } from './event-store';
 import type { KeyStore } from './key-store';
 import type { QuotaStore } from './quota-store';
 import type { SessionStore } from './session-store';
@@ -25,6 +26,8 @@ export interface Stores {
   billingStore: BillingStore;
   /** Every change made to an account, and by whom (audit-log.ts). */
   auditLog: AuditLog;
+  /** Event settings, webhook endpoints, the delivery queue and once-only claims (event-store.ts). */
+  eventStore: EventStore;
   /** Which backing store this is, for logs and `/readyz`. */
   kind: 'redis' | 'sqlite' | 'memory';
   /** How the backing store survives its own restart (Redis only), for `/readyz`. */

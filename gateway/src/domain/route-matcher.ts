@@ -1,22 +1,24 @@
 import type { OpenApiDocument } from '@tollgate/envelope';
 
 /**
- * A test for "is this one of the service's routes", from its OpenAPI document: the paths it
+ * The route a path is, as the service documents it (or null for none), from its OpenAPI document: the paths it
  * documents under `/v1/`, templated segments (`{id}`) matching one segment. A trailing slash is
  * ignored, as the services' routers ignore it. The path has no query string.
  */
-export function routeMatcher(document: OpenApiDocument): (path: string) => boolean {
+export function routeMatcher(document: OpenApiDocument): (path: string) => string | null {
   const exact = new Set<string>();
-  const templated: RegExp[] = [];
+  const templated: [RegExp, string][] = [];
   for (const path of Object.keys(document.paths ?? {})) {
     if (!path.startsWith('/v1/')) continue;
     if (path.includes('{')) {
       const pattern = path.split('/').map((s) => (/^\{[^}]+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
-      templated.push(new RegExp(`^${pattern}$`));
+      templated.push([new RegExp(`^${pattern}$`), path]);
     } else exact.add(path);
   }
   return (path) => {
     const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    return exact.has(bare) || templated.some((re) => re.test(bare));
+    if (exact.has(bare)) return bare;
+    for (const [re, template] of templated) if (re.test(bare)) return template;
+    return null;
   };
 }

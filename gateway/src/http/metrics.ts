@@ -7,6 +7,10 @@ export interface GatewayMetrics {
   calls: Counter<'api' | 'status' | 'decision'>;
   /** Duration of each quota-store operation. */
   storeLatency: Histogram<'operation'>;
+  /** Usage events dropped because the stream's buffer was full (the sink did not keep up). */
+  usageEventsDropped: Counter;
+  /** Usage events the sink took. */
+  usageEventsSent: Counter;
 }
 
 /** Builds the registry; `processMetrics` adds Node's default process metrics (main only). */
@@ -26,7 +30,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Gatew
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
     registers: [registry],
   });
-  return { registry, calls, storeLatency };
+  const usageEventsDropped = new Counter({ name: 'tollgate_usage_events_dropped_total', help: 'Usage events dropped because the buffer was full (the sink did not keep up)', registers: [registry] });
+  const usageEventsSent = new Counter({ name: 'tollgate_usage_events_sent_total', help: 'Usage events taken by the sink', registers: [registry] });
+  return { registry, calls, storeLatency, usageEventsDropped, usageEventsSent };
 }
 
 /**

@@ -2,6 +2,14 @@ import type { SchemaObject } from 'ajv';
 import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from '../domain/api-key';
 import { USAGE_ITEM_SCHEMA } from '../domain/usage-report';
 
+/** A JSON Schema object that allows only `properties`, all required but those named `optional`. */
+export const closed = (properties: Record<string, unknown>, optional: string[] = []): SchemaObject => ({
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(properties).filter((p) => !optional.includes(p)),
+  properties,
+});
+
 /** JSON Schema of a stored subscription. */
 export const SUBSCRIPTION_SCHEMA: SchemaObject = {
   type: 'object',

@@ -3,7 +3,7 @@ import { renderPageShell } from '../http/page-shell';
 /** One page of the developer portal: where it is served and what its shell says before its script runs. */
 export interface PortalPage {
   /** The view module under /portal/js/views/ that renders it. */
-  id: 'catalogue' | 'sign-in' | 'keys' | 'subscriptions' | 'billing' | 'usage' | 'try-it' | 'not-found';
+  id: 'catalogue' | 'sign-in' | 'keys' | 'subscriptions' | 'billing' | 'usage' | 'webhooks' | 'try-it' | 'not-found';
   path: string;
   title: string;
   /** Shown in the main navigation (sign-in is reached from the header instead). */
@@ -17,6 +17,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   { id: 'subscriptions', path: '/portal/subscriptions', title: 'Subscriptions', nav: true },
   { id: 'billing', path: '/portal/billing', title: 'Billing', nav: true },
   { id: 'usage', path: '/portal/usage', title: 'Usage', nav: true },
+  { id: 'webhooks', path: '/portal/webhooks', title: 'Webhooks', nav: true },
   { id: 'try-it', path: '/portal/try', title: 'Try it', nav: true },
   { id: 'sign-in', path: '/portal/sign-in', title: 'Sign in', nav: false },
 ];

@@ -1,3 +1,6 @@
+import { eventually } from '../support/eventually';
+import { startWebhookReceiver } from '../support/webhook-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
 import { MID_MARCH, useBillingGateway } from './support/billing-gateway';
 import type { BillingGateway } from './support/billing-gateway';
 
@@ -20,11 +23,30 @@ async function withFailingCard(gw: BillingGateway, email: string): Promise<{ id:
   return { ...account, clock: await gw.clockOf(account.id, 'EUR') };
 }
 
-describe('a failed payment', () => {
-  const gw = useBillingGateway({ start: MID_MARCH });
+type Told = { type: string; data: Record<string, unknown> };
 
-  it('when the renewal fails, then the plan is past due in grace (mail, calls served); when every retry fails, then 402 names the API, plan, what happened and the page; paying in the portal restores it', async () => {
+/** The events the receiver verified once it has `count` (the worker run until then: billing tells the room off its own path). */
+async function toldOnce(gw: BillingGateway, hooks: WebhookReceiver, secret: string, count: number): Promise<Told[]> {
+  await eventually(async () => {
+    await gw.events.worker.runOnce();
+    return hooks.received.length >= count;
+  }, `${count} webhook deliveries`);
+  return hooks.verified(secret) as Told[];
+}
+
+describe('a failed payment', () => {
+  const gw = useBillingGateway({ start: MID_MARCH, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
+  let hooks: WebhookReceiver;
+  beforeAll(async () => {
+    hooks = await startWebhookReceiver();
+  });
+  afterAll(() => hooks.close());
+
+  it('when the renewal fails, then the plan is past due in grace (mail, calls served); when every retry fails, then 402 names the API, plan, what happened and the page; paying in the portal restores it; the account’s webhook endpoint is told each step', async () => {
     const a = await withFailingCard(gw, 'ada@example.com');
+    const endpoint = await gw.json('POST', '/dashboard/v1/webhooks', a.key, { url: hooks.url, types: ['payment.failed', 'payment.recovered', 'subscription.changed'] });
+    expect(endpoint.status).toBe(201);
+    const secret = endpoint.body.data.secret as string;
     await gw.advanceDays(a.clock, 16.5);
     const status = await gw.json('GET', '/dashboard/v1/billing/status', a.key);
     expect(status.body.data.subscriptions).toMatchObject([{ api: 'token', plan: 'pro', status: 'past_due', state: 'grace', grace_until: '2026-04-08T00:00:00.000Z' }]);
@@ -33,6 +55,8 @@ describe('a failed payment', () => {
     expect(failed.text).toContain('until 2026-04-08 00:00 UTC');
     expect(failed.text).toContain(`${gw.url}/portal/billing`);
     expect((await gw.call(a.key, '/token/v1/meta')).status).toBe(200);
+    const failedHook = await toldOnce(gw, hooks, secret, 1);
+    expect(failedHook).toMatchObject([{ type: 'payment.failed', data: { account_id: a.id, api: 'token', plan: 'pro', status: 'past_due', grace_until: '2026-04-08T00:00:00.000Z' } }]);
 
     await gw.advanceDays(a.clock, 8);
     const refused = await gw.call(a.key, '/token/v1/meta');
@@ -42,6 +66,7 @@ describe('a failed payment', () => {
     // No playground for a plan suspended for want of payment: it is said at once.
     expect((await gw.call(a.key, '/token/v1/meta')).status).toBe(402);
     expect(gw.mail.count('ada@example.com')).toBe(1);
+    expect((await toldOnce(gw, hooks, secret, 2))[1]).toMatchObject({ type: 'subscription.changed', data: { api: 'token', plan: 'pro', status: 'inactive' } });
 
     const portal = (await gw.json('POST', '/dashboard/v1/billing/portal', a.key, { currency: 'EUR' })).body.data.url as string;
     expect(await postForm(`${portal}/payment-method`, card('4242 4242 4242 4242'))).toBe(303);
@@ -50,6 +75,14 @@ describe('a failed payment', () => {
     const recovered = await gw.mail.next('ada@example.com', 1);
     expect(recovered.subject).toBe('Payment received: your Tollgate token pro plan is active');
     expect((await gw.json('GET', '/dashboard/v1/billing/status', a.key)).body.data.subscriptions).toMatchObject([{ status: 'active', state: 'active', grace_until: null }]);
+    // The last two are sent side by side: in either order.
+    const recoveredHooks = (await toldOnce(gw, hooks, secret, 4)).slice(2).sort((x, y) => x.type.localeCompare(y.type));
+    expect(recoveredHooks).toMatchObject([
+      { type: 'payment.recovered', data: { api: 'token', plan: 'pro', status: 'active' } },
+      { type: 'subscription.changed', data: { api: 'token', plan: 'pro', status: 'active' } },
+    ]);
+    expect(hooks.received).toHaveLength(4);
+    expect(gw.mail.count('ada@example.com')).toBe(2);
   });
 });
 

@@ -7,6 +7,7 @@ import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
 import { describeBillingContract } from './billing-store-contract';
 import { describeOperatorContract } from './operator-store-contract';
+import { describeEventContract } from './event-store-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -612,6 +613,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
     });
 
     describeBillingContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
+    describeEventContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
 
     describe('sign-ups and health', () => {
       it('when sign-ups are counted, then each address counts separately per UTC hour', async () => {

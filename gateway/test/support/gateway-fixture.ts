@@ -2,7 +2,9 @@ import type Redis from 'ioredis';
 import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import { createLogger } from '@tollgate/envelope';
-import { createApp, createGatewayListener } from '../../src/app';
+import { createApp, createEventsFor, createGatewayListener } from '../../src/app';
+import type { Events } from '../../src/events/create-events';
+import { createLogMailer, createSmtpMailer } from '../../src/mail/mailer';
 import { loadConfig } from '../../src/config';
 import type { GatewayConfig } from '../../src/config';
 import { createMemoryStores } from '../../src/data/memory/memory-stores';
@@ -47,6 +49,8 @@ export interface GatewayFixture {
   metrics: GatewayMetrics;
   /** The usage history's recorder: tests flush it rather than wait for its timer. */
   recorder: UsageRecorder;
+  /** The events room: tests run its queue, alerts and sweeps rather than wait for their timers. */
+  events: Events;
   close(): Promise<void>;
 }
 
@@ -54,7 +58,7 @@ export interface GatewayFixture {
  * Builds the app the way main.ts does, from an environment, with the test plan table: on Redis
  * with `redisUrl`, on the embedded SQLite store in the file `sqlitePath`, else in memory.
  */
-export async function buildGateway(options: { upstream: string; redisUrl?: string; sqlitePath?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number; adminToken?: AdminToken }): Promise<GatewayFixture> {
+export async function buildGateway(options: { upstream: string; redisUrl?: string; sqlitePath?: string; fastPath?: boolean; env?: Record<string, string>; plans?: PlanTable; start?: number; keepRedis?: boolean; adminToken?: AdminToken }): Promise<GatewayFixture> {
   const config = loadConfig(
     // A Redis timeout well above this VM's stalls under a full test run (a 250 ms one failed a
     // dashboard test once at load 6); the store-down tests set the production default themselves.
@@ -70,7 +74,7 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   if (options.redisUrl) {
     redis = createRedisClient(options.redisUrl, { logger });
     await new Promise((resolve) => redis!.once('ready', resolve));
-    await redis.flushall();
+    if (!options.keepRedis) await redis.flushall();
     stores = createRedisStores(redis, { clock: clock.now, timeoutMs: config.redisTimeoutMs, logger, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
   } else if (options.sqlitePath) {
     sqlite = openSqliteStores({ path: options.sqlitePath, clock: clock.now });
@@ -81,13 +85,17 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock: clock.now });
   // A long interval: the tests flush when they read the history.
   const recorder = createUsageRecorder({ store: stores.accountStore, clock: clock.now, intervalMs: 3_600_000 });
-  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder, adminToken: options.adminToken };
+  const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
+  const events = createEventsFor({ config, stores, clock: clock.now, logger, metrics }, mailer);
+  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder, mailer, events, adminToken: options.adminToken };
   const app = options.fastPath ? createGatewayListener(deps).listener : createApp(deps);
   const close = async (): Promise<void> => {
+    await events.stop().catch(() => undefined);
+    mailer.close();
     await recorder.stop().catch(() => undefined);
     // quit() refuses while disconnected (no offline queue): then the socket is just dropped.
     await redis?.quit().catch(() => redis?.disconnect());
     sqlite?.close();
   };
-  return { app, clock, stores, config, metrics, recorder, close };
+  return { app, clock, stores, config, metrics, recorder, events, close };
 }

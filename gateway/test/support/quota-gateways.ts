@@ -14,7 +14,7 @@ import { startRedisCluster } from './redis-cluster';
 import type { RedisCluster } from './redis-cluster';
 import { startRedisServer } from './redis-server';
 
-const ADMIN_TOKEN = 'quota-tests-admin-token-0123456';
+export const ADMIN_TOKEN = 'quota-tests-admin-token-0123456';
 
 /** One answered call of a load. */
 export interface CallResult {
@@ -39,6 +39,10 @@ export interface QuotaGateways {
   load(keys: string[], total: number, options?: { perSecond?: number; during?: (answered: number) => void }): Promise<CallResult[]>;
   /** The account's month counter in the store. */
   monthCount(accountId: string): Promise<number>;
+  /** The store's variables the gateways run with (REDIS_URL or REDIS_CLUSTER_NODES). */
+  storeEnv: Record<string, string>;
+  /** A connection to the node that holds `key` (the one Redis, or the key's master in a cluster). */
+  nodeFor(key: string): Promise<Redis>;
   stop(): Promise<void>;
 }
 
@@ -51,6 +55,7 @@ export interface ClusterGateways extends QuotaGateways {
 interface QuotaStoreUnder {
   env: Record<string, string>;
   get(name: string): Promise<string | null>;
+  nodeFor(name: string): Promise<Redis>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +71,7 @@ export async function startClusterGateways(options: QuotaGatewaysOptions): Promi
   const store: QuotaStoreUnder = {
     env: { REDIS_CLUSTER_NODES: redisCluster.seeds },
     get: async (name) => redisCluster.node(await redisCluster.masterOf(await redisCluster.slotOf(name))).get(name),
+    nodeFor: async (name) => redisCluster.node(await redisCluster.masterOf(await redisCluster.slotOf(name))),
     stop: () => redisCluster.stop(),
   };
   return { ...(await startQuotaGateways(options, store)), redisCluster };
@@ -78,6 +84,7 @@ export async function startRedisGateways(options: QuotaGatewaysOptions): Promise
   const store: QuotaStoreUnder = {
     env: { REDIS_URL: server.url },
     get: (name) => reader.get(name),
+    nodeFor: async () => reader,
     stop: async () => {
       reader.disconnect();
       await server.stop();
@@ -143,6 +150,8 @@ async function startQuotaGateways(options: QuotaGatewaysOptions, store: QuotaSto
         agents.forEach((agent) => agent.destroy());
       }
     },
+    storeEnv: store.env,
+    nodeFor: (key) => store.nodeFor(key),
     async monthCount(accountId) {
       return Number((await store.get(redisKeys.month(accountId, 'token', monthWindow(Date.now()).id))) ?? 0);
     },

@@ -1,6 +1,7 @@
-import { copyText, dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
+import { dateTime, el, errorRegion, fill, heading, showError, statusRegion, within } from '../../shared/dom.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { request } from '../api.js';
+import { secretBox } from '../secret-box.js';
 import { forget, remember } from '../secrets.js';
 import { requireSession } from './common.js';
 
@@ -42,32 +43,20 @@ export async function render(main, ctx) {
 
   function showSecret(key, what) {
     remember(key.id, key.name, key.key);
-    const copyStatus = statusRegion();
-    const code = el('code', { class: 'secret', id: 'new-secret' }, key.key);
-    fill(
-      secretArea,
-      el('section', { class: 'card secret-box', 'aria-labelledby': 'secret-title' },
-        el('h2', { id: 'secret-title', tabindex: '-1' }, `${what}: copy the secret now`),
-        el('p', {}, 'It is shown this once. The portal keeps it only in this tab’s memory (for Try it) and forgets it when you reload or sign out.'),
-        code,
-        el('div', { class: 'row' },
-          el('button', { type: 'button', onclick: () => copyText(key.key, copyStatus, 'Secret copied') }, 'Copy secret'),
-          el('a', { class: 'button secondary', href: `${ctx.pathOf('try-it')}?key=latest` }, 'Try it with this key'),
-          el('button', { type: 'button', class: 'secondary', onclick: () => { secretArea.replaceChildren(); list.querySelector('h2')?.focus(); } }, 'I have saved it'),
-        ),
-        copyStatus,
-      ),
-    );
+    fill(secretArea, secretBox({
+      id: 'secret-title',
+      heading: `${what}: copy the secret now`,
+      note: 'It is shown this once. The portal keeps it only in this tab’s memory (for Try it) and forgets it when you reload or sign out.',
+      codeId: 'new-secret',
+      secret: key.key,
+      extra: [el('a', { class: 'button secondary', href: `${ctx.pathOf('try-it')}?key=latest` }, 'Try it with this key')],
+      done: () => { secretArea.replaceChildren(); list.querySelector('h2')?.focus(); },
+    }));
     secretArea.querySelector('h2').focus();
   }
 
   async function act(work) {
-    showError(problem, null);
-    try {
-      await work();
-    } catch (err) {
-      showError(problem, err);
-    }
+    await within(problem, work);
     await refresh();
   }
 

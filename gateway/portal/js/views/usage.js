@@ -5,12 +5,47 @@ import { apiTitle, requireSession } from './common.js';
 
 export const title = 'Usage';
 
+/** The highest of the account's thresholds an API's month has reached (percent), or 0. */
+function reachedThreshold(line, thresholds) {
+  if (!line || line.window !== 'month' || !line.limit) return 0;
+  return Math.max(0, ...(thresholds ?? []).filter((t) => line.used * 100 >= line.limit * t));
+}
+
+/** The warning for every API at or past one of its thresholds this month, with when it resets, or null. */
+function quotaBanner(usage, settings, webhooksPath) {
+  const lines = usage.apis.map((line) => ({ line, reached: reachedThreshold(line, settings?.thresholds[line.api]) })).filter((x) => x.reached > 0);
+  if (lines.length === 0) return null;
+  return el('div', { class: 'banner', role: 'alert', id: 'quota-banner' },
+    lines.map(({ line }) => el('p', {}, line.used >= line.limit
+      ? [el('strong', {}, `${apiTitle(line.api)}: this month’s quota is used up. `), `Calls get 429 until it resets ${dateTime(line.resets_at)}; a larger plan raises it at once.`]
+      : [el('strong', {}, `${apiTitle(line.api)}: ${Math.floor((line.used * 100) / line.limit)}% of this month’s quota used `), `(${int(line.used)} of ${int(line.limit)} calls); it resets ${dateTime(line.resets_at)}.`])),
+    el('p', {}, el('a', { href: webhooksPath }, 'Alerts and webhooks')),
+  );
+}
+
+/** "at 80% and 100%, by mail and to 1 webhook endpoint": which alerts an API has on. */
+function alertsText(api, settings, endpoints) {
+  if (!settings) return '—';
+  const at = settings.thresholds[api] ?? [];
+  const hooks = endpoints.filter((e) => e.enabled && e.types.includes('quota.threshold_reached')).length;
+  const how = [settings.mail['quota.threshold_reached'] ? 'by mail' : null, hooks ? `to ${hooks} webhook endpoint${hooks === 1 ? '' : 's'}` : null].filter(Boolean);
+  return how.length ? `at ${at.map((t) => `${t}%`).join(' and ')}, ${how.join(' and ')}` : 'off';
+}
+
 /** Per API: this period against the quota, the reset, plan and rate, and 30 days of calls by outcome. */
 export async function render(main, ctx) {
   if (!requireSession(main, ctx, title, 'see your usage')) return;
   const problem = errorRegion();
   main.append(heading(title), el('p', { class: 'lead' }, 'All your keys together, in UTC. Calls appear here within a few seconds.'), problem);
-  const [usage, history, planTable] = await Promise.all([request('GET', '/dashboard/v1/usage'), request('GET', '/dashboard/v1/history'), plans()]);
+  const [usage, history, planTable, settings, endpoints] = await Promise.all([
+    request('GET', '/dashboard/v1/usage'),
+    request('GET', '/dashboard/v1/history'),
+    plans(),
+    request('GET', '/dashboard/v1/events/settings').catch(() => null),
+    request('GET', '/dashboard/v1/webhooks').catch(() => []),
+  ]);
+  const banner = quotaBanner(usage, settings, ctx.pathOf('webhooks'));
+  if (banner) problem.after(banner);
   const days = lastDays(30);
   const charts = [];
   for (const entry of planTable) {
@@ -31,6 +66,7 @@ export async function render(main, ctx) {
       el('dt', {}, 'Plan'), el('dd', {}, plan ? plan.name : line?.window === 'day' ? 'none (playground)' : 'none'),
       el('dt', {}, 'Rate limit'), el('dd', {}, plan ? `${int(plan.rate_per_second)} calls a second` : '—'),
       el('dt', {}, 'Monthly quota'), el('dd', {}, plan ? int(plan.monthly_quota) : '—'),
+      el('dt', {}, 'Quota alerts'), el('dd', { class: 'alerts' }, alertsText(api, settings, endpoints), ' ', el('a', { href: ctx.pathOf('webhooks') }, 'Change')),
     );
     main.append(el('section', { class: 'card usage', 'aria-labelledby': id, 'data-api': api },
       el('h2', { id }, apiTitle(api)),

@@ -5,6 +5,8 @@ import type { MemoryAccountState, MemoryAccountsPersistence } from './account-st
 import type { Counter } from './counters';
 import { createMemoryAccountStore } from './memory-account-store';
 import { createMemoryBillingStore } from './memory-billing';
+import { createMemoryEventStore } from './memory-events';
+import type { MemoryEventPersistence, MemoryEventState } from './memory-events';
 import { createMemoryQuotaStore } from './memory-quota-store';
 import { createMemorySessionStore } from './memory-sessions';
 import { createMemoryAuditLog } from './memory-audit-log';
@@ -20,6 +22,9 @@ export interface MemoryStoresOptions {
   accountState?: MemoryAccountState;
   /** Told of every change, for a store that writes the state through to disk (the SQLite store). */
   persistence?: MemoryStoresPersistence;
+  /** The event store's state to start from, and what is told of its changes (the SQLite store). */
+  eventState?: MemoryEventState;
+  eventPersistence?: MemoryEventPersistence;
   /** What {@link Stores.kind} says; 'memory' unless set. */
   kind?: Stores['kind'];
 }
@@ -64,6 +69,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     sessionStore: createMemorySessionStore(clock),
     billingStore: createMemoryBillingStore(parts),
     auditLog: createMemoryAuditLog(clock),
+    eventStore: createMemoryEventStore({ clock, state: options.eventState, persist: options.eventPersistence }),
     kind: options.kind ?? 'memory',
   };
 }

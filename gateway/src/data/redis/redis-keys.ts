@@ -35,6 +35,24 @@ export const redisKeys = {
   billingIndex: (): string => 'gw:billing-accounts',
   /** String: a webhook event being handled (`processing`, a lease) or handled (`done`, kept 30 days). */
   billingEvent: (eventId: string): string => `gw:{billing-event:${eventId}}`,
+  /** Hash: the account's events: `prefs` → its preferences (JSON), `endpoint:<id>` → a webhook endpoint (JSON). Durable. */
+  events: (accountId: string): string => `gw:{${accountId}}:events`,
+  /** String (JSON): one webhook delivery; kept 30 days from its creation. */
+  delivery: (accountId: string, deliveryId: string): string => `gw:{${accountId}}:dlv:${deliveryId}`,
+  /** Sorted set: an endpoint's deliveries by creation time (ms), the newest 100 kept; lives as long as its newest delivery. */
+  deliveries: (accountId: string, endpointId: string): string => `gw:{${accountId}}:dlvs:${endpointId}`,
+  /** Marker: something told once (`quota:<api>:<month>:<threshold>`, `expiring:<key>:<days>`, …); lapses when it may be told again. */
+  eventClaim: (accountId: string, name: string): string => `gw:{${accountId}}:claim:${name}`,
+  /** Sorted set: every gateway's webhook queue, `<accountId>:<deliveryId>` scored by when it is due (a lease's end while attempted); durable. */
+  deliveryQueue: (): string => 'gw:webhook-queue',
+  /** Hash: account id → its own quota thresholds (JSON), plus `_version`, bumped on every change; durable. */
+  eventThresholds: (): string => 'gw:event-thresholds',
+  /** Sorted set (all scores 0): ids of accounts with event preferences or endpoints; durable. */
+  eventAccounts: (): string => 'gw:event-accounts',
+  /** Stream: usage events (CloudEvents JSON in field `event`), one of USAGE_STREAM_SHARDS, trimmed to about USAGE_STREAM_MAXLEN entries. */
+  usageStream: (shard: number): string => `gw:{usage:${shard}}:events`,
+  /** Marker outside any account: a job run claimed by one gateway (`reset:<month>`, `sweep:<hour>`). */
+  jobClaim: (name: string): string => `gw:{job:${name}}`,
   /** Sorted set (all scores 0): `<created ms, 13 digits>:<accountId>`, every account; durable. */
   accountIndex: (): string => 'gw:accounts',
   /** String: the account id holding an email; durable. */

@@ -6,6 +6,7 @@ import { createRedisAccountStore } from './redis-account-store';
 import { createRedisBillingStore } from './redis-billing';
 import type { RedisClient } from './redis-client';
 import { createRedisClock } from './redis-clock';
+import { createRedisEventStore } from './redis-events';
 import { createRedisQuotaStore } from './redis-quota-store';
 import { createRedisSessionStore } from './redis-sessions';
 import { createRedisAuditLog } from './redis-audit-log';
@@ -56,6 +57,7 @@ export function createRedisStores(redis: RedisClient, options: RedisStoresOption
     sessionStore: createRedisSessionStore(redis, { guard, clock }),
     billingStore: createRedisBillingStore(redis, guard),
     auditLog: createRedisAuditLog(redis, { guard, clock }),
+    eventStore: createRedisEventStore(redis, guard),
     kind: 'redis',
     persistence: watchPersistence(redis, options.logger),
   };

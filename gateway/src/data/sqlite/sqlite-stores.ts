@@ -4,6 +4,7 @@ import { createMemoryStores } from '../memory/memory-stores';
 import type { MemoryStoresOptions } from '../memory/memory-stores';
 import type { Stores } from '../stores';
 import { loadState, openDatabase } from './sqlite-file';
+import { openSqliteEvents } from './sqlite-events';
 import { createSqliteSessionStore } from './sqlite-sessions';
 import { createSqliteAuditLog } from './sqlite-audit-log';
 
@@ -37,6 +38,7 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
   const db = openDatabase(file);
   const { accountState, counters } = loadState(db, options.clock());
   const { accounts, keys, secrets, history, billing, events } = accountState;
+  const eventFile = openSqliteEvents(db, options.clock());
 
   const putAccount = db.prepare('INSERT OR REPLACE INTO accounts (id, record) VALUES (?, ?)');
   const putKey = db.prepare('INSERT OR REPLACE INTO keys (id, record, hash, entry, previous_hash, previous_entry) VALUES (?, ?, ?, ?, ?, ?)');
@@ -92,6 +94,8 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
     kind: 'sqlite',
     counters,
     accountState,
+    eventState: eventFile.state,
+    eventPersistence: eventFile.persist,
     persistence: {
       account: (id) => void putAccount.run(id, JSON.stringify(accounts.get(id))),
       key: writeKey,

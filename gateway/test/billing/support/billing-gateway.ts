@@ -12,7 +12,8 @@ import { BILLING_ADMIN_ROUTES } from '../../../src/billing/billing-admin-routes'
 import { BILLING_ROUTES } from '../../../src/billing/billing-routes';
 import { createStripeLocal } from '@tollgate/stripe-local';
 import type { StripeLocal, StripeLocalOptions } from '@tollgate/stripe-local';
-import { createBillingFor, createGatewayListener } from '../../../src/app';
+import { createBillingFor, createEventsFor, createGatewayListener } from '../../../src/app';
+import type { Events } from '../../../src/events/create-events';
 import type { Billing } from '../../../src/billing/create-billing';
 import { createStripeProvider } from '../../../src/billing/stripe/stripe-provider';
 import { loadConfig } from '../../../src/config';
@@ -47,6 +48,8 @@ export interface BillingGateway {
   config: GatewayConfig;
   stores: Stores;
   billing: Billing;
+  /** The events room, wired to billing as main.ts wires it (its worker is run by the tests). */
+  events: Events;
   local: StripeLocal;
   /** The real SDK, pointed at stripe-local (as an operator's own scripts would be at Stripe). */
   stripe: Stripe;
@@ -132,11 +135,13 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
   });
   if (opened.redis) await (engine.kind === 'cluster' ? Promise.all((opened.redis as Cluster).nodes('master').map((m) => m.flushall())) : opened.redis.flushall());
   const mailer = createSmtpMailer(mail.url, 'Tollgate <billing@tollgate.test>');
-  const stores = opened.stores;
-  const billing = createBillingFor({ config, stores, clock, logger }, mailer);
+  const metrics = createMetrics();
+  const events = createEventsFor({ config, stores: opened.stores, clock, logger, metrics }, mailer);
+  const { stores } = events;
+  const billing = createBillingFor({ config, stores, clock, logger }, mailer, events);
   const recorder = createUsageRecorder({ store: stores.accountStore, clock, intervalMs: 3_600_000 });
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
-  const { listener } = createGatewayListener({ config, stores, clock, logger, metrics: createMetrics(), documents, recorder, mailer, billing });
+  const { listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, mailer, billing, events });
   server.on('request', listener);
 
   // Every billing answer is checked against its route's documented schema (contract tests).
@@ -162,6 +167,7 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
     config,
     stores,
     billing,
+    events,
     local,
     stripe,
     webhookSecret,
@@ -202,6 +208,7 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
     },
     async close() {
       await billing.stop();
+      await events.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await recorder.stop().catch(() => undefined);

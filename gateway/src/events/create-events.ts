@@ -1,0 +1,121 @@
+import { hostname } from 'node:os';
+import type { Request, Router } from 'express';
+import type { Logger } from '@tollgate/envelope';
+import type { EventsConfig } from '../config';
+import type { PaymentNotice } from '../domain/event-types';
+import type { PlanTable } from '../domain/plans';
+import type { QuotaObserver, UsageSink } from '../domain/usage-event';
+import type { Account } from '../data/account-store';
+import { createStoreClient } from '../data/redis/redis-client';
+import { createRedisUsageStream } from '../data/redis/redis-usage-stream';
+import type { Stores } from '../data/stores';
+import type { GatewayMetrics } from '../http/metrics';
+import type { Mailer } from '../mail/mailer';
+import { createAccountSweeps, observeSubscriptions, revokedKeyNotice } from './account-notices';
+import { createDeliveryWorker } from './delivery-worker';
+import type { DeliveryWorker } from './delivery-worker';
+import { createEventBus } from './event-bus';
+import type { AccountEvent } from './event-bus';
+import { createEventRoutes } from './event-routes';
+import { createQuotaAlerts } from './quota-alerts';
+import { createHttpBatchWriter, createStreamWriter } from './usage-sinks';
+import { createUsageStream } from './usage-stream';
+import type { UsageStream } from './usage-stream';
+import { sendWebhook } from './webhook-sender';
+
+/** What the events room is built from. */
+export interface EventsDeps {
+  config: EventsConfig;
+  plans: PlanTable;
+  stores: Stores;
+  mailer: Mailer;
+  clock: () => number;
+  /** The time webhook signatures carry (the receiver's clock judges it); Date.now unless set. */
+  wallClock?: () => number;
+  logger: Logger;
+  metrics: GatewayMetrics;
+  /** Origin of the portal links in mail (`PUBLIC_URL`); relative links without it. */
+  publicUrl?: string;
+}
+
+/** The events room as the composition wires it. */
+export interface Events {
+  /** The stores the other rooms get: subscription changes are told from them. */
+  stores: Stores;
+  /** The API path's hooks: the usage stream's buffer (when on) and each API's quota observer (when alerts are on). */
+  usage?: UsageSink;
+  observerFor(api: string): QuotaObserver | undefined;
+  /** `/dashboard/v1/events/*` and `/dashboard/v1/webhooks/*` (mount at `/dashboard/v1`). */
+  routes(authenticate: (req: Request) => Promise<{ account: Account }>): Router;
+  /** What billing calls on a failed, recovered or ended payment. */
+  billingNotice(notice: PaymentNotice): void;
+  publish(event: AccountEvent): Promise<void>;
+  /** For tests and the CLI: run the queue, the alerts and the sweeps once now. */
+  worker: DeliveryWorker;
+  flushAlerts(): Promise<void>;
+  runSweeps(): Promise<void>;
+  usageStream?: UsageStream;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Builds the events room: bus, delivery worker, quota alerts, notices, usage stream and routes. */
+export function createEvents(deps: EventsDeps): Events {
+  const { config, logger, clock } = deps;
+  const { eventStore } = deps.stores;
+  const portalUrl = deps.publicUrl ?? '';
+  const worker = createDeliveryWorker({
+    eventStore,
+    accountStore: deps.stores.accountStore,
+    mailer: deps.mailer,
+    clock,
+    wallClock: deps.wallClock ?? Date.now,
+    logger,
+    portalUrl,
+    send: (url, headers, payload) => sendWebhook(url, headers, payload, { allowPrivate: config.allowPrivate, timeoutMs: config.webhookTimeoutMs }),
+  });
+  const bus = createEventBus({ eventStore, accountStore: deps.stores.accountStore, mailer: deps.mailer, clock, logger, portalUrl, queued: () => worker.nudge() });
+  const publish = (event: AccountEvent): Promise<void> => bus.publish(event);
+  const alerts = config.quotaAlerts ? createQuotaAlerts({ plans: deps.plans, eventStore, publish, clock, logger }) : undefined;
+  const notices = { plans: deps.plans, accountStore: deps.stores.accountStore, eventStore, publish, clock, logger };
+  const sweeps = createAccountSweeps(notices);
+  const usageStream = config.usage ? createUsage(config.usage, deps) : undefined;
+  // Heard from the moment the room exists: a revocation is told whichever gateway made it.
+  deps.stores.quotaStore.onRevoked(revokedKeyNotice(notices), () => undefined);
+  return {
+    stores: observeSubscriptions(deps.stores, publish),
+    ...(usageStream ? { usage: usageStream.sink } : {}),
+    observerFor: (api) => alerts?.observerFor(api),
+    routes: (authenticate) => createEventRoutes({ plans: deps.plans, eventStore, bus, rules: { allowPrivate: config.allowPrivate }, clock, authenticate, thresholdsChanged: async () => alerts?.reload() }),
+    billingNotice: (notice) => void publish({ accountId: notice.accountId, type: notice.type, data: { api: notice.api, plan: notice.plan, ...notice.data } }),
+    publish,
+    worker,
+    flushAlerts: async () => alerts?.flush(),
+    runSweeps: () => sweeps.runOnce(),
+    ...(usageStream ? { usageStream } : {}),
+    start() {
+      worker.start();
+      alerts?.start();
+      sweeps.start();
+      if (usageStream) logger.info({ usage_events: config.usage?.sink, buffer: config.usage?.capacity }, 'usage events stream on');
+    },
+    async stop() {
+      await Promise.all([worker.stop(), alerts?.stop(), sweeps.stop(), usageStream?.stop()]);
+    },
+  };
+}
+
+/** The usage stream on the configured sink, with its counts in the metrics. */
+function createUsage(usage: NonNullable<EventsConfig['usage']>, deps: EventsDeps): UsageStream {
+  const writer =
+    usage.sink === 'http'
+      ? createHttpBatchWriter(usage.url)
+      : createStreamWriter(createRedisUsageStream(createStoreClient({ redisUrl: usage.redisUrl, clusterNodes: usage.clusterNodes }, { logger: deps.logger }), { shards: usage.shards, maxLen: usage.maxLen }));
+  return createUsageStream({
+    writer,
+    source: usage.source ?? `urn:tollgate:gateway:${hostname()}:${process.pid}`,
+    capacity: usage.capacity,
+    logger: deps.logger,
+    counted: { dropped: (n) => deps.metrics.usageEventsDropped.inc(n), sent: (n) => deps.metrics.usageEventsSent.inc(n) },
+  });
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '@tollgate/envelope';
+import { MAILED_BY_DEFAULT } from '../domain/event-types';
+import type { DeliveredType, EventType } from '../domain/event-types';
+import type { AccountStore } from '../data/account-store';
+import type { Delivery, EventStore, WebhookEndpoint } from '../data/event-store';
+import type { Mailer } from '../mail/mailer';
+import { eventMail } from './event-mail';
+
+/** One thing to tell an account. `data` never holds a secret. */
+export interface AccountEvent {
+  accountId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  /** False: webhooks only, for a change whose room mails it itself (billing). */
+  mail?: false;
+}
+
+/** Tells accounts what happened: by mail (unless switched off) and to their webhook endpoints (queued). */
+export interface EventBus {
+  /** Mails and queues the event; resolves when both are done (a failure is logged, never thrown). */
+  publish(event: AccountEvent): Promise<void>;
+  /** Queues a delivery of `type` to one endpoint (a test event, a redelivery), due now. */
+  deliverTo(endpoint: WebhookEndpoint, type: DeliveredType, payload: string, messageId?: string): Promise<Delivery>;
+}
+
+/** What the bus needs. */
+export interface EventBusDeps {
+  eventStore: EventStore;
+  accountStore: AccountStore;
+  mailer: Mailer;
+  clock: () => number;
+  logger: Logger;
+  portalUrl: string;
+  /** Told when deliveries were queued, so the worker takes them at once. */
+  queued: () => void;
+}
+
+const id = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** The body every webhook gets: `{type, timestamp, data}`. */
+export function webhookPayload(type: DeliveredType, atMs: number, data: Record<string, unknown>): string {
+  return JSON.stringify({ type, timestamp: new Date(atMs).toISOString(), data });
+}
+
+export function createEventBus(deps: EventBusDeps): EventBus {
+  const { eventStore, logger } = deps;
+  const delivery = (endpoint: WebhookEndpoint, type: DeliveredType, payload: string, nowMs: number, messageId = id('msg')): Delivery => {
+    const at = new Date(nowMs).toISOString();
+    return {
+      id: id('dlv'),
+      account_id: endpoint.account_id,
+      endpoint_id: endpoint.id,
+      message_id: messageId,
+      type,
+      payload,
+      created_at: at,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      last_attempt_at: null,
+      last_status: null,
+      last_error: null,
+      last_latency_ms: null,
+    };
+  };
+
+  const mail = async (event: AccountEvent, mailed: boolean): Promise<void> => {
+    if (!mailed) return;
+    const account = await deps.accountStore.getAccount(event.accountId);
+    if (!account?.email) return;
+    await deps.mailer.send(eventMail(account.email, event.type, event.data, deps.portalUrl));
+  };
+  const queue = async (event: AccountEvent, nowMs: number): Promise<void> => {
+    const endpoints = (await eventStore.listEndpoints(event.accountId)).filter((e) => e.enabled && e.types.includes(event.type));
+    if (!endpoints.length) return;
+    const payload = webhookPayload(event.type, nowMs, { account_id: event.accountId, ...event.data });
+    // One message id for every endpoint: the same event, deduped on it by whoever receives it twice.
+    const messageId = id('msg');
+    await eventStore.enqueue(endpoints.map((e) => delivery(e, event.type, payload, nowMs, messageId)));
+    deps.queued();
+  };
+
+  return {
+    async publish(event) {
+      const nowMs = deps.clock();
+      try {
+        const prefs = await eventStore.getPreferences(event.accountId);
+        const mailed = event.mail !== false && (prefs.mail[event.type] ?? MAILED_BY_DEFAULT[event.type]);
+        const [mailing, queueing] = await Promise.allSettled([mail(event, mailed), queue(event, nowMs)]);
+        for (const [what, result] of [['mail', mailing], ['webhooks', queueing]] as const) {
+          if (result.status === 'rejected') logger.error({ err: (result.reason as Error).message, account_id: event.accountId, type: event.type }, `event ${what} not sent`);
+        }
+      } catch (err) {
+        logger.error({ err: (err as Error).message, account_id: event.accountId, type: event.type }, 'event not published: the store did not answer');
+      }
+    },
+    async deliverTo(endpoint, type, payload, messageId) {
+      const made = delivery(endpoint, type, payload, deps.clock(), messageId);
+      await eventStore.enqueue([made]);
+      deps.queued();
+      return made;
+    },
+  };
+}

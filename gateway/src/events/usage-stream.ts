@@ -1,0 +1,172 @@
+import type { CloudEventV1 } from 'cloudevents';
+import { CONSTANTS, V1 } from 'cloudevents';
+import type { Logger } from '@tollgate/envelope';
+import { usageOutcome } from '../domain/event-types';
+import type { UsageOutcome } from '../domain/event-types';
+import { UsageBuffer } from './usage-buffer';
+import type { UsageRow } from './usage-buffer';
+
+/** The CloudEvents `type` of one API call. */
+export const USAGE_EVENT_TYPE = 'dev.tollgate.api.call';
+
+/** The `data` of a usage event. */
+export interface UsageData {
+  api: string;
+  plan: string | null;
+  key_id: string;
+  method: string;
+  /** The route template the call matched (`/v1/price`, `/v1/countries/{code}`); null when the service's document is not known. */
+  route: string | null;
+  status: number;
+  outcome: UsageOutcome;
+  /** From sending to the service until its headers came; null when the call never reached it. */
+  upstream_latency_ms: number | null;
+  duration_ms: number;
+  response_bytes: number;
+}
+
+/** A usage event as the sinks write it: CloudEvents 1.0, structured (JSON). */
+export type UsageEvent = CloudEventV1<UsageData>;
+
+/** Where usage events go: takes a batch, resolves once the sink has it (or rejects, and the batch is sent again). */
+export interface UsageSinkWriter {
+  readonly describe: string;
+  write(events: readonly UsageEvent[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the stream needs. */
+export interface UsageStreamDeps {
+  writer: UsageSinkWriter;
+  /** CloudEvents `source`: this gateway instance. */
+  source: string;
+  /** Calls held at most while the sink is slow or away; past it, calls are dropped and counted. */
+  capacity: number;
+  /** Calls sent in one batch at most. */
+  batch?: number;
+  /** How often what is held is sent, even below a batch (ms). */
+  flushMs?: number;
+  logger: Logger;
+  /** Counts dropped and sent events (the metrics). */
+  counted?: { dropped(n: number): void; sent(n: number): void };
+}
+
+/** The usage stream: the API path pushes into its buffer, a loop beside it sends batches. */
+export interface UsageStream {
+  sink: UsageBuffer;
+  /** Sends what is held now (one batch at a time); resolves when the buffer is empty or the sink refused. */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A row as a CloudEvent. */
+export function usageEvent(row: UsageRow, source: string): UsageEvent {
+  return {
+    specversion: V1,
+    id: row.requestId,
+    source,
+    type: USAGE_EVENT_TYPE,
+    subject: row.accountId,
+    time: new Date(row.atMs).toISOString(),
+    datacontenttype: CONSTANTS.MIME_JSON,
+    data: {
+      api: row.api,
+      plan: row.plan || null,
+      key_id: row.keyId,
+      method: row.method,
+      route: row.route,
+      status: row.status,
+      outcome: usageOutcome(row.decision, row.status),
+      upstream_latency_ms: row.upstreamMs < 0 ? null : Math.round(row.upstreamMs * 100) / 100,
+      duration_ms: Math.round(row.durationMs * 100) / 100,
+      response_bytes: row.bytes,
+    },
+  };
+}
+
+// Backing off from a sink that refused: 200 ms doubling to 5 s.
+const FIRST_BACKOFF_MS = 200;
+const MAX_BACKOFF_MS = 5_000;
+// A log line about drops at most this often while they happen.
+const DROP_LOG_MS = 60_000;
+
+/**
+ * Buffers calls and sends them in batches, one batch in flight at a time (back-pressure): a sink
+ * that is slow or away makes the buffer fill, never a call wait. A batch is removed from the buffer
+ * only once the sink took it; a refused one is sent again after a backoff, so nothing that fitted
+ * is lost (a sink that took a batch but failed to say so gets it twice: its ids dedupe it). When
+ * the buffer is full, the new call's event is dropped and counted, with a log line a minute.
+ */
+export function createUsageStream(deps: UsageStreamDeps): UsageStream {
+  const batch = deps.batch ?? 500;
+  let sending: Promise<void> | undefined;
+  let backoffMs = 0;
+  let retryAt = 0;
+  let droppedSinceLog = 0;
+  let lastDropLog = -Infinity;
+  let stopped = false;
+
+  const logDrops = (): void => {
+    if (droppedSinceLog === 0) return;
+    deps.logger.warn({ dropped: droppedSinceLog, dropped_total: sink.dropped, capacity: deps.capacity, sink: deps.writer.describe }, 'usage events dropped: the sink does not keep up and the buffer is full');
+    droppedSinceLog = 0;
+    lastDropLog = performance.now();
+  };
+  const sink = new UsageBuffer(deps.capacity, {
+    batch,
+    full: () => {
+      if (!sending && !stopped) setImmediate(() => void flush());
+    },
+    dropped: () => {
+      deps.counted?.dropped(1);
+      droppedSinceLog += 1;
+      if (performance.now() - lastDropLog >= DROP_LOG_MS) logDrops();
+    },
+  });
+
+  const sendAll = async (): Promise<void> => {
+    while (sink.size > 0) {
+      if (performance.now() < retryAt) return;
+      const rows = sink.peek(batch);
+      try {
+        await deps.writer.write(rows.map((row) => usageEvent(row, deps.source)));
+      } catch (err) {
+        backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs ? backoffMs * 2 : FIRST_BACKOFF_MS);
+        retryAt = performance.now() + backoffMs;
+        deps.logger.warn({ err: (err as Error).message, sink: deps.writer.describe, held: sink.size, retry_ms: backoffMs }, 'usage events not taken by the sink now; kept and sent again');
+        return;
+      }
+      backoffMs = 0;
+      retryAt = 0;
+      sink.shift(rows.length);
+      deps.counted?.sent(rows.length);
+    }
+  };
+  const flush = (): Promise<void> => {
+    sending ??= sendAll().finally(() => {
+      sending = undefined;
+    });
+    return sending;
+  };
+  const timer = setInterval(() => {
+    if (!sending) void flush();
+    if (droppedSinceLog && performance.now() - lastDropLog >= DROP_LOG_MS) logDrops();
+  }, deps.flushMs ?? 100);
+  timer.unref();
+
+  return {
+    sink,
+    flush,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await sending;
+      retryAt = 0;
+      // What is held is sent once more before the gateway exits; a sink still away loses it, said in the log.
+      await flush();
+      if (sink.size) deps.logger.warn({ held: sink.size, sink: deps.writer.describe }, 'usage events not sent before stopping');
+      logDrops();
+      await deps.writer.close();
+    },
+  };
+}

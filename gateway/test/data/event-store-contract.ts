@@ -1,0 +1,135 @@
+import { DELIVERIES_LISTED, EndpointLimitError } from '../../src/data/event-store';
+import type { Delivery, WebhookEndpoint } from '../../src/data/event-store';
+import type { Stores } from '../../src/data/stores';
+
+/** What the event part of the store contract works with: the stores of the test and its clock. */
+export interface EventContractContext {
+  stores: () => Stores;
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** An endpoint as the events room makes it. */
+export function endpointRecord(fields: Partial<WebhookEndpoint> & Pick<WebhookEndpoint, 'id' | 'account_id'>): WebhookEndpoint {
+  return {
+    url: 'https://hooks.example.com/tollgate',
+    description: '',
+    types: ['quota.threshold_reached'],
+    enabled: true,
+    disabled_reason: null,
+    created_at: '2026-03-31T12:00:00.000Z',
+    secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0',
+    previous_secret: null,
+    previous_secret_until: null,
+    failing_since: null,
+    ...fields,
+  };
+}
+
+/** A pending delivery due at `dueMs`. */
+export function deliveryRecord(fields: Partial<Delivery> & Pick<Delivery, 'id' | 'account_id' | 'endpoint_id'>, dueMs: number): Delivery {
+  return {
+    message_id: `msg_${fields.id}`,
+    type: 'quota.threshold_reached',
+    payload: '{"type":"quota.threshold_reached","timestamp":"2026-03-31T12:00:00.000Z","data":{}}',
+    created_at: iso(dueMs),
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: iso(dueMs),
+    last_attempt_at: null,
+    last_status: null,
+    last_error: null,
+    last_latency_ms: null,
+    ...fields,
+  };
+}
+
+/** The event store's part of the contract (run by describeStoreContract on every engine). */
+export function describeEventContract(ctx: EventContractContext): void {
+  describe('events', () => {
+    const account = async (): Promise<string> => (await ctx.stores().accountStore.createAccount({ email: null, name: 'Evented' })).id;
+
+    it('when preferences are set, then they are read back, the thresholds index lists the account with a new version, and clearing its thresholds drops it', async () => {
+      const { eventStore } = ctx.stores();
+      const a = await account();
+      expect(await eventStore.getPreferences(a)).toEqual({ mail: {}, thresholds: {} });
+      const before = await eventStore.thresholdsVersion();
+      await eventStore.setPreferences(a, { mail: { 'key.expiring': false }, thresholds: { token: [50, 90] } });
+      expect(await eventStore.getPreferences(a)).toEqual({ mail: { 'key.expiring': false }, thresholds: { token: [50, 90] } });
+      const custom = await eventStore.customThresholds();
+      expect(custom.thresholds.get(a)).toEqual({ token: [50, 90] });
+      expect(custom.version).not.toBe(before);
+      expect(await eventStore.thresholdsVersion()).toBe(custom.version);
+      await eventStore.setPreferences(a, { mail: {}, thresholds: {} });
+      expect((await eventStore.customThresholds()).thresholds.has(a)).toBe(false);
+      expect((await eventStore.listEventAccounts({ limit: 10 })).items).toContain(a);
+    });
+
+    it('when the same names are claimed twice, or at once, then each is claimed once until it lapses', async () => {
+      const { eventStore } = ctx.stores();
+      const a = await account();
+      const now = ctx.now();
+      const claims = [{ accountId: a, name: 'quota:token:2026-03:80', expiresAtMs: now + 60_000 }, { accountId: a, name: 'quota:token:2026-03:100', expiresAtMs: now + 60_000 }, { name: 'reset:2026-04', expiresAtMs: now + 60_000 }];
+      expect(await eventStore.claim(claims, now)).toEqual([true, true, true]);
+      expect(await eventStore.claim(claims, now)).toEqual([false, false, false]);
+      const raced = await Promise.all([1, 2, 3, 4].map(() => eventStore.claim([{ accountId: a, name: 'expiring:k:7', expiresAtMs: now + 60_000 }], now)));
+      expect(raced.flat().filter(Boolean)).toHaveLength(1);
+      ctx.advance(60_001);
+      expect(await eventStore.claim(claims.slice(0, 1), ctx.now())).toEqual([true]);
+    });
+
+    it('when endpoints are made, changed and deleted, then each account sees its own, the cap holds at once, and a deleted one cannot be replaced', async () => {
+      const { eventStore } = ctx.stores();
+      const [a, b] = [await account(), await account()];
+      const made = await Promise.allSettled([1, 2, 3, 4].map((i) => eventStore.createEndpoint(endpointRecord({ id: `whe_${a}_${i}`, account_id: a, created_at: iso(ctx.now() + i) }), 3)));
+      expect(made.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+      expect(made.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(EndpointLimitError) });
+      await eventStore.createEndpoint(endpointRecord({ id: 'whe_b', account_id: b }), 3);
+      const own = await eventStore.listEndpoints(a);
+      expect(own).toHaveLength(3);
+      expect(own.map((e) => e.account_id)).toEqual([a, a, a]);
+      expect(await eventStore.getEndpoint(a, 'whe_b')).toBeUndefined();
+      const first = own[0]!;
+      expect(await eventStore.putEndpoint({ ...first, enabled: false, disabled_reason: 'failing' })).toBe(true);
+      expect(await eventStore.getEndpoint(a, first.id)).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+      expect(await eventStore.deleteEndpoint(b, first.id)).toBe(false);
+      expect(await eventStore.deleteEndpoint(a, first.id)).toBe(true);
+      expect(await eventStore.putEndpoint(first)).toBe(false);
+      expect(await eventStore.getEndpoint(a, first.id)).toBeUndefined();
+    });
+
+    it('when deliveries are queued, then each due one is leased to one claimer, comes back when its lease lapses, and leaves the queue once settled', async () => {
+      const { eventStore } = ctx.stores();
+      const a = await account();
+      const now = ctx.now();
+      await eventStore.enqueue([deliveryRecord({ id: 'dlv_1', account_id: a, endpoint_id: 'whe_1' }, now), deliveryRecord({ id: 'dlv_2', account_id: a, endpoint_id: 'whe_1' }, now + 5_000)]);
+      const [one, two] = await Promise.all([eventStore.claimDue(now, 10, 30_000), eventStore.claimDue(now, 10, 30_000)]);
+      expect([...one!, ...two!].map((d) => d.id)).toEqual(['dlv_1']);
+      ctx.advance(6_000);
+      expect((await eventStore.claimDue(ctx.now(), 10, 30_000)).map((d) => d.id)).toEqual(['dlv_2']);
+      ctx.advance(30_000);
+      const again = await eventStore.claimDue(ctx.now(), 10, 30_000);
+      expect(again.map((d) => d.id).sort()).toEqual(['dlv_1', 'dlv_2']);
+      await eventStore.saveDelivery({ ...again.find((d) => d.id === 'dlv_1')!, state: 'delivered', attempts: 1, next_attempt_at: null, last_status: 204 });
+      await eventStore.saveDelivery({ ...again.find((d) => d.id === 'dlv_2')!, attempts: 1, next_attempt_at: iso(ctx.now() + 5_000), last_status: 500 });
+      ctx.advance(40_000);
+      expect((await eventStore.claimDue(ctx.now(), 10, 30_000)).map((d) => d.id)).toEqual(['dlv_2']);
+      expect(await eventStore.getDelivery(a, 'dlv_1')).toMatchObject({ state: 'delivered', last_status: 204 });
+      expect(await eventStore.getDelivery('acc_000000000000000000000000', 'dlv_1')).toBeUndefined();
+    });
+
+    it(`when an endpoint has more than ${DELIVERIES_LISTED} deliveries, then the newest ${DELIVERIES_LISTED} are listed, newest first`, async () => {
+      const { eventStore } = ctx.stores();
+      const a = await account();
+      const now = ctx.now();
+      const all = Array.from({ length: DELIVERIES_LISTED + 5 }, (_, i) => deliveryRecord({ id: `dlv_${String(i).padStart(3, '0')}`, account_id: a, endpoint_id: 'whe_x', state: 'delivered', next_attempt_at: null }, now + i));
+      for (const d of all) await eventStore.saveDelivery(d);
+      const listed = await eventStore.listDeliveries(a, 'whe_x');
+      expect(listed).toHaveLength(DELIVERIES_LISTED);
+      expect(listed[0]!.id).toBe(`dlv_${String(DELIVERIES_LISTED + 4).padStart(3, '0')}`);
+      expect(await eventStore.listDeliveries(a, 'whe_other')).toEqual([]);
+    });
+  });
+}
