@@ -167,13 +167,21 @@ describe('the demo stack through the gateway', () => {
     }
   });
 
-  it('when the API reference is opened, then Swagger UI shows every API under its prefix with the key header', async () => {
+  it('when the API reference is opened, then Swagger UI shows every API under its prefix with the key header, and the admin API only to a signed-in operator at /admin/docs', async () => {
     const page = await call('/docs');
     expect(page.status).toBe(200);
     expect(page.body).toContain('swagger-ui');
-    for (const path of ['/burger/v1/index', '/token/v1/price', '/logs/v1/transfers', '/dashboard/v1/signup', '/admin/v1/keys']) {
+    for (const path of ['/burger/v1/index', '/token/v1/price', '/logs/v1/transfers', '/dashboard/v1/signup']) {
       expect(Object.keys(reference.paths)).toContain(path);
     }
+    expect(Object.keys(reference.paths).filter((path) => path.startsWith('/admin'))).toEqual([]);
+
+    expect((await call('/admin/docs/openapi.json')).status).toBe(401);
+    const signIn = await call('/admin/console/v1/sign-in/token', { method: 'POST', body: { token: ADMIN_TOKEN } });
+    expect(signIn.status).toBe(200);
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const operators = (await (await fetch(`${e2e.gateway}/admin/docs/openapi.json`, { headers: { cookie } })).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(operators.paths)).toEqual(expect.arrayContaining(['/admin/v1/keys', '/admin/v1/accounts', '/admin/billing/summary']));
   });
 
   it('when a person takes a paid plan in the demo, then Checkout is the Stripe stand-in’s page, and paying with 4242 gives the plan at once', async () => {
