@@ -47,14 +47,16 @@ export function revokedKeyNotice(deps: AccountNoticesDeps): (id: string) => void
 export function observeSubscriptions(stores: Stores, publish: (event: AccountEvent) => Promise<void>): Stores {
   const changed = (accountId: string, api: string, subscription: { plan: string; status: string } | null, mail?: false): void =>
     void publish({ accountId, type: 'subscription.changed', data: { api, plan: subscription?.plan ?? null, status: subscription?.status ?? 'cancelled' }, ...(mail === false ? { mail } : {}) });
-  const accountStore: AccountStore = Object.create(stores.accountStore) as AccountStore;
+  // Copies of the stores' own methods (not prototypes of them): a wrapper that spreads a store, as
+  // the audit log's does, must find every method on the object it is given.
+  const accountStore: AccountStore = { ...stores.accountStore };
   accountStore.setSubscription = async (accountId, api, subscription) => {
     const before = (await stores.accountStore.getAccount(accountId))?.subscriptions[api];
     const account = await stores.accountStore.setSubscription(accountId, api, subscription);
     if (account && (before?.plan !== subscription?.plan || before?.status !== subscription?.status)) changed(accountId, api, subscription);
     return account;
   };
-  const billingStore = Object.create(stores.billingStore) as Stores['billingStore'];
+  const billingStore: Stores['billingStore'] = { ...stores.billingStore };
   billingStore.applyBilling = async (accountId, api, change) => {
     const before = change.subscription === undefined ? undefined : (await stores.accountStore.getAccount(accountId))?.subscriptions[api];
     const applied = await stores.billingStore.applyBilling(accountId, api, change);
