@@ -27,6 +27,22 @@ function codesOf(response, doc) {
   return named ? named[1].split(' or ') : [];
 }
 
+/** What the common codes mean, for the answers a service documents by code alone. */
+const CODE_MEANINGS = {
+  BAD_REQUEST: 'a parameter is missing or not valid: the message and details name it',
+  FORBIDDEN: 'not allowed: the message says why and, for a feature or chain of a bigger plan, names the plan that has it',
+  NOT_FOUND: 'nothing by that name',
+  INTERNAL_ERROR: 'the service failed: retry, and quote x-request-id if it persists',
+  UPSTREAM_UNAVAILABLE: 'the service’s source could not be reached (the call is refunded)',
+  UPSTREAM_TIMEOUT: 'the service’s source did not answer in time (the call is refunded)',
+};
+
+/** An answer's description in words: its "CODE: " prefix dropped, or the codes' meanings when it is only codes. */
+function meaningOf(description, codes) {
+  const words = String(description).replace(/^[A-Z_]+(?: or [A-Z_]+)*(?:: |$)/, '');
+  return words || codes.map((c) => CODE_MEANINGS[c] ?? c).join('; ');
+}
+
 /** A documented example of a parameter, or for a required one the simplest value its schema accepts. */
 function exampleOf(param, doc) {
   const schema = resolveRef(param.schema ?? {}, doc);
@@ -54,7 +70,10 @@ export function operationsOf(doc, api) {
       example: Object.fromEntries(params.map((p) => [p.name, exampleOf(p, doc)]).filter(([, value]) => value !== undefined)),
       okStatus,
       okSchema: ok.content?.['application/json']?.schema ?? {},
-      responses: statuses.map((status) => ({ status, description: resolveRef(operation.responses[status], doc).description ?? '', codes: status.startsWith('2') ? [] : codesOf(operation.responses[status], doc) })),
+      responses: statuses.map((status) => {
+        const codes = status.startsWith('2') ? [] : codesOf(operation.responses[status], doc);
+        return { status, codes, description: meaningOf(resolveRef(operation.responses[status], doc).description ?? '', codes) };
+      }),
     };
   });
 }

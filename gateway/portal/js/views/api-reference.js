@@ -38,7 +38,7 @@ function errorsSection(doc, ops) {
       el('tbody', {}, [...rows.values()].sort((a, b) => a.status.localeCompare(b.status)).map((r) => el('tr', {},
         el('th', { scope: 'row', 'data-label': 'Status' }, r.status),
         el('td', { 'data-label': 'Code' }, r.codes.length ? r.codes.map((c, i) => [i ? ', ' : '', el('code', {}, c)]) : '—'),
-        el('td', { 'data-label': 'When' }, r.description.replace(/^[A-Z_]+(?: or [A-Z_]+)*(?:: |$)/, '') || r.codes.join(', ')),
+        el('td', { 'data-label': 'When' }, r.description),
       ))),
     )),
   );

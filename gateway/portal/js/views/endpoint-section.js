@@ -60,7 +60,7 @@ function answers(op) {
   return el('ul', { class: 'answers' }, op.responses.map((r) => el('li', {},
     el('strong', {}, r.status), ' ',
     r.codes.length ? [r.codes.map((c, i) => [i ? ', ' : '', el('code', {}, c)]), ' '] : null,
-    el('span', { class: 'muted' }, r.description.replace(/^[A-Z_]+(?: or [A-Z_]+)*: /, '')),
+    el('span', { class: 'muted' }, r.description),
   )), el('li', { class: 'muted' }, 'Every refusal is the error envelope: see ', el('a', { href: '#errors' }, 'Errors'), '.'));
 }
 
