@@ -3,19 +3,7 @@
 import { parametersOf } from './schema-form.js';
 import { resolveRef, sampleOf } from './schema-sample.js';
 import { componentTypes, parametersType, typeName, typeOf } from './schema-types.js';
-
-/** The GET operations of one API in the merged OpenAPI document: [{ path, summary, operation }]. */
-export function endpointsOf(doc, api) {
-  const prefix = `/${api}/v1/`;
-  return Object.entries(doc?.paths ?? {})
-    .filter(([path, item]) => path.startsWith(prefix) && item.get)
-    .map(([path, item]) => ({ path, summary: item.get.summary ?? '', operation: item.get }));
-}
-
-/** The fragment naming an endpoint on its API's page: `get-v1-transfers` for GET /logs/v1/transfers. */
-export function anchorOf(api, path) {
-  return `get-${path.slice(api.length + 1).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}`;
-}
+import { anchorOf, endpointsOf } from './endpoints.js';
 
 /** The error codes an answer documents: its envelope's code enum, else the "CODE or CODE: …" of its description. */
 function codesOf(response, doc) {
@@ -153,8 +141,3 @@ export function typeScriptClient(doc, ops, origin, keyHeader) {
   return `${HEADER}${componentTypes(doc, `ErrorEnvelope ${body}`)}\n${body}`;
 }
 
-/** Where an API's reference page is (an endpoint's anchor added when given). */
-export const referenceHref = (api, path) => `/portal/apis/${encodeURIComponent(api)}${path ? `#${anchorOf(api, path)}` : ''}`;
-
-/** The tag of `api` in the merged document (its description and `x-plan-features`), if any. */
-export const tagOf = (doc, api) => (doc?.tags ?? []).find((t) => t.name === api);

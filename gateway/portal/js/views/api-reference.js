@@ -1,6 +1,7 @@
 import { copyText, el, errorRegion, heading, int, showError, statusRegion } from '../../shared/dom.js';
 import { openApi, plans } from '../api.js';
-import { operationsOf, tagOf, typeScriptClient } from '../reference.js';
+import { tagOf } from '../endpoints.js';
+import { operationsOf, typeScriptClient } from '../reference.js';
 import { sampleOf } from '../schema-sample.js';
 import { API_BLURBS, apiTitle } from './common.js';
 import { endpointSection } from './endpoint-section.js';

@@ -3,7 +3,7 @@ import { openApi, plans } from '../api.js';
 import { API_BLURBS, apiTitle, endpointsOf } from './common.js';
 import { planTable } from './plan-table.js';
 import { endpointSearch } from './endpoint-search.js';
-import { referenceHref, tagOf } from '../reference.js';
+import { referenceHref, tagOf } from '../endpoints.js';
 
 export const title = 'Catalogue';
 

@@ -1,7 +1,7 @@
 import { el, heading } from '../../shared/dom.js';
 import { session } from '../session.js';
 
-export { endpointsOf } from '../reference.js';
+export { endpointsOf } from '../endpoints.js';
 
 /**
  * For pages that need an account: true when signed in; otherwise renders the heading and a sign-in

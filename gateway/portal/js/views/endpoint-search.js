@@ -1,5 +1,5 @@
 import { el, fill } from '../../shared/dom.js';
-import { endpointsOf, referenceHref } from '../reference.js';
+import { endpointsOf, referenceHref } from '../endpoints.js';
 
 /** What a query is matched against: the API, the path, the summary, the description and the parameters' names. */
 function searchable(api, endpoint) {
