@@ -32,6 +32,14 @@ async function openReference(page: Page, api: string, hash = ''): Promise<void> 
   await page.locator('#typescript').waitFor();
 }
 
+/** Presses an endpoint's Try it on its reference page and waits for Try it to be ready. */
+async function tryFromReference(page: Page, api: string, path: string): Promise<void> {
+  await openReference(page, api);
+  await page.getByRole('link', { name: `Try it: GET ${path}` }).click();
+  await page.waitForURL('**/portal/try?**');
+  await page.getByRole('button', { name: 'Send' }).waitFor();
+}
+
 const texts = (page: Page, selector: string): Promise<string[]> => page.locator(selector).allTextContents();
 
 /** Type-checks TypeScript as a strict ES module for Node with the DOM's fetch: the diagnostics, formatted. */
@@ -116,11 +124,7 @@ describe('per-API reference pages', () => {
     const { page } = await portal.open('desktop');
     await signIn(page, portal.mail, 'reference-reader@example.com');
     const secret = await createKey(page, 'reference');
-    await page.goto('/portal/apis/logs');
-    await page.locator('#typescript').waitFor();
-    await page.getByRole('link', { name: 'Try it: GET /logs/v1/logs' }).click();
-    await page.waitForURL('**/portal/try?**');
-    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await tryFromReference(page, 'logs', '/logs/v1/logs');
     expect(await page.locator('#try-api').inputValue()).toBe('logs');
     expect(await page.locator('#try-path').inputValue()).toBe('/logs/v1/logs');
     const address = `0x${'0'.repeat(40)}`;
@@ -134,11 +138,7 @@ describe('per-API reference pages', () => {
     expect(portal.upstreams.calls.logs?.slice(before)).toEqual([`/v1/logs?chain=ethereum&address=${address}`]);
 
     // A path parameter is filled into its field too.
-    await page.goto('/portal/apis/burger');
-    await page.locator('#typescript').waitFor();
-    await page.getByRole('link', { name: 'Try it: GET /burger/v1/countries/{country}' }).click();
-    await page.waitForURL('**/portal/try?**');
-    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await tryFromReference(page, 'burger', '/burger/v1/countries/{country}');
     expect(await page.locator('[data-in][name="country"]').inputValue()).toBe('string');
   });
 
