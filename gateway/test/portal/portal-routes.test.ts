@@ -38,6 +38,8 @@ describe('portal routes (no browser)', () => {
       expect(res.text).toContain('<body data-page="api-reference"');
       expect(res.text).toContain(`api-reference /portal/apis/${api}`);
       expect(res.text).toContain('/portal/assets/js/views/api-reference.js');
+      expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
+      expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=/);
     }
     expect((await request(app).get('/portal/apis/weather').expect(404)).text).toContain('<body data-page="not-found"');
     await request(app).get('/portal/apis').expect(404);
