@@ -204,7 +204,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
   const authenticate = createDashboardAuth({ accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock });
   app.use('/dashboard/v1', noStore, billing.routes(authenticate));
   app.use('/dashboard/v1', noStore, events.routes(authenticate));
-  app.use(createPortalRoutes({ keyHeader: config.keyHeader }));
+  app.use(createPortalRoutes({ keyHeader: config.keyHeader, apis: Object.keys(config.upstreams) }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(createApiRoutes(handlers));
   app.use(createNotFoundHandler(), storeErrors, createErrorHandler(logger));

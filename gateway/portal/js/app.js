@@ -31,6 +31,7 @@ async function render(id, { focus, ended = false }) {
   const view = await loadView(id);
   if (mine !== renderCount) return;
   document.title = `${view.title} · Tollgate developer portal`;
+  shown = location.pathname + location.search;
   body.dataset.page = id;
   for (const link of document.querySelectorAll('header nav a')) {
     if (link.getAttribute('href') === pathOf.get(id)) link.setAttribute('aria-current', 'page');
@@ -45,7 +46,12 @@ async function render(id, { focus, ended = false }) {
     showError(region, err);
   }
   if (mine === renderCount) await showPaymentBanner(mine);
-  if (focus) main.querySelector('h1')?.focus();
+  // A fragment names a part of the page (an endpoint on a reference page): it gets focus, else the heading does.
+  const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  if (target) {
+    target.focus();
+    target.scrollIntoView({ block: 'start' });
+  } else if (focus) main.querySelector('h1')?.focus();
 }
 
 // A failed payment is said on every page while signed in, under the page's heading.
@@ -76,10 +82,17 @@ document.addEventListener('click', (event) => {
   if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target) return;
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin || !idOf.has(url.pathname)) return;
+  // A link to a fragment of this very page is the browser's to follow.
+  if (url.hash && url.pathname === location.pathname && url.search === location.search) return;
   event.preventDefault();
   navigate(url.href);
 });
-window.addEventListener('popstate', () => void render(idOf.get(location.pathname) ?? 'not-found', { focus: true }));
+let shown = location.pathname + location.search;
+window.addEventListener('popstate', () => {
+  // Moving between fragments of the page shown is not a new page.
+  if (location.pathname + location.search === shown) return;
+  void render(idOf.get(location.pathname) ?? 'not-found', { focus: true });
+});
 
 function showWho(current) {
   if (!current) {

@@ -55,3 +55,8 @@ export function buildUrl(path, form) {
   const search = query.toString();
   return `${filled}${search ? `?${search}` : ''}`;
 }
+
+/** Puts `values` (name → text) into the form's parameter fields; fields not named keep what they have. */
+export function fillFields(form, values) {
+  for (const input of form.querySelectorAll('[data-in]')) if (values.has(input.name)) input.value = values.get(input.name);
+}

@@ -3,7 +3,8 @@ import { mergeOpenApi } from './merge-openapi';
 
 const burger: OpenApiDocument = {
   openapi: '3.1.0',
-  info: { title: 'burger', version: '1' },
+  info: { title: 'burger', version: '1', description: 'Big Mac index' },
+  'x-plan-features': { columns: { charts: 'Charts' }, plans: [{ plan: 'free', charts: false }] },
   paths: {
     '/v1/index': { get: { operationId: 'getV1Index', summary: 'Index', responses: { '200': { description: 'ok' }, '400': { description: 'bad' } } } },
     '/v1/openapi.json': { get: { operationId: 'getOpenapi', responses: {} } },
@@ -23,6 +24,13 @@ describe('mergeOpenApi', () => {
   it('when an API has a document, then its /v1 paths appear under /{api}, tagged and with prefixed ids', () => {
     expect(Object.keys(merged.paths).sort()).toEqual(['/burger/v1/index', '/dashboard/v1/usage']);
     expect(index).toMatchObject({ tags: ['burger'], operationId: 'burger_getV1Index', security: [{ apiKey: [] }] });
+  });
+
+  it("when a service describes itself and its plans' features, then its tag carries both; an unreachable one is just named", () => {
+    expect(merged.tags).toEqual([
+      { name: 'burger', description: 'Big Mac index', 'x-plan-features': { columns: { charts: 'Charts' }, plans: [{ plan: 'free', charts: false }] } },
+      { name: 'logs' },
+    ]);
   });
 
   it.each(['401', '402', '429', '502', '503', '504'])('when proxied, then the gateway answer %s is documented', (status) => {

@@ -58,13 +58,24 @@ export function mergeOpenApi(apis: readonly ApiDocument[], options: MergeOptions
         'Answers carry X-RateLimit-Requests-Limit/Remaining/Reset and the IETF RateLimit-Policy/RateLimit fields.' +
         unavailable,
     },
-    tags: apis.map((a) => ({ name: a.api })),
+    tags: apis.map(apiTag),
     paths,
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: options.keyHeader }, ...options.securitySchemes },
       schemas: { ErrorEnvelope: errorEnvelopeSchema() },
     },
   };
+}
+
+/**
+ * An API's tag: its name, the service's own description and, when the service has plan feature gates,
+ * its `x-plan-features`, so the portal's reference pages read them from this one document.
+ */
+function apiTag(entry: ApiDocument): Record<string, unknown> {
+  if ('error' in entry) return { name: entry.api };
+  const description = (entry.document.info as { description?: unknown } | undefined)?.description;
+  const features = entry.document['x-plan-features'];
+  return { name: entry.api, ...(typeof description === 'string' ? { description } : {}), ...(features !== undefined ? { 'x-plan-features': features } : {}) };
 }
 
 const errorResponse = (description: string) => ({

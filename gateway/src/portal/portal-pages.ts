@@ -3,7 +3,7 @@ import { renderPageShell } from '../http/page-shell';
 /** One page of the developer portal: where it is served and what its shell says before its script runs. */
 export interface PortalPage {
   /** The view module under /portal/js/views/ that renders it. */
-  id: 'catalogue' | 'sign-in' | 'keys' | 'subscriptions' | 'billing' | 'usage' | 'webhooks' | 'try-it' | 'not-found';
+  id: 'catalogue' | 'sign-in' | 'keys' | 'subscriptions' | 'billing' | 'usage' | 'webhooks' | 'try-it' | 'not-found' | 'api-reference';
   path: string;
   title: string;
   /** Shown in the main navigation (sign-in is reached from the header instead). */
@@ -22,6 +22,11 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   { id: 'sign-in', path: '/portal/sign-in', title: 'Sign in', nav: false },
 ];
 
+/** Each API's reference page, `/portal/apis/{api}`: reached from the catalogue, so not in the navigation. */
+export function apiReferencePages(apis: readonly string[]): PortalPage[] {
+  return apis.map((api) => ({ id: 'api-reference', path: `/portal/apis/${api}`, title: `${api.charAt(0).toUpperCase()}${api.slice(1)} API reference`, nav: false }));
+}
+
 /** The page answered (with 404) for any other path under /portal/. */
 export const NOT_FOUND_PAGE: PortalPage = { id: 'not-found', path: '', title: 'Page not found', nav: false };
 
@@ -29,7 +34,8 @@ export const NOT_FOUND_PAGE: PortalPage = { id: 'not-found', path: '', title: 'P
  * The HTML shell of a page (see renderPageShell); `js/app.js` also handles later navigation in place
  * (which keeps a just-created secret in memory for Try it).
  */
-export function renderPortalPage(page: PortalPage, options: { keyHeader: string }): string {
+export function renderPortalPage(page: PortalPage, options: { keyHeader: string; apis?: readonly string[] }): string {
+  const pages = [...PORTAL_PAGES, ...apiReferencePages(options.apis ?? [])];
   return renderPageShell({
     id: page.id,
     title: page.title,
@@ -37,7 +43,7 @@ export function renderPortalPage(page: PortalPage, options: { keyHeader: string 
     base: '/portal',
     stylesheet: 'portal.css',
     meta: { 'tollgate-key-header': options.keyHeader },
-    body: { 'data-pages': PORTAL_PAGES.map((p) => `${p.id} ${p.path}`).join('|') },
+    body: { 'data-pages': pages.map((p) => `${p.id} ${p.path}`).join('|') },
     nav: { label: 'Portal', links: PORTAL_PAGES.filter((p) => p.nav).map((p) => ({ href: p.path, text: p.title, current: p.id === page.id })) },
     who: '<a href="/portal/sign-in">Sign in</a>',
     noscript: 'This portal needs JavaScript. The same operations are in the <a href="/docs">API reference</a>.',

@@ -4,7 +4,7 @@ import { AppError } from '@tollgate/envelope';
 import type { Response } from 'express';
 import { pageHeaders } from '../http/page-headers';
 import { SHARED_WEB_ASSETS, staticAssets } from '../http/web-assets';
-import { NOT_FOUND_PAGE, PORTAL_PAGES, renderPortalPage } from './portal-pages';
+import { NOT_FOUND_PAGE, PORTAL_PAGES, apiReferencePages, renderPortalPage } from './portal-pages';
 
 /** The portal's static files (ES modules and one stylesheet): `gateway/portal/`, two levels up from both `src/portal/` and `dist/portal/`. */
 export const PORTAL_ASSETS = resolve(__dirname, '../../portal');
@@ -14,6 +14,8 @@ const UPLOT = dirname(require.resolve('uplot/package.json'));
 export interface PortalDeps {
   /** The key header, for Try it and the copied snippets. */
   keyHeader: string;
+  /** The APIs behind the gateway, one reference page each. */
+  apis?: readonly string[];
 }
 
 /**
@@ -22,7 +24,7 @@ export interface PortalDeps {
  */
 export function createPortalRoutes(deps: PortalDeps): Router {
   const router = Router();
-  const pages = new Map(PORTAL_PAGES.map((page) => [page.path, renderPortalPage(page, deps)]));
+  const pages = new Map([...PORTAL_PAGES, ...apiReferencePages(deps.apis ?? [])].map((page) => [page.path, renderPortalPage(page, deps)]));
   const notFound = renderPortalPage(NOT_FOUND_PAGE, deps);
   const sendPage = (res: Response, html: string, status = 200): void => {
     // Pages carry no secrets but do depend on the deployment; revalidate rather than cache.

@@ -9,7 +9,7 @@ import { createPortalRoutes } from '../../src/portal/portal-routes';
 // The portal router as app.ts mounts it: request ids, the router, then the one 404 and error handler.
 function portalApp() {
   const app = express();
-  app.use(createRequestIdMiddleware(), createPortalRoutes({ keyHeader: 'x-tollgate-key' }));
+  app.use(createRequestIdMiddleware(), createPortalRoutes({ keyHeader: 'x-tollgate-key', apis: ['burger', 'token', 'logs'] }));
   app.use(createNotFoundHandler(), createErrorHandler(createLogger({ service: 'test', level: 'silent' })));
   return app;
 }
@@ -30,6 +30,19 @@ describe('portal routes (no browser)', () => {
       expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=/);
     }
     await request(app).get('/portal/keys/').expect(200);
+  });
+
+  test("when an API's reference page is asked for, then it is its shell; an API the gateway does not serve is the 404 page", async () => {
+    for (const api of ['burger', 'token', 'logs']) {
+      const res = await request(app).get(`/portal/apis/${api}`).expect(200);
+      expect(res.text).toContain('<body data-page="api-reference"');
+      expect(res.text).toContain(`api-reference /portal/apis/${api}`);
+      expect(res.text).toContain('/portal/assets/js/views/api-reference.js');
+      expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
+      expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=/);
+    }
+    expect((await request(app).get('/portal/apis/weather').expect(404)).text).toContain('<body data-page="not-found"');
+    await request(app).get('/portal/apis').expect(404);
   });
 
   test('when an unknown page, a missing asset or a path trying to leave the assets is asked for, then the answer is a 4xx, never a file outside portal/', async () => {

@@ -6,6 +6,31 @@ import type { RouteDoc } from '@tollgate/envelope';
 
 const data = { type: 'object' };
 
+/** A success schema with what the real ones use (nested arrays, nullable types, enums, optional fields), for the generated types. */
+const PRICE_DATA = {
+  type: 'object',
+  required: ['count', 'prices'],
+  additionalProperties: false,
+  properties: {
+    count: { type: 'integer', description: 'tokens answered */ not a comment end' },
+    prices: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['token', 'price_usd', 'decimals', 'chain'],
+        additionalProperties: false,
+        properties: {
+          token: { type: 'string' },
+          price_usd: { type: 'number' },
+          decimals: { type: ['integer', 'null'] },
+          chain: { type: 'string', enum: ['ethereum', 'base'] },
+          'as-of': { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  },
+};
+
 /** Routes in the shape of the real services' documents (path and query parameters with schemas). */
 const ROUTES: Record<string, RouteDoc[]> = {
   burger: [
@@ -13,12 +38,27 @@ const ROUTES: Record<string, RouteDoc[]> = {
     { method: 'get', path: '/v1/countries/{country}', summary: 'One country’s history', data, message: 'Country retrieved', errors: ['NOT_FOUND'] },
   ],
   token: [
-    { method: 'get', path: '/v1/price/{token}', summary: 'Current USD price of a token', query: { type: 'object', properties: { search_width: { type: 'string', pattern: '^\\d+[mhd]$', description: 'how far back a price may be, e.g. 4h' } } }, data, message: 'Price retrieved', errors: ['BAD_REQUEST'] },
+    { method: 'get', path: '/v1/price/{token}', summary: 'Current USD price of a token', query: { type: 'object', properties: { search_width: { type: 'string', pattern: '^\\d+[mhd]$', description: 'how far back a price may be, e.g. 4h' } } }, data: PRICE_DATA, message: 'Price retrieved', errors: ['BAD_REQUEST'] },
     { method: 'get', path: '/v1/meta', summary: 'What the service covers', data, message: 'Meta retrieved', errors: [] },
   ],
   logs: [
     { method: 'get', path: '/v1/logs', summary: 'Event logs of a contract', query: { type: 'object', required: ['chain', 'address'], properties: { chain: { type: 'string', enum: ['ethereum', 'base'] }, address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: 'the contract' }, from_block: { type: 'integer', minimum: 0 } } }, data, message: 'Logs retrieved', errors: ['BAD_REQUEST'] },
   ],
+};
+
+/** What the real logs service adds to its document: each plan's feature gates (see its info-routes.ts). */
+const EXTRA: Record<string, Record<string, unknown>> = {
+  logs: {
+    'x-plan-features': {
+      columns: { topic_filtering: 'Topic filtering (topic0–3, event)', chains: 'Chains' },
+      plans: [
+        { plan: 'free', topic_filtering: false, chains: ['ethereum', 'base'] },
+        { plan: 'starter', topic_filtering: true, chains: ['ethereum', 'base'] },
+        { plan: 'pro', topic_filtering: true, chains: ['ethereum', 'base', 'gnosis'] },
+        { plan: 'business', topic_filtering: true, chains: ['ethereum', 'base', 'gnosis'] },
+      ],
+    },
+  },
 };
 
 /** Three stand-ins for the services: each documents its routes and answers every call in the envelope, echoing it. */
@@ -35,7 +75,7 @@ export async function startApiUpstreams(): Promise<ApiUpstreams> {
   const env: Record<string, string> = {};
   const calls: Record<string, string[]> = {};
   for (const api of Object.keys(ROUTES)) {
-    const doc = createOpenApiDocument({ title: api, version: '1' }, ROUTES[api] as RouteDoc[]);
+    const doc = createOpenApiDocument({ title: api, version: '1', description: `The ${api} stand-in` }, ROUTES[api] as RouteDoc[], EXTRA[api]);
     calls[api] = [];
     const server = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');

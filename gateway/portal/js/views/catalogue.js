@@ -1,24 +1,11 @@
-import { el, errorRegion, heading, int, price, showError } from '../../shared/dom.js';
+import { el, errorRegion, heading, showError } from '../../shared/dom.js';
 import { openApi, plans } from '../api.js';
 import { API_BLURBS, apiTitle, endpointsOf } from './common.js';
+import { planTable } from './plan-table.js';
+import { endpointSearch } from './endpoint-search.js';
+import { referenceHref, tagOf } from '../endpoints.js';
 
 export const title = 'Catalogue';
-
-function pricing(entry) {
-  const currency = entry.plans[0]?.currency ?? '';
-  return el(
-    'table',
-    { class: 'plans stacked' },
-    el('caption', {}, `${apiTitle(entry.api)} plans, per month${currency ? ` (${currency})` : ''}`),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Plan'), el('th', { scope: 'col', class: 'num' }, 'Calls a month'), el('th', { scope: 'col', class: 'num' }, 'Calls a second'), el('th', { scope: 'col', class: 'num' }, 'Price a month'))),
-    el('tbody', {}, entry.plans.map((p) => el('tr', {},
-      el('th', { scope: 'row', 'data-label': 'Plan' }, p.name),
-      el('td', { class: 'num', 'data-label': 'Calls a month' }, int(p.monthly_quota)),
-      el('td', { class: 'num', 'data-label': 'Calls a second' }, int(p.rate_per_second)),
-      el('td', { class: 'num', 'data-label': 'Price a month' }, price(p.price, p.currency)),
-    ))),
-  );
-}
 
 function endpoints(doc, api) {
   const list = endpointsOf(doc, api);
@@ -26,7 +13,7 @@ function endpoints(doc, api) {
   return el(
     'ul',
     { class: 'endpoints' },
-    list.map((e) => el('li', {}, el('a', { href: `/portal/try?api=${encodeURIComponent(api)}&path=${encodeURIComponent(e.path)}` }, el('code', {}, 'GET ', e.path)), e.summary ? el('span', { class: 'muted' }, ` ${e.summary}`) : null)),
+    list.map((e) => el('li', {}, el('a', { href: referenceHref(api, e.path) }, el('code', {}, 'GET ', e.path)), e.summary ? el('span', { class: 'muted' }, ` ${e.summary}`) : null)),
   );
 }
 
@@ -41,6 +28,7 @@ export async function render(main) {
   }
   if (doc.status === 'rejected') showError(problem, doc.reason);
   const document = doc.status === 'fulfilled' ? doc.value : null;
+  if (document) main.append(endpointSearch(document, table.value.map((entry) => entry.api)));
   for (const entry of table.value) {
     const id = `api-${entry.api}`;
     main.append(
@@ -51,8 +39,9 @@ export async function render(main) {
         el('p', {}, API_BLURBS[entry.api] ?? ''),
         el('h3', {}, 'Endpoints'),
         endpoints(document, entry.api),
+        el('p', {}, el('a', { href: referenceHref(entry.api) }, `${apiTitle(entry.api)} API reference`), ': parameters, answers, errors and code for each endpoint.'),
         el('h3', {}, 'Pricing'),
-        el('div', { class: 'scroll' }, pricing(entry)),
+        el('div', { class: 'scroll' }, planTable(entry, tagOf(document, entry.api)?.['x-plan-features'])),
         el('p', { class: 'playground' }, entry.playground_per_day > 0 ? `Playground: ${entry.playground_per_day} test calls a day without a subscription.` : 'No playground: subscribe to a plan (the free plan is at once) to call it.'),
       ),
     );

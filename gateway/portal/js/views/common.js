@@ -1,6 +1,8 @@
 import { el, heading } from '../../shared/dom.js';
 import { session } from '../session.js';
 
+export { endpointsOf } from '../endpoints.js';
+
 /**
  * For pages that need an account: true when signed in; otherwise renders the heading and a sign-in
  * prompt (saying the session ended, when it did) and returns false.
@@ -27,10 +29,3 @@ export const API_BLURBS = {
   logs: 'Event logs of any EVM contract, live from the chain: filter by address, topics (or an event name such as Transfer) and block range; ERC-20 transfers decoded.',
 };
 
-/** The GET operations of one API in the merged OpenAPI document: [{ path, summary, operation }]. */
-export function endpointsOf(doc, api) {
-  const prefix = `/${api}/v1/`;
-  return Object.entries(doc?.paths ?? {})
-    .filter(([path, item]) => path.startsWith(prefix) && item.get)
-    .map(([path, item]) => ({ path, summary: item.get.summary ?? '', operation: item.get }));
-}

@@ -2,7 +2,7 @@ import { copyText, el, errorRegion, fill, heading, int, showError, statusRegion 
 import { openApi, request } from '../api.js';
 import { latestSecret } from '../secrets.js';
 import { session } from '../session.js';
-import { buildUrl, parameterFields, parametersOf } from '../schema-form.js';
+import { buildUrl, fillFields, parameterFields, parametersOf } from '../schema-form.js';
 import { snippets } from '../snippets.js';
 import { apiTitle, endpointsOf } from './common.js';
 
@@ -163,4 +163,9 @@ export async function render(main, ctx) {
   paramsBox.addEventListener('input', drawSnippet);
   snippetChoice.addEventListener('change', drawSnippet);
   drawEndpoints();
+  // A reference page's Try it link names the endpoint and its parameters' values (`p.<name>`).
+  if (pathSelect.value === params.get('path')) {
+    fillFields(paramsBox, new Map([...params].filter(([name]) => name.startsWith('p.')).map(([name, value]) => [name.slice(2), value])));
+    drawSnippet();
+  }
 }

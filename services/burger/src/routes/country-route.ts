@@ -17,6 +17,7 @@ const query: QuerySchema = {
       minLength: 1,
       maxLength: 100,
       description: 'a country name, ISO3 code or currency code (any case, accents optional), e.g. Japan, JPN or JPY',
+      example: 'Japan',
     },
     base: BASE_PARAMETER,
   },

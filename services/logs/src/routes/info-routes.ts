@@ -14,12 +14,21 @@ export interface MetaLimits {
 
 const parseNothing = createQueryParser<Record<string, never>>(CHAINS_ROUTE.query ?? { type: 'object', properties: {} });
 
+/** What each plan includes: the feature gates `/v1/meta` reports and the OpenAPI document carries. */
+export const PLAN_FEATURES = PLANS.map((plan) => ({
+  plan,
+  topic_filtering: includes(plan, 'topic_filtering'),
+  chains: CHAINS.filter((c) => includesChain(plan, c)).map((c) => c.slug),
+}));
+
 /** `GET /v1/chains`, `GET /v1/meta` and `GET /v1/openapi.json`. */
 export function createInfoRoutes(limits: MetaLimits): Router {
   const router = Router();
+  // `x-plan-features` lets the gateway's portal show each plan's gates from the document it already merges.
   const openApi = createOpenApiDocument(
     { title: 'Tollgate logs API', version: '1.0.0', description: 'Live EVM event logs over each chain’s JSON-RPC: decoded, paginated, range-split.' },
     ROUTES,
+    { 'x-plan-features': { columns: { topic_filtering: 'Topic filtering (topic0–3, event)', chains: 'Chains' }, plans: PLAN_FEATURES } },
   );
 
   readOnlyRoute(router, CHAINS_ROUTE.path, (req, res) => {
@@ -31,11 +40,6 @@ export function createInfoRoutes(limits: MetaLimits): Router {
 
   readOnlyRoute(router, META_ROUTE.path, (req, res) => {
     parseNothing(req.query);
-    const plans = PLANS.map((plan) => ({
-      plan,
-      topic_filtering: includes(plan, 'topic_filtering'),
-      chains: CHAINS.filter((c) => includesChain(plan, c)).map((c) => c.slug),
-    }));
     const events = KNOWN_SPECS.map((spec, i) => ({
       name: spec.item.name,
       standard: KNOWN_EVENTS[i]?.standard ?? '',
@@ -45,7 +49,7 @@ export function createInfoRoutes(limits: MetaLimits): Router {
     }));
     sendOk(
       res,
-      { service: 'logs', max_block_range: limits.maxBlockRange, default_limit: 100, max_limit: 1000, cache_ttl_ms: limits.cacheTtlMs, plans, events },
+      { service: 'logs', max_block_range: limits.maxBlockRange, default_limit: 100, max_limit: 1000, cache_ttl_ms: limits.cacheTtlMs, plans: PLAN_FEATURES, events },
       META_ROUTE.message,
     );
   });

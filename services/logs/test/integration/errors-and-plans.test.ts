@@ -157,6 +157,9 @@ describe('service endpoints', () => {
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths)).toEqual(['/v1/logs', '/v1/transfers', '/v1/chains', '/v1/meta']);
     expect(res.body.paths['/v1/logs'].get.parameters.map((p: { name: string }) => p.name)).toContain('topic3');
+    const meta = await request(logsApp.app).get('/v1/meta');
+    expect(res.body['x-plan-features'].plans).toEqual(meta.body.data.plans);
+    expect(res.body['x-plan-features'].plans.map((p: { topic_filtering: boolean }) => p.topic_filtering)).toEqual([false, true, true, true]);
   });
 
   it('when health is asked, then /healthz and /readyz answer in the envelope', async () => {
