@@ -38,7 +38,7 @@ describe('redis layout', () => {
     const durable = [
       redisKeys.accountIndex(),
       redisKeys.email('a@example.com'),
-      ...[a, b].flatMap((id) => [redisKeys.account(id), redisKeys.secrets(id), redisKeys.keys(id)]),
+      ...[a, b].flatMap((id) => [redisKeys.account(id), redisKeys.keys(id)]),
       redisKeys.key(a, paid.record.id),
       redisKeys.key(a, second.record.id),
       redisKeys.key(b, play.record.id),
