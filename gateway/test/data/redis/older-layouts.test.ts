@@ -8,7 +8,7 @@ import { BUILT_IN_PLANS } from '../../../src/domain/plans';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
 
-// Secrets were kept in their own hash per account until 2026-11 (`gw:{acc}:secrets`, field = the
+// Until 2026-11 secrets were kept in their own hash per account (`gw:{acc}:secrets`, field = the
 // secret's hash); they are now fields `s:<hash>` of the account's hash. Data of the old layout is
 // made here as the old gateway left it: by moving the fields back out of the account's hash.
 
@@ -19,16 +19,15 @@ const now = Date.parse('2026-03-15T12:00:00Z');
 
 beforeAll(async () => {
   server = await startRedisServer();
-  redis = new Redis(server.url);
 });
-afterAll(async () => {
-  await redis.quit();
-  await server.stop();
-});
+afterAll(() => server.stop());
+// A client per test: the stores add their listeners to the client they are given.
 beforeEach(async () => {
+  redis = new Redis(server.url);
   await redis.flushall();
   stores = createRedisStores(redis, { clock: () => now });
 });
+afterEach(() => redis.quit());
 
 /** An account of two keys on a plan, its secrets moved back into the old layout. */
 async function oldLayout(): Promise<{ accountId: string; keys: { id: string; secret: string }[] }> {
