@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     say(`account (hash + email key + index member), ${ACCOUNTS} accounts: ${perAccount.toFixed(0)} B/account`);
     say(`  MEMORY USAGE: account hash ${await memoryUsage(redisKeys.account(acc0))} B, email key ${await memoryUsage(redisKeys.email('user0000000@example.com'))} B, gw:accounts ${indexUsage} B / ${indexSize} members = ${(indexUsage / indexSize).toFixed(0)} B/member`);
 
-    // 1b. Keys: key record + secrets entry + key index member; the first key of an account also creates its secrets hash and key index.
+    // 1b. Keys: key record + secrets entry + key index member; the first key of an account also creates its key index (the secret is a field of the account's hash).
     const secrets: string[] = new Array(ACCOUNTS);
     const keyIds: string[] = new Array(ACCOUNTS);
     before = await usedMemory();
@@ -93,8 +93,8 @@ async function main(): Promise<void> {
     before = await usedMemory();
     await pool(ACCOUNTS, CONCURRENCY, (i) => accountStore.createKey(ids[i]!, { name: 'staging' }));
     const perSecondKey = ((await usedMemory()) - before) / ACCOUNTS;
-    say(`key (record + secrets entry + key-index member), ${ACCOUNTS} keys each: first key of an account ${perFirstKey.toFixed(0)} B/key (creates the secrets hash and key index), second key ${perSecondKey.toFixed(0)} B/key`);
-    say(`  MEMORY USAGE: key record ${await memoryUsage(redisKeys.key(acc0, keyIds[0]!))} B, secrets hash (2 entries) ${await memoryUsage(redisKeys.secrets(acc0))} B, key index (2 members) ${await memoryUsage(redisKeys.keys(acc0))} B`);
+    say(`key (record + secrets entry + key-index member), ${ACCOUNTS} keys each: first key of an account ${perFirstKey.toFixed(0)} B/key (creates the key index), second key ${perSecondKey.toFixed(0)} B/key`);
+    say(`  MEMORY USAGE: key record ${await memoryUsage(redisKeys.key(acc0, keyIds[0]!))} B, account hash (its record and 2 secrets) ${await memoryUsage(redisKeys.account(acc0))} B, key index (2 members) ${await memoryUsage(redisKeys.keys(acc0))} B`);
 
     // 1c. A per-second log with LOG_ENTRIES entries plus the month counter, written by real admissions.
     const logAccounts = ACCOUNTS;

@@ -82,13 +82,34 @@ async function sqliteBytes(dir: string, nowMs: number): Promise<number> {
   return statSync(file).size / SQLITE_ACCOUNTS;
 }
 
+const rehashing = async (redis: Redis): Promise<boolean> => /rehashing target/i.test((await redis.call('DEBUG', 'HTSTATS', '0')) as string);
+
+/**
+ * Brings Redis to the state a long-running one is in, and returns how long that took (ms).
+ * Writing ~9.6 million keys (history is a hash per account and day) grows the table of keys, and
+ * of their TTLs, from 8 to 16 million buckets at 8.4 million keys; Redis then moves the buckets a
+ * few per command and 1 ms of every 100 ms, and until it is done every lookup searches both tables
+ * and every command moves buckets. On this machine it was still moving them 5 minutes after the
+ * last write, so a measurement started at once (as before 2026-11-25) measured the move, not the
+ * size. `DEBUG RELOAD` saves and loads the data again, which sizes the tables at once, as a
+ * restarted Redis does.
+ */
+async function settled(redis: Redis): Promise<number> {
+  const started = Date.now();
+  if (await rehashing(redis)) await redis.call('DEBUG', 'RELOAD');
+  if (await rehashing(redis)) throw new Error('Redis was still rehashing its keys after DEBUG RELOAD');
+  return Date.now() - started;
+}
+
 /** See the top of this file. */
 export async function dataScale(rounds: number): Promise<DataScale> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-scale-'));
   const plansFile = path.join(dir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(PLANS));
   const nowMs = Date.now();
-  const [smallRedis, largeRedis] = await Promise.all([startRedisServer(), startRedisServer()]);
+  // DEBUG HTSTATS tells when Redis has finished growing its table of keys (settled below).
+  const debuggable = { args: ['--enable-debug-command', 'local'] };
+  const [smallRedis, largeRedis] = await Promise.all([startRedisServer(debuggable), startRedisServer(debuggable)]);
   const clients = [new Redis(smallRedis.url), new Redis(largeRedis.url)];
   const upstream = await startChild('bench/upstream.ts', {});
   const servers: ChildServer[] = [];
@@ -99,6 +120,8 @@ export async function dataScale(rounds: number): Promise<DataScale> {
     console.error(`writing ${ACCOUNTS} accounts of ${KEYS_PER_ACCOUNT} keys and ${HISTORY_DAYS} days of history into Redis…`);
     const largeSecrets = await populate(stores[1]!, ACCOUNTS, nowMs);
     const redisBytesPerAccount = ((await usedMemory(clients[1]!)) - before) / ACCOUNTS;
+    const settledAfterMs = await settled(clients[1]!);
+    console.error(`Redis was moving its table of keys to a grown one after the writes: saved and loaded again in ${(settledAfterMs / 1000).toFixed(1)} s`);
     const largeKeys = Array.from({ length: LOADED_KEYS }, () => largeSecrets[Math.floor(Math.random() * largeSecrets.length)]!);
     const env = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, PROXY_SECRET: BENCH_PROXY_SECRET, LOG_LEVEL: 'info' };
     const small = await startBenchGateway({ ...env, REDIS_URL: smallRedis.url });

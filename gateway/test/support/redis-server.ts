@@ -24,6 +24,8 @@ export interface StartRedisOptions {
   binary?: string;
   /** Persist with AOF into this folder (by default nothing is persisted). */
   aofDir?: string;
+  /** More settings, as `redis-server` takes them (`['--enable-debug-command', 'local']`). */
+  args?: string[];
 }
 
 /**
@@ -37,7 +39,7 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
   // which in the working directory would be a stray dump.rdb in the repository.
   const dir = options.aofDir ?? mkdtempSync(path.join(tmpdir(), 'tollgate-redis-'));
   const persistence = options.aofDir ? ['--appendonly', 'yes', '--dir', dir] : ['--appendonly', 'no', '--dir', dir];
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -80,11 +80,11 @@ export async function pageOfIndex(redis: RedisClient, index: string, cursor: str
 export function accountParts(redis: RedisClient, ctx: RedisAccountsContext): AccountParts {
   redis.defineCommand('tollgateCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
   redis.defineCommand('tollgateCreateKey', { numberOfKeys: 4, lua: CREATE_KEY_SCRIPT });
-  redis.defineCommand('tollgateRoll', { numberOfKeys: 2, lua: ROLL_SCRIPT });
+  redis.defineCommand('tollgateRoll', { numberOfKeys: 3, lua: ROLL_SCRIPT });
   // The number of keys varies with the days in a batch: given first, as EVAL takes it.
   redis.defineCommand('tollgateHistory', { lua: HISTORY_SCRIPT });
-  redis.defineCommand('tollgateUnroll', { numberOfKeys: 2, lua: UNROLL_SCRIPT });
-  redis.defineCommand('tollgateRevoke', { numberOfKeys: 2, lua: REVOKE_SCRIPT });
+  redis.defineCommand('tollgateUnroll', { numberOfKeys: 3, lua: UNROLL_SCRIPT });
+  redis.defineCommand('tollgateRevoke', { numberOfKeys: 3, lua: REVOKE_SCRIPT });
   redis.defineCommand('tollgateSetIfExists', { numberOfKeys: 1, lua: SET_IF_EXISTS_SCRIPT });
   redis.defineCommand('tollgateStats', { lua: STATS_SCRIPT });
   return {

@@ -43,9 +43,8 @@ export async function migrateLegacyKeyById(redis: RedisClient, keyId: string, no
   const key = { name: 'default', created_at: account.created_at, prefix: 'tg_', last4: '', hash: old.hash, expires_ms: '0', expires_at: '', ...(old.revoked_at ? { revoked_at: old.revoked_at } : {}) };
   await redis.eval(
     MIGRATE_SCRIPT,
-    4 + counters.length,
+    3 + counters.length,
     redisKeys.account(accountId),
-    redisKeys.secrets(accountId),
     redisKeys.key(accountId, keyId),
     redisKeys.keys(accountId),
     ...counters.map(([, to]) => to!),

@@ -87,6 +87,10 @@ export function decodeKey(id: string, accountId: string, fields: Record<string, 
   };
 }
 
+/** Where a secret's entry lives in its account's hash (written into the scripts as well). */
+export const SECRET_PREFIX = 's:';
+export const secretField = (hash: string): string => SECRET_PREFIX + hash;
+
 /** A secret's entry as the admission script reads it. */
 export function encodeSecret(entry: SecretEntry): string {
   return `${entry.keyId}|${entry.expiresAtMs}|${entry.revokedAtMs}|${entry.graceUntilMs}`;

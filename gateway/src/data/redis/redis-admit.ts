@@ -73,7 +73,7 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
         const script = admitCommandOf(api, apiPlans);
         const reply = script.command(
           redisKeys.account(accountId),
-          redisKeys.secrets(accountId),
+          redisKeys.legacy.secrets(accountId),
           redisKeys.secondLog(accountId, api),
           redisKeys.month(accountId, api, month.id),
           redisKeys.day(accountId, api, day.id),

@@ -4,7 +4,7 @@ import type { AccountStore, ApiKey, Page } from '../account-store';
 import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
 import type { AccountParts } from './account-context';
 import { migrateLegacyKey } from './legacy-migration';
-import { decodeKey, decodeSecret, encodeKey, encodeSecret } from './record-codec';
+import { decodeKey, decodeSecret, encodeKey, encodeSecret, secretField } from './record-codec';
 import { indexMember, redisKeys } from './redis-keys';
 import { END_GRACE_SCRIPT } from './scripts/end-grace-script';
 
@@ -21,8 +21,8 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
       const hash = hashApiKey(key);
       const record = newKeyRecord(keyId, accountId, input, keyHints(key), clock());
       const secret = encodeSecret({ keyId, expiresAtMs: input.expiresAtMs ?? 0, revokedAtMs: 0, graceUntilMs: 0 });
-      const names = [redisKeys.account(accountId), redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), redisKeys.keys(accountId)];
-      const forget = (): void => ctx.undo(() => redis.multi().del(names[1]!).hdel(names[2]!, hash).zrem(names[3]!, indexMember(Date.parse(record.created_at), keyId)).exec());
+      const names = [redisKeys.account(accountId), redisKeys.key(accountId, keyId), redisKeys.legacy.secrets(accountId), redisKeys.keys(accountId)];
+      const forget = (): void => ctx.undo(() => redis.multi().del(names[1]!).hdel(names[0]!, secretField(hash)).zrem(names[3]!, indexMember(Date.parse(record.created_at), keyId)).exec());
       return refusedAfter(
         guard.run(
           'create_key',
@@ -56,7 +56,7 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
         await migrated(keyId);
         const accountId = accountOfKeyId(keyId);
         if (!accountId) return undefined;
-        if (!(await redis.eval(END_GRACE_SCRIPT, 2, redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), clock()))) return undefined;
+        if (!(await redis.eval(END_GRACE_SCRIPT, 3, ...secretKeys(accountId, keyId), clock()))) return undefined;
         await redis.publish(redisKeys.revocations(), keyId);
         return readKey(keyId);
       }),
@@ -66,7 +66,7 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
         const accountId = accountOfKeyId(keyId);
         if (!accountId) return undefined;
         const nowMs = clock();
-        if (!(await scripts.tollgateRevoke(redisKeys.key(accountId, keyId), redisKeys.secrets(accountId), nowMs, new Date(nowMs).toISOString(), keyId))) return undefined;
+        if (!(await scripts.tollgateRevoke(...secretKeys(accountId, keyId), nowMs, new Date(nowMs).toISOString(), keyId))) return undefined;
         await redis.publish(redisKeys.revocations(), keyId);
         return readKey(keyId);
       }),
@@ -80,7 +80,8 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
       guard.run('find_key', async () => {
         const parsed = parseApiKey(secret);
         if (!parsed.ok) return undefined;
-        const read = () => redis.hget(redisKeys.secrets(parsed.accountId), parsed.hash);
+        // An entry an older gateway kept in the secrets' own hash counts until a script moves it.
+        const read = async () => (await redis.hget(redisKeys.account(parsed.accountId), secretField(parsed.hash))) ?? redis.hget(redisKeys.legacy.secrets(parsed.accountId), parsed.hash);
         let entry = await read();
         // An old key not moved into its account yet (see migrated) is moved now.
         if (!entry && parsed.legacy && (await migrateLegacyKey(redis, parsed.hash, clock(), ctx.apis))) entry = await read();
@@ -93,13 +94,16 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
   };
 }
 
+/** The keys of a script that changes a key's secrets: its record, its account, the secrets' old hash. */
+const secretKeys = (accountId: string, keyId: string): [string, string, string] => [redisKeys.key(accountId, keyId), redisKeys.account(accountId), redisKeys.legacy.secrets(accountId)];
+
 /** A new secret for a key, the old one kept for the grace; a roll the client was told failed is undone. */
 function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
   const { redis, ctx, scripts, readKey, migrated } = parts;
   return (keyId, graceMs) => {
     const accountId = accountOfKeyId(keyId);
     if (!accountId) return Promise.resolve(undefined);
-    const names = [redisKeys.key(accountId, keyId), redisKeys.secrets(accountId)] as const;
+    const names = secretKeys(accountId, keyId);
     // What a roll the client was told failed must be undone to: read before the roll is sent.
     let undoArgs: string[] | undefined;
     let abandoned = false;
@@ -116,7 +120,8 @@ function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
           const before = await redis.hmget(names[0], 'hash', 'prev_hash', 'rolled_at', 'grace_until', 'prefix', 'last4');
           const [oldHash, oldPrev] = before;
           if (!oldHash) return undefined;
-          const [oldEntry, oldPrevEntry] = await redis.hmget(names[1], oldHash, oldPrev || '-');
+          const [moved, kept] = await Promise.all([redis.hmget(names[1], secretField(oldHash), secretField(oldPrev || '-')), redis.hmget(names[2], oldHash, oldPrev || '-')]);
+          const [oldEntry, oldPrevEntry] = [moved[0] ?? kept[0], moved[1] ?? kept[1]];
           const key = parts.makeKey(accountId);
           const newHash = hashApiKey(key);
           const nowMs = ctx.clock();

@@ -5,10 +5,12 @@
  * without a lookup because the secret carries its account id.
  */
 export const redisKeys = {
-  /** Hash: the account (email, name, status, created_at, sub:<api> = status|plan). Durable. */
+  /**
+   * Hash: the account (email, name, status, created_at, sub:<api> = status|plan) and its keys'
+   * secrets (`s:<SHA-256 of the secret>` → `keyId|expiresMs|revokedMs|graceUntilMs`), so admission
+   * reads the secret, the status and the subscription in one HMGET. Durable.
+   */
   account: (accountId: string): string => `gw:{${accountId}}:acct`,
-  /** Hash: SHA-256 of each secret → `keyId|expiresMs|revokedMs|graceUntilMs` (what admission reads). Durable. */
-  secrets: (accountId: string): string => `gw:{${accountId}}:secrets`,
   /** Hash: one key's record (name, created_at, prefix, last4, hash, prev_hash, …). Durable. */
   key: (accountId: string, keyId: string): string => `gw:{${accountId}}:key:${keyId}`,
   /** Sorted set (all scores 0): `<created ms, 13 digits>:<keyId>`, the account's keys in creation order. */
@@ -89,6 +91,8 @@ export const redisKeys = {
     month: (keyId: string, api: string, monthId: string): string => `gw:{${keyId}}:month:${api}:${monthId}`,
     day: (keyId: string, api: string, dayId: string): string => `gw:{${keyId}}:day:${api}:${dayId}`,
     keyIndex: (): string => 'gw:keys',
+    /** Hash: the secrets of an account's keys before they moved into its record (2026-11); moved by the first script that misses them. */
+    secrets: (accountId: string): string => `gw:{${accountId}}:secrets`,
   },
 };
 

@@ -117,7 +117,7 @@ describe('a Redis Cluster of three masters', () => {
       expect(admission.outcome).toBe('admitted');
       expect(await quotaStore.usage(record.account_id, 'token', now)).toEqual({ month: 1, day: 0 });
       const slot = await redisCluster.slotOf(redisKeys.account(record.account_id));
-      const names = [redisKeys.secrets, (id: string) => redisKeys.secondLog(id, 'token'), (id: string) => redisKeys.month(id, 'token', '2026-03'), (id: string) => redisKeys.day(id, 'token', '2026-03-15'), (id: string) => redisKeys.playgroundLog(id, 'token', '2026-03-15'), (id: string) => redisKeys.refunded(id, 'm')];
+      const names = [redisKeys.legacy.secrets, (id: string) => redisKeys.secondLog(id, 'token'), (id: string) => redisKeys.month(id, 'token', '2026-03'), (id: string) => redisKeys.day(id, 'token', '2026-03-15'), (id: string) => redisKeys.playgroundLog(id, 'token', '2026-03-15'), (id: string) => redisKeys.refunded(id, 'm')];
       for (const name of names) expect(await redisCluster.slotOf(name(record.account_id))).toBe(slot);
     }
   });

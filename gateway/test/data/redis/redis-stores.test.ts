@@ -40,7 +40,7 @@ describe('redis layout', () => {
       redisKeys.accountIndex(),
       redisKeys.email('a@example.com'),
       ...[paid.record, play.record].map((record) => redisKeys.keyPrefix(`tg_${record.account_id.slice(4, 12)}`)),
-      ...[a, b].flatMap((id) => [redisKeys.account(id), redisKeys.secrets(id), redisKeys.keys(id)]),
+      ...[a, b].flatMap((id) => [redisKeys.account(id), redisKeys.keys(id)]),
       redisKeys.key(a, paid.record.id),
       redisKeys.key(a, second.record.id),
       redisKeys.key(b, play.record.id),

@@ -1,5 +1,7 @@
 import { LAPSE_REASONS } from '../../../domain/admission';
 import type { ApiPlans } from '../../../domain/plans';
+import { SECRET_PREFIX, subscriptionField } from '../record-codec';
+import { MOVE_SECRETS } from './key-scripts';
 
 // Names written into the script's source: plan files allow only these (plans-file.ts), and the
 // built-in table keeps to them; anything else would be Lua code, not a name.
@@ -34,7 +36,8 @@ const RENEW_BUCKET_MS = 10_000;
  * arguments instead of eighteen, and the reply names the plan by its place in the table: with the
  * keys, the arguments were the largest part of the gateway's cost per admission.
  *
- * KEYS: 1 account (hash), 2 secrets (hash), 3 second log (sorted set), 4 month counter, 5 day
+ * KEYS: 1 account (hash, with its keys' secrets), 2 the secrets' hash of an older layout (read only
+ * when the account holds no such secret, and then moved into it), 3 second log (sorted set), 4 month counter, 5 day
  * counter, 6 playground log (sorted set of the day's playground calls, for refunds) — all tagged
  * with the account id, so one Cluster slot.
  * ARGV: 1 presented key hash, 2 now (ms), 3 unique log member, 4 month TTL (s), 5 day TTL (s),
@@ -44,9 +47,10 @@ const RENEW_BUCKET_MS = 10_000;
  * its oldest call leaves, status ({@link ADMIT_REPLY_STATUS}), key id, and (admitted only) when the
  * secret stops working (ms, 0 for never)}.
  *
- * The secret's entry (`keyId|expiresMs|revokedMs|graceUntilMs`) says which key it opens and
- * whether that key still may be used; the account holds the status and subscriptions shared by
- * all its keys, and the counters are the account's.
+ * The secret's entry (`keyId|expiresMs|revokedMs|graceUntilMs`, the account's field `s:<hash>`)
+ * says which key it opens and whether that key still may be used; the account holds it beside the
+ * status and subscriptions shared by all its keys, so one HMGET reads all three. The counters are
+ * the account's.
  *
  * The rate limit is a sliding log: the times of the calls admitted in the last second, so no
  * rolling one-second window ever holds more than the rate (a fixed window lets twice the rate
@@ -55,7 +59,10 @@ const RENEW_BUCKET_MS = 10_000;
  * entries are kept two seconds, not one, and the count is of the call's last second. It is exact,
  * unlike a sliding-window counter. What each command costs Redis counts (each is about a
  * microsecond or more), so an admission runs as few as its answer needs:
- * - the oldest entry of the rolling second is read only when the second holds one;
+ * - the oldest entry of the rolling second is read only when the second holds one, by its rank
+ *   (a ZRANGE by rank costs Redis less than by score with a LIMIT);
+ * - the plan's limits are a chain of comparisons and the lapse reasons' table is built only on
+ *   the paths that read it (a table in the script is made anew on every call);
  * - the log's idle TTL is renewed by the first admission of each ten seconds (the one that finds
  *   no entry of its ten seconds in the rolling second), so every call sees it live for 50 s or
  *   more (gateways' clocks must agree within 48 s), where two would do;
@@ -65,53 +72,52 @@ const RENEW_BUCKET_MS = 10_000;
  * the network held the command) returns `late` and writes nothing either.
  */
 export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
-  const plans = Object.entries(apiPlans.plans)
-    .map(([name, p], i) => `[${luaName(name)}] = {${Math.trunc(p.monthly_quota)}, ${Math.trunc(p.rate_per_second)}, ${i + 1}}`)
-    .join(', ');
+  // A chain of comparisons, not a table: a table written in the script is built again on every call.
+  const chain = Object.entries(apiPlans.plans).map(([name, p], i) => `${i ? 'elseif' : 'if'} plan == ${luaName(name)} then quota, rate, planRef = ${Math.trunc(p.monthly_quota)}, ${Math.trunc(p.rate_per_second)}, ${i + 1}`);
+  const limitsOf = chain.length ? `${chain.join('\n')}\nelse planRef = plan end` : 'planRef = plan';
+  luaName(api);
   const code = (outcome: (typeof ADMIT_REPLY_OUTCOMES)[number]): number => ADMIT_REPLY_OUTCOMES.indexOf(outcome);
   const { active, inactive } = ADMIT_REPLY_STATUS;
   const lapses = LAPSE_REASONS.map((reason, i) => `['lapsed:' .. ${luaName(reason)}] = ${FIRST_LAPSE + i}`).join(', ');
   return `
-local PLANS = {${plans}}
-local LAPSES = {${lapses}}
-local PLAYGROUND_PER_DAY = ${Math.trunc(apiPlans.playground_per_day)}
-local SUBSCRIPTION_FIELD = 'sub:' .. ${luaName(api)}
-local SECOND_LOG_TTL = ${Math.trunc(secondLogTtlSeconds)}
 local time = redis.call('TIME')
 if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[6]) then return {${code('late')}} end
-local entry = redis.call('HGET', KEYS[2], ARGV[1])
-if not entry then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
+local rec = redis.call('HMGET', KEYS[1], '${SECRET_PREFIX}' .. ARGV[1], 'status', '${subscriptionField(api)}')
+local entry = rec[1]
+if not entry then
+  -- A secret an older gateway kept in the secrets' own hash: all the account's secrets move now.
+  entry = redis.call('HGET', KEYS[2], ARGV[1])
+  if not entry then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
+  ${MOVE_SECRETS.trim()}
+  moveSecrets(KEYS[1], KEYS[2])
+end
 local keyId, expires, revoked, grace = string.match(entry, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
 expires, revoked, grace = tonumber(expires), tonumber(revoked), tonumber(grace)
 local now = tonumber(ARGV[2])
 if revoked > 0 then return {${code('revoked')}, 0, 0, 0, 0, 0, keyId} end
 if grace > 0 and now >= grace then return {${code('rolled')}, 0, 0, 0, 0, 0, keyId} end
 if expires > 0 and now >= expires then return {${code('expired')}, 0, 0, 0, 0, 0, keyId} end
-local rec = redis.call('HMGET', KEYS[1], 'status', SUBSCRIPTION_FIELD)
-if not rec[1] then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
-if rec[1] == 'suspended' then return {${code('suspended')}, 0, 0, 0, 0, 0, keyId} end
-local status, plan, state = '', '', 0
-if rec[2] then
-  status, plan = string.match(rec[2], '^([^|]*)|(.*)$')
-  state = LAPSES[status] or ${inactive}
-end
-local limits = PLANS[plan]
-local planRef = limits and limits[3] or plan
+if not rec[2] then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
+if rec[2] == 'suspended' then return {${code('suspended')}, 0, 0, 0, 0, 0, keyId} end
+local status, plan = '', ''
+if rec[3] then status, plan = string.match(rec[3], '^([^|]*)|(.*)$') end
+local quota, rate, planRef
+${limitsOf}
 if status == 'active' then
-  if not limits then return {${code('unknown_plan')}, planRef, 0, 0, 0, ${active}, keyId} end
-  local quota, rate = limits[1], limits[2]
+  if not quota then return {${code('unknown_plan')}, planRef, 0, 0, 0, ${active}, keyId} end
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 2000)
   local count = redis.call('ZCOUNT', KEYS[3], '(' .. (now - 1000), '+inf')
   local oldest, reset = nil, 0
   if count > 0 then
-    oldest = tonumber(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. (now - 1000), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2])
+    -- The log is in time order: the rolling second's oldest entry is the count-th from the end.
+    oldest = tonumber(redis.call('ZRANGE', KEYS[3], -count, -count, 'WITHSCORES')[2])
     reset = math.max(0, oldest + 1000 - now)
   end
   local used = tonumber(redis.call('GET', KEYS[4]) or '0')
   if used >= quota then return {${code('quota_exceeded')}, planRef, used, count, reset, ${active}, keyId} end
   if count >= rate then return {${code('rate_limited')}, planRef, used, count, reset, ${active}, keyId} end
   redis.call('ZADD', KEYS[3], now, ARGV[3])
-  if not oldest or math.floor(oldest / ${RENEW_BUCKET_MS}) ~= math.floor(now / ${RENEW_BUCKET_MS}) then redis.call('EXPIRE', KEYS[3], SECOND_LOG_TTL) end
+  if not oldest or math.floor(oldest / ${RENEW_BUCKET_MS}) ~= math.floor(now / ${RENEW_BUCKET_MS}) then redis.call('EXPIRE', KEYS[3], ${Math.trunc(secondLogTtlSeconds)}) end
   used = redis.call('INCR', KEYS[4])
   if used == 1 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
   if count == 0 then reset = 1000 end
@@ -119,10 +125,12 @@ if status == 'active' then
   if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
   return {${code('admitted')}, planRef, used, count + 1, reset, ${active}, keyId, limit}
 end
+local LAPSES = {${lapses}}
+local state = rec[3] and (LAPSES[status] or ${inactive}) or 0
 -- A subscription billing stopped ('lapsed:<reason>') gets no playground: its owner is told to pay.
-if PLAYGROUND_PER_DAY <= 0 or state >= ${FIRST_LAPSE} then return {${code('no_subscription')}, planRef, 0, 0, 0, state, keyId} end
+if ${Math.trunc(apiPlans.playground_per_day)} <= 0 or state >= ${FIRST_LAPSE} then return {${code('no_subscription')}, planRef, 0, 0, 0, state, keyId} end
 local day = tonumber(redis.call('GET', KEYS[5]) or '0')
-if day >= PLAYGROUND_PER_DAY then return {${code('playground_exhausted')}, planRef, day, 0, 0, state, keyId} end
+if day >= ${Math.trunc(apiPlans.playground_per_day)} then return {${code('playground_exhausted')}, planRef, day, 0, 0, state, keyId} end
 day = redis.call('INCR', KEYS[5])
 redis.call('EXPIRE', KEYS[5], ARGV[5])
 redis.call('ZADD', KEYS[6], ARGV[2], ARGV[3])

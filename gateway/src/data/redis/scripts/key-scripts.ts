@@ -1,8 +1,27 @@
+import { SECRET_PREFIX } from '../record-codec';
+
 /**
  * Scripts that change keys: each touches one account's slot and is atomic, so an admission never
- * sees a key half made, half rolled or half revoked. A secret's entry in the account's secrets
- * hash is `keyId|expiresMs|revokedMs|graceUntilMs` (0 for none), as the admission script reads it.
+ * sees a key half made, half rolled or half revoked. A secret's entry is a field of the account's
+ * hash, `s:<hash>` → `keyId|expiresMs|revokedMs|graceUntilMs` (0 for none), as the admission script
+ * reads it. Each first moves the secrets an older gateway kept in their own hash (see
+ * {@link MOVE_SECRETS}), so it never acts on half of an account's secrets.
  */
+
+/**
+ * Lua: `moveSecrets(account, old)` moves the secrets of an account kept in their own hash (before
+ * 2026-11) into the account's hash and deletes the old one, once; an entry the account already
+ * holds wins. Nothing is moved into an account that does not exist (it would make a record of
+ * secrets only).
+ */
+export const MOVE_SECRETS = `
+local function moveSecrets(account, old)
+  if redis.call('EXISTS', old) == 0 or redis.call('EXISTS', account) == 0 then return end
+  local moved = redis.call('HGETALL', old)
+  for i = 1, #moved, 2 do redis.call('HSETNX', account, '${SECRET_PREFIX}' .. moved[i], moved[i + 1]) end
+  redis.call('DEL', old)
+end
+`;
 
 const DEADLINE_PASSED = `
 local time = redis.call('TIME')
@@ -12,20 +31,21 @@ if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(AR
 /**
  * Creates a key in an existing account unless the deadline has passed (the gateway answered 503:
  * nobody got the secret) or the account holds the most live keys allowed. Live keys are counted
- * from the secrets hash (a rolled key's two secrets are one key), in the same step as the creation.
- * KEYS: 1 account, 2 key record, 3 secrets, 4 the account's key index.
+ * from the account's secrets (a rolled key's two secrets are one key), in the same step as the creation.
+ * KEYS: 1 account, 2 key record, 3 the old secrets hash, 4 the account's key index.
  * ARGV: 1 deadline (Redis time, Unix ms), 2 secret hash, 3 its entry, 4 index member, 5 the most
  * live keys (0: no cap), 6 now (ms, what expiry is compared with), then field, value pairs of the
  * record. Returns 1, 0 when late, -1 when the account does not exist, -2 at the cap.
  */
-export const CREATE_KEY_SCRIPT = `${DEADLINE_PASSED}
+export const CREATE_KEY_SCRIPT = `${DEADLINE_PASSED}${MOVE_SECRETS}
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+moveSecrets(KEYS[1], KEYS[3])
 local most = tonumber(ARGV[5])
 if most > 0 then
-  local now, live, seen = tonumber(ARGV[6]), 0, {}
-  for _, entry in ipairs(redis.call('HVALS', KEYS[3])) do
-    local id, expires, revoked = string.match(entry, '^([^|]*)|(%d+)|(%d+)|')
-    if id and not seen[id] and revoked == '0' and (expires == '0' or tonumber(expires) > now) then
+  local now, live, seen, fields = tonumber(ARGV[6]), 0, {}, redis.call('HGETALL', KEYS[1])
+  for i = 1, #fields, 2 do
+    local id, expires, revoked = string.match(fields[i + 1], '^([^|]*)|(%d+)|(%d+)|')
+    if id and string.sub(fields[i], 1, ${SECRET_PREFIX.length}) == '${SECRET_PREFIX}' and not seen[id] and revoked == '0' and (expires == '0' or tonumber(expires) > now) then
       seen[id] = true
       live = live + 1
     end
@@ -33,7 +53,7 @@ if most > 0 then
   if live >= most then return -2 end
 end
 for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[1], '${SECRET_PREFIX}' .. ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[4], 0, ARGV[4])
 return 1
 `;
@@ -42,20 +62,21 @@ return 1
  * Gives a key a new secret unless the deadline has passed. The previous secret keeps working until
  * the grace time (with no grace, that is now: it is refused at once, as a rolled secret rather than
  * an unknown one); an older one still in its grace is forgotten.
- * KEYS: 1 key record, 2 secrets. ARGV: 1 deadline, 2 new hash, 3 grace until (ms), 4 rolled_at,
+ * KEYS: 1 key record, 2 account, 3 the old secrets hash. ARGV: 1 deadline, 2 new hash, 3 grace until (ms), 4 rolled_at,
  * 5 grace_until ('' for none), 6 prefix, 7 last4, 8 key id, 9 the hash the roll replaces (read
  * before, so a roll that was undone, or raced, never replaces a secret nobody meant to).
  * Returns 1, 0 when late, -1 for an unknown key, -2 for a revoked one, -3 when the hash changed.
  */
-export const ROLL_SCRIPT = `${DEADLINE_PASSED}
+export const ROLL_SCRIPT = `${DEADLINE_PASSED}${MOVE_SECRETS}
 local rec = redis.call('HMGET', KEYS[1], 'hash', 'prev_hash', 'revoked_at', 'expires_ms')
 if not rec[1] then return -1 end
 if rec[3] then return -2 end
 if rec[1] ~= ARGV[9] then return -3 end
+moveSecrets(KEYS[2], KEYS[3])
 local expires = rec[4] or '0'
-if rec[2] and rec[2] ~= '' then redis.call('HDEL', KEYS[2], rec[2]) end
-redis.call('HSET', KEYS[2], rec[1], ARGV[8] .. '|' .. expires .. '|0|' .. ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[8] .. '|' .. expires .. '|0|0')
+if rec[2] and rec[2] ~= '' then redis.call('HDEL', KEYS[2], '${SECRET_PREFIX}' .. rec[2]) end
+redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. rec[1], ARGV[8] .. '|' .. expires .. '|0|' .. ARGV[3])
+redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. ARGV[2], ARGV[8] .. '|' .. expires .. '|0|0')
 redis.call('HSET', KEYS[1], 'hash', ARGV[2], 'prev_hash', rec[1], 'rolled_at', ARGV[4], 'grace_until', ARGV[5], 'prefix', ARGV[6], 'last4', ARGV[7])
 return 1
 `;
@@ -63,33 +84,35 @@ return 1
 /**
  * Undoes a roll the client was told failed (it reached Redis late): puts back the secrets and
  * fields read before it, unless the key was rolled again or revoked since.
- * KEYS: 1 key record, 2 secrets. ARGV: 1 the roll's new hash, 2 the old hash, 3 its entry,
+ * KEYS: 1 key record, 2 account, 3 the old secrets hash. ARGV: 1 the roll's new hash, 2 the old hash, 3 its entry,
  * 4 the previous hash before ('' for none), 5 its entry, 6 rolled_at, 7 grace_until, 8 prefix,
  * 9 last4 as they were. Returns 1 when undone, else 0.
  */
-export const UNROLL_SCRIPT = `
+export const UNROLL_SCRIPT = `${MOVE_SECRETS}
 local rec = redis.call('HMGET', KEYS[1], 'hash', 'revoked_at')
 if rec[1] ~= ARGV[1] or rec[2] then return 0 end
-redis.call('HDEL', KEYS[2], ARGV[1])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
-if ARGV[4] ~= '' and ARGV[5] ~= '' then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
+moveSecrets(KEYS[2], KEYS[3])
+redis.call('HDEL', KEYS[2], '${SECRET_PREFIX}' .. ARGV[1])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. ARGV[2], ARGV[3]) end
+if ARGV[4] ~= '' and ARGV[5] ~= '' then redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. ARGV[4], ARGV[5]) end
 redis.call('HSET', KEYS[1], 'hash', ARGV[2], 'prev_hash', ARGV[4], 'rolled_at', ARGV[6], 'grace_until', ARGV[7], 'prefix', ARGV[8], 'last4', ARGV[9])
 return 1
 `;
 
 /**
  * Revokes a key and every secret of it; a second revocation keeps the first time.
- * KEYS: 1 key record, 2 secrets. ARGV: 1 now (ms), 2 revoked_at, 3 key id.
+ * KEYS: 1 key record, 2 account, 3 the old secrets hash. ARGV: 1 now (ms), 2 revoked_at, 3 key id.
  * Returns 1, or 0 for an unknown key.
  */
-export const REVOKE_SCRIPT = `
+export const REVOKE_SCRIPT = `${MOVE_SECRETS}
 local rec = redis.call('HMGET', KEYS[1], 'hash', 'prev_hash', 'revoked_at', 'expires_ms')
 if not rec[1] then return 0 end
 if rec[3] then return 1 end
+moveSecrets(KEYS[2], KEYS[3])
 local entry = ARGV[3] .. '|' .. (rec[4] or '0') .. '|' .. ARGV[1] .. '|0'
 redis.call('HSET', KEYS[1], 'revoked_at', ARGV[2])
-redis.call('HSET', KEYS[2], rec[1], entry)
-if rec[2] and rec[2] ~= '' then redis.call('HSET', KEYS[2], rec[2], entry) end
+redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. rec[1], entry)
+if rec[2] and rec[2] ~= '' then redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. rec[2], entry) end
 return 1
 `;
 
@@ -127,7 +150,7 @@ return 1
  * Writes a key made before accounts as an account of one key, once: if the account exists the
  * migration already ran (here or on another gateway) and nothing is written. Counters are set only
  * where absent, with their TTL.
- * KEYS: 1 account, 2 secrets, 3 key record, 4 key index, then one counter per ARGV triple.
+ * KEYS: 1 account, 2 key record, 3 key index, then one counter per ARGV pair.
  * ARGV: 1 account field count n, 2 key field count m, 3 secret hash, 4 its entry, 5 index member,
  * then n account field/value pairs, m key field/value pairs, then per counter: value, TTL (s).
  * Returns 1 when it migrated, 0 when already done.
@@ -137,10 +160,10 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local n, m = tonumber(ARGV[1]), tonumber(ARGV[2])
 local i = 6
 for _ = 1, n do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]); i = i + 2 end
-for _ = 1, m do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]); i = i + 2 end
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
-redis.call('ZADD', KEYS[4], 0, ARGV[5])
-for k = 5, #KEYS do
+for _ = 1, m do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]); i = i + 2 end
+redis.call('HSET', KEYS[1], '${SECRET_PREFIX}' .. ARGV[3], ARGV[4])
+redis.call('ZADD', KEYS[3], 0, ARGV[5])
+for k = 4, #KEYS do
   if tonumber(ARGV[i]) > 0 then redis.call('SET', KEYS[k], ARGV[i], 'NX', 'EX', ARGV[i + 1]) end
   i = i + 2
 end
