@@ -7,6 +7,7 @@ import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
 import { describeBillingContract } from './billing-store-contract';
 import { describeOperatorContract } from './operator-store-contract';
+import { describeAccountSettingsContract } from './account-settings-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -628,5 +629,6 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
     });
 
     describeOperatorContract(() => ({ stores, clock }));
+    describeAccountSettingsContract(() => ({ stores, clock }));
   });
 }
