@@ -179,6 +179,8 @@ function buildApp(deps: AppDeps, handlers: Map<string, ApiHandler>, failOpenCach
       publicUrl: config.publicUrl,
       billing: { enabled: billing.enabled, supportEmail: config.supportEmail },
       billedPlanOf: (accountId, api) => billing.billedPlanOf(accountId, api),
+      billingOf: (accountId) => stores.billingStore.getBilling(accountId),
+      closeBilling: (accountId) => billing.closeAccount(accountId),
       ...audit,
     }),
   );
