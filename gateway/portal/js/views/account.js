@@ -36,7 +36,7 @@ function codeForm(id, email, what, work, cancel) {
 }
 
 /** The address: a new one is proven by a code mailed to it; the old one is told, other sessions end. */
-function emailSection(status) {
+function emailSection(status, changed) {
   const area = el('div');
   const section = el('section', { class: 'card', 'aria-labelledby': 'email-title' }, el('h2', { id: 'email-title' }, 'Email address'), area);
   function start() {
@@ -64,7 +64,7 @@ function emailSection(status) {
       await loadSession();
       fill(status, `Your address is now ${done.account.email}. ${done.signed_out === 1 ? '1 other session was' : `${done.signed_out} other sessions were`} signed out.`);
       start();
-      section.dispatchEvent(new CustomEvent('changed', { bubbles: true }));
+      await changed();
     }, () => start());
     fill(area, form);
     input.focus();
@@ -113,7 +113,6 @@ function sessionsSection(status, problem) {
         : el('p', { class: 'muted' }, 'No other browser is signed in.'),
     );
   }
-  section.addEventListener('refresh', () => void refresh().catch((err) => showError(problem, err)));
   return { section, refresh };
 }
 
@@ -189,8 +188,7 @@ export async function render(main, ctx) {
   const problem = errorRegion();
   const status = statusRegion();
   const sessions = sessionsSection(status, problem);
-  const email = emailSection(status);
-  email.addEventListener('changed', () => sessions.section.dispatchEvent(new Event('refresh')));
+  const email = emailSection(status, () => sessions.refresh().catch((err) => showError(problem, err)));
   main.append(heading(title), el('p', { class: 'lead' }, 'Your sign-in address, the browsers signed in to your account, and your data.'), problem, status, email, sessions.section, ...dataSections(main, ctx, status, problem));
   await sessions.refresh();
 }
