@@ -1,48 +1,20 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { validateResponse } from '@tollgate/envelope';
-import { HOSTILE_TEXT, PROTOTYPE_NAMES } from '@tollgate/envelope/test/hostile-requests';
-import { codeHash } from '../../src/data/session-store';
+import { PROTOTYPE_NAMES } from '@tollgate/envelope/test/hostile-requests';
 import { dashboardRouteOf } from '../support/dashboard-route';
-import { startEchoUpstream } from '../support/echo-upstream';
-import type { EchoUpstream } from '../support/echo-upstream';
-import { buildGateway } from '../support/gateway-fixture';
-import type { GatewayFixture } from '../support/gateway-fixture';
+import { hostileHeaderText as hostile, printable, signInWithKnownCode, useHostileDashboard } from '../support/hostile-dashboard';
 
 jest.setTimeout(120_000);
 
-const START = Date.parse('2026-03-10T12:00:00.000Z');
 type Method = 'get' | 'post' | 'put' | 'delete';
 
-let upstream: EchoUpstream;
-let gw: GatewayFixture;
-beforeAll(async () => {
-  upstream = await startEchoUpstream();
-  // No SMTP_URL: mail goes to the (silent) log; a high limit so most calls reach the handlers.
-  gw = await buildGateway({ upstream: upstream.url, start: START, env: { SIGNINS_PER_HOUR: '100000' } });
-});
-afterAll(async () => {
-  await gw.close();
-  await upstream.close();
-});
-
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 120 });
-const hostile = HOSTILE_TEXT.filter((t) => /^[\x20-\x7e]*$/.test(t));
-
-/** Signs `email` in with a code put in place of the mailed one: the cookie and CSRF token. */
-async function signedIn(email: string): Promise<{ cookie: string; csrf: string }> {
-  await request(gw.app).post('/dashboard/v1/sign-in').send({ email }).expect(202);
-  const subject = `sign-in:${email}`;
-  await gw.stores.sessionStore.putCode(subject, '127.0.0.1', { hash: codeHash(subject, '123456'), tokenHash: '', expiresAtMs: START + 900_000, tries: 5 }, { maxLive: 3, nowMs: START });
-  const res = await request(gw.app).post('/dashboard/v1/sign-in/verify').send({ email, code: '123456' }).expect(200);
-  const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]!.split(';')[0]!.slice('tg_session='.length);
-  return { cookie, csrf: res.body.data.csrf_token };
-}
+const gw = useHostileDashboard();
 
 describe('account settings under hostile input (property-based)', () => {
   it('when bodies, ids, cookies and CSRF tokens are generated for the account-settings routes, then never a 5xx, every answer in the envelope and as documented, and the account stays', async () => {
-    const { cookie, csrf } = await signedIn('owner@example.com');
-    await signedIn('taken@example.com');
+    const { cookie, csrf } = await signInWithKnownCode(gw, 'owner@example.com');
+    await signInWithKnownCode(gw, 'taken@example.com');
     const email = fc.oneof(
       { weight: 3, arbitrary: fc.emailAddress() },
       fc.constantFrom('owner@example.com', 'TAKEN@example.com', 'a@b', '@', `${'a'.repeat(250)}@b.io`, ...PROTOTYPE_NAMES, ...hostile),

@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 type Method = 'get' | 'post' | 'put' | 'delete';
-type Session = { cookie: string; csrf: string; account: { id: string; email: string } };
+type Session = { cookie: string; csrf: string; account: { id: string; email: string; subscriptions: Record<string, unknown> } };
 
 describe.each(['sqlite', 'redis'] as const)('account settings on the %s store', (kind) => {
   let gw: GatewayFixture;

@@ -3,7 +3,7 @@ import { confirmDialog } from '../../shared/dialog.js';
 import { fieldForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
 import { loadSession, session, signedIn } from '../session.js';
-import { requireSession } from './common.js';
+import { actThen, requireSession } from './common.js';
 
 export const title = 'Account';
 
@@ -77,15 +77,7 @@ function emailSection(status, changed) {
 function sessionsSection(status, problem) {
   const area = el('div');
   const section = el('section', { class: 'card', 'aria-labelledby': 'sessions-title' }, el('h2', { id: 'sessions-title', tabindex: '-1' }, 'Signed-in sessions'), area);
-  async function act(work) {
-    showError(problem, null);
-    try {
-      await work();
-    } catch (err) {
-      showError(problem, err);
-    }
-    await refresh();
-  }
+  const act = actThen(problem, () => refresh());
   async function refresh() {
     const { sessions } = await request('GET', '/dashboard/v1/account/sessions');
     const others = sessions.filter((s) => !s.current);

@@ -1,4 +1,4 @@
-import { el, heading } from '../../shared/dom.js';
+import { el, heading, showError } from '../../shared/dom.js';
 import { session } from '../session.js';
 
 /**
@@ -33,4 +33,17 @@ export function endpointsOf(doc, api) {
   return Object.entries(doc?.paths ?? {})
     .filter(([path, item]) => path.startsWith(prefix) && item.get)
     .map(([path, item]) => ({ path, summary: item.get.summary ?? '', operation: item.get }));
+}
+
+/** An action of a list view: `work` runs with a refusal shown in `problem`, then `refresh` redraws the list either way. */
+export function actThen(problem, refresh) {
+  return async (work) => {
+    showError(problem, null);
+    try {
+      await work();
+    } catch (err) {
+      showError(problem, err);
+    }
+    await refresh();
+  };
 }

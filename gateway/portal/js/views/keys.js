@@ -2,7 +2,7 @@ import { copyText, dateTime, el, errorRegion, fill, heading, showError, statusRe
 import { confirmDialog } from '../../shared/dialog.js';
 import { request } from '../api.js';
 import { forget, remember } from '../secrets.js';
-import { requireSession } from './common.js';
+import { actThen, requireSession } from './common.js';
 
 export const title = 'Keys';
 
@@ -61,15 +61,7 @@ export async function render(main, ctx) {
     secretArea.querySelector('h2').focus();
   }
 
-  async function act(work) {
-    showError(problem, null);
-    try {
-      await work();
-    } catch (err) {
-      showError(problem, err);
-    }
-    await refresh();
-  }
+  const act = actThen(problem, () => refresh());
 
   function row(key, now) {
     const state = stateOf(key, now);
