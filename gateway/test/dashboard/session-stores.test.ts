@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config';
 import { createMemoryStores } from '../../src/data/memory/memory-stores';
 import { createRedisClient } from '../../src/data/redis/redis-client';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
+import { redisKeys } from '../../src/data/redis/redis-keys';
 import { createServiceDocuments } from '../../src/data/service-documents';
 import { KEEP_AFTER_END_SECONDS, codeHash, sha256 } from '../../src/data/session-store';
 import type { SessionStore } from '../../src/data/session-store';
@@ -210,6 +211,14 @@ describe.each(Object.keys(openers))('the %s session store', (kind) => {
   });
 
   if (kind === 'redis') {
+    it('when a session made before the index existed is used, then touching it indexes it, so the account lists it from then on', async () => {
+      const redis = opened.redis!;
+      await redis.set(redisKeys.session(sha256('old')), JSON.stringify(session('acc_old', START + 3_600_000)), 'EX', 3_600 + KEEP_AFTER_END_SECONDS);
+      expect(await store.listSessions('acc_old')).toEqual([]);
+      await store.touchSession(sha256('old'), iso(START + 60_000));
+      expect((await store.listSessions('acc_old')).map((s) => [s.tokenHash, s.session.last_seen_at])).toEqual([[sha256('old'), iso(START + 60_000)]]);
+    });
+
     it('when records are written, then each is one hash-tagged key with a TTL, and no key names the cookie or the address in clear', async () => {
       const redis = opened.redis!;
       await store.putSession(sha256('cookie'), session('acc_1', START + 3_600_000));

@@ -91,19 +91,22 @@ if last[2] then redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(last[2]) - t
 return 1
 `;
 
-/** KEYS: 1 a session. ARGV: 1 when it was last seen. Changes nothing for a session that is gone. */
+/**
+ * KEYS: 1 a session. ARGV: 1 when it was last seen. Changes nothing for a session that is gone
+ * (returns false); else returns its account and end, for its index.
+ */
 const TOUCH_SESSION_SCRIPT = `
 local value = redis.call('GET', KEYS[1])
-if not value then return 0 end
+if not value then return false end
 local session = cjson.decode(value)
 session.last_seen_at = ARGV[1]
 redis.call('SET', KEYS[1], cjson.encode(session), 'KEEPTTL')
-return 1
+return {session.account_id, session.expires_at}
 `;
 
 interface SessionScripts {
   tollgateIndexSession(key: string, tokenHash: string, dropAtMs: number, nowMs: number): Promise<number>;
-  tollgateTouchSession(key: string, lastSeenAt: string): Promise<number>;
+  tollgateTouchSession(key: string, lastSeenAt: string): Promise<[string, string] | null>;
   tollgatePutCode(key: string, ...args: (string | number)[]): Promise<number>;
   tollgateCheckCode(...args: (string | number)[]): Promise<[CodeCheck['outcome'], number | string]>;
   tollgateUseLink(key: string, tokenHash: string, nowMs: number, keepMs: number): Promise<LinkCheck['outcome']>;
@@ -124,6 +127,8 @@ export function createRedisSessionStore(redis: RedisClient, deps: { guard: Store
   redis.defineCommand('tollgateCountAttempt', { numberOfKeys: 1, lua: COUNT_ATTEMPT_SCRIPT });
   redis.defineCommand('tollgateIndexSession', { numberOfKeys: 1, lua: INDEX_SESSION_SCRIPT });
   redis.defineCommand('tollgateTouchSession', { numberOfKeys: 1, lua: TOUCH_SESSION_SCRIPT });
+  const index = (tokenHash: string, accountId: string, expiresAt: string): Promise<number> =>
+    scripts.tollgateIndexSession(redisKeys.sessionIndex(accountId), tokenHash, Date.parse(expiresAt) + KEEP_MS, clock());
   const readSession = async (tokenHash: string): Promise<Session | undefined> => {
     const value = await redis.get(redisKeys.session(tokenHash));
     return value === null ? undefined : (JSON.parse(value) as Session);
@@ -135,9 +140,8 @@ export function createRedisSessionStore(redis: RedisClient, deps: { guard: Store
     // misses a live one (a member whose session is gone is dropped when listed).
     putSession: (tokenHash, session) =>
       guard.run('put_session', async () => {
-        const nowMs = clock();
-        await redis.set(redisKeys.session(tokenHash), JSON.stringify(session), 'EX', ttlUntil(Date.parse(session.expires_at), nowMs));
-        await scripts.tollgateIndexSession(redisKeys.sessionIndex(session.account_id), tokenHash, Date.parse(session.expires_at) + KEEP_MS, nowMs);
+        await redis.set(redisKeys.session(tokenHash), JSON.stringify(session), 'EX', ttlUntil(Date.parse(session.expires_at), clock()));
+        await index(tokenHash, session.account_id, session.expires_at);
       }),
     getSession: (tokenHash) => guard.run('get_session', () => readSession(tokenHash)),
     deleteSession: (tokenHash) =>
@@ -146,9 +150,11 @@ export function createRedisSessionStore(redis: RedisClient, deps: { guard: Store
         await redis.del(redisKeys.session(tokenHash));
         if (session) await redis.zrem(redisKeys.sessionIndex(session.account_id), tokenHash);
       }),
+    // Indexed again as it is touched: a session made before the index existed is listed from its first use on.
     touchSession: (tokenHash, lastSeenAt) =>
       guard.run('touch_session', async () => {
-        await scripts.tollgateTouchSession(redisKeys.session(tokenHash), lastSeenAt);
+        const touched = await scripts.tollgateTouchSession(redisKeys.session(tokenHash), lastSeenAt);
+        if (touched) await index(tokenHash, touched[0], touched[1]);
       }),
     listSessions: (accountId) =>
       guard.run('list_sessions', async () => {
