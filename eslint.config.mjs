@@ -28,7 +28,7 @@ export default tseslint.config(
     files: ['gateway/portal/**/*.js', 'gateway/console/**/*.js', 'gateway/web/**/*.js'],
     languageOptions: {
       sourceType: 'module',
-      globals: Object.fromEntries(['window', 'document', 'location', 'history', 'navigator', 'fetch', 'URL', 'URLSearchParams', 'Node', 'Element', 'HTMLElement', 'Blob'].map((name) => [name, 'readonly'])),
+      globals: Object.fromEntries(['window', 'document', 'location', 'history', 'navigator', 'fetch', 'URL', 'URLSearchParams', 'Node', 'Element', 'HTMLElement', 'Blob', 'setTimeout'].map((name) => [name, 'readonly'])),
     },
   },
 );

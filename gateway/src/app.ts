@@ -198,6 +198,8 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       publicUrl: config.publicUrl,
       billing: { enabled: billing.enabled, supportEmail: config.supportEmail },
       billedPlanOf: (accountId, api) => billing.billedPlanOf(accountId, api),
+      billingOf: (accountId) => stores.billingStore.getBilling(accountId),
+      closeBilling: (accountId) => billing.closeAccount(accountId),
       ...audit,
     }),
   );

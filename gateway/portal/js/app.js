@@ -108,14 +108,14 @@ function showWho(current) {
     }
     navigate(pathOf.get('sign-in'));
   } }, 'Sign out');
-  fill(who, el('span', { class: 'email', title: current.account.email ?? '' }, current.account.email ?? current.account.id), button);
+  fill(who, el('a', { href: pathOf.get('account'), class: 'email', title: 'Account settings' }, current.account.email ?? current.account.id), button);
 }
 
 let wasSignedIn = false;
 onSessionChange((current) => {
   showWho(current);
   // A view that needs the account re-renders when the session ends under it (expired, signed out elsewhere).
-  if (wasSignedIn && !current && ['keys', 'subscriptions', 'billing', 'usage', 'webhooks'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
+  if (wasSignedIn && !current && ['keys', 'subscriptions', 'billing', 'usage', 'webhooks', 'account'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
   wasSignedIn = Boolean(current);
 });
 

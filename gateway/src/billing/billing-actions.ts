@@ -27,6 +27,8 @@ export interface BillingActions {
   cancel(account: Account, api: string): Promise<BillingRecord>;
   keep(account: Account, api: string): Promise<BillingRecord>;
   portal(account: Account, currency: string | undefined): Promise<{ url: string }>;
+  /** Ends every paid subscription of an account still running at the provider, now, and deletes its customers there: the account is being deleted. */
+  closeAccount(accountId: string): Promise<void>;
 }
 
 const gone = (): AppError => new AppError('UNAUTHORIZED', 'the account of this session no longer exists', { details: { reason: 'no_session' } });
@@ -119,6 +121,16 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
       person(async () => {
         const record = await billed(account, api);
         return applied(account, await provider.keepCurrentPlan(record.subscription_id));
+      }),
+    // Before the account's data is erased, so a failure leaves both as they were (a 502 to retry).
+    closeAccount: (accountId) =>
+      person(async () => {
+        const billing = await billingStore.getBilling(accountId);
+        for (const record of Object.values(billing?.subscriptions ?? {})) {
+          if (runningAtProvider(record)) await provider.cancelNow(record.subscription_id);
+        }
+        // The customer holds the person's address at the provider too (its invoices stay there, as the law keeps them).
+        for (const customerId of Object.values(billing?.customers ?? {})) await provider.deleteCustomer(customerId);
       }),
     portal: (account, currency) =>
       person(async () => {

@@ -114,6 +114,8 @@ export interface BillingProvider {
   changePlanAtPeriodEnd(subscriptionId: string, api: string, plan: string): Promise<PaidSubscription>;
   /** Ends the subscription at the end of the billing period. */
   cancelAtPeriodEnd(subscriptionId: string): Promise<PaidSubscription>;
+  /** Ends the subscription now, without a refund or a final invoice (its account is being deleted). */
+  cancelNow(subscriptionId: string): Promise<void>;
   /** Takes back a change or a cancellation set for the period's end. */
   keepCurrentPlan(subscriptionId: string): Promise<PaidSubscription>;
   /** The customer's latest invoices, newest first. */

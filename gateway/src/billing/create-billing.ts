@@ -49,6 +49,8 @@ export interface Billing {
   webhookRoute: Router;
   /** The plan of an API the account pays for by card, if any (the dashboard leaves those to billing). */
   billedPlanOf(accountId: string, api: string): Promise<string | undefined>;
+  /** Ends the account's paid subscriptions at the provider now, before the account is deleted (with card payments off, there are none). */
+  closeAccount(accountId: string): Promise<void>;
   /** MRR per currency and subscriptions by status: the console's summary provider. */
   billingSummary(): Promise<BillingSummary>;
   /** An account's customers, paid subscriptions and comp plans: the console's per-account provider. */
@@ -79,6 +81,7 @@ export function createBilling(deps: BillingDeps): Billing {
       adminRoutes: (adminAuth) => createBillingAdminRoutes({ adminAuth, supportEmail: deps.supportEmail }),
       webhookRoute: createWebhookRoute({}),
       billedPlanOf: async () => undefined,
+      closeAccount: async () => undefined,
       billingSummary: off,
       accountBilling: off,
       reconcile: off,
@@ -136,6 +139,7 @@ export function createBilling(deps: BillingDeps): Billing {
       const record = (await billingStore.getBilling(accountId))?.subscriptions[api];
       return record && runningAtProvider(record) ? record.plan : undefined;
     },
+    closeAccount: (accountId) => actions.closeAccount(accountId),
     billingSummary: () => views.summary(),
     accountBilling: (id) => views.account(id),
     reconcile: () => reconciler.reconcile(),

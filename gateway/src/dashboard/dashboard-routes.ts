@@ -18,6 +18,8 @@ import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
 import { formatAmount } from '../domain/format-amount';
 import { billedPlanMessage, paidPlanMessage } from '../domain/subscription-refusal';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
+import { ACCOUNT_SETTINGS_ROUTES, addAccountSettingsRoutes } from './account-settings-routes';
+import type { AccountBilling } from '../data/billing-store';
 import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
 import type { DashboardCaller } from './dashboard-auth';
 import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-routes';
@@ -68,6 +70,7 @@ export const DASHBOARD_ROUTES = {
   ...DASHBOARD_ACCOUNT_ROUTES,
   ...DASHBOARD_VERIFY_ROUTES,
   ...DASHBOARD_KEY_ROUTES,
+  ...ACCOUNT_SETTINGS_ROUTES,
   subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a free plan at once (paid plans are taken by card: POST /dashboard/v1/billing/checkout; both need a proven email address; a plan paid by card changes on the billing routes)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', 'NOT_FOUND', ...CALLER_ERRORS] },
   unsubscribe: { method: 'delete', path: '/dashboard/v1/subscriptions/{api}', summary: 'Cancel your account’s subscription to an API (its playground allowance applies again; a plan paid by card is cancelled on the billing routes)', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
@@ -93,6 +96,10 @@ export interface DashboardDeps extends AuditDeps {
   billing: { enabled: boolean; supportEmail?: string };
   /** The plan of an API the account pays for by card, if any: such a subscription changes through billing only. */
   billedPlanOf?: (accountId: string, api: string) => Promise<string | undefined>;
+  /** The account's billing as kept, for its export; unset: none. */
+  billingOf?: (accountId: string) => Promise<AccountBilling | undefined>;
+  /** Ends the account's paid plans at the card provider before it is deleted; unset: card payments are off. */
+  closeBilling?: (accountId: string) => Promise<void>;
 }
 
 /**
@@ -157,6 +164,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   addDashboardAccountRoutes(router, { ...deps, authenticate });
   addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy });
   addDashboardVerifyRoutes(router, { ...deps, codes, authenticate, changesBy });
+  addAccountSettingsRoutes(router, { ...deps, codes, changesBy, apis: Object.keys(plans), supportEmail: deps.billing.supportEmail });
 
   router.put('/subscriptions/:api', async (req, res) => {
     const caller = await authenticate(req);

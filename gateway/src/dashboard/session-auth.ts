@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { AppError } from '@tollgate/envelope';
 import type { Account, AccountStore } from '../data/account-store';
-import { sha256 } from '../data/session-store';
+import { LAST_SEEN_EVERY_MS, sha256 } from '../data/session-store';
 import type { Session, SessionStore } from '../data/session-store';
 import { CSRF_HEADER, SESSION_TOKEN, STATE_CHANGING, cookiesOf, newToken as newSessionToken, repeatsCsrfToken } from '../http/session-cookie';
 
@@ -97,6 +97,12 @@ export function createSessionAuth(deps: SessionAuthDeps): (req: Request, options
     if (account.status === 'suspended') throw new AppError('FORBIDDEN', 'this account is suspended; contact the operator', { details: { reason: 'suspended' } });
     if ((options.csrf ?? STATE_CHANGING.has(req.method)) && !csrfMatches(req, session)) {
       throw new AppError('FORBIDDEN', `a change made with the session cookie must repeat the session's CSRF token in the ${CSRF_HEADER} header (csrf_token from sign-in or GET /dashboard/v1/session)`, { details: { reason: 'csrf' } });
+    }
+    // Its last use, for the account's list of sessions: written once a minute at most, not every request.
+    const nowMs = deps.clock();
+    if (session.last_seen_at === undefined || Date.parse(session.last_seen_at) + LAST_SEEN_EVERY_MS <= nowMs) {
+      session.last_seen_at = new Date(nowMs).toISOString();
+      await deps.sessionStore.touchSession(tokenHash, session.last_seen_at);
     }
     return { session, tokenHash, account };
   };

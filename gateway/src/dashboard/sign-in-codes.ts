@@ -65,6 +65,16 @@ export interface Codes {
   checkLink(subject: string, token: string): Promise<void>;
 }
 
+/** Sends a mail; a mail server that does not take it is a 502 to retry. */
+export async function mailOrRefuse(mailer: Mailer, mail: Mail): Promise<void> {
+  try {
+    await mailer.send(mail);
+  } catch (err) {
+    if (!(err instanceof MailError)) throw err;
+    throw new AppError('UPSTREAM_UNAVAILABLE', 'the mail server did not take the message; retry shortly', { cause: err, headers: { 'Retry-After': '30' } });
+  }
+}
+
 const LIMITS = { perSlot: CODE_CHECKS_PER_NETWORK, perSubject: CODE_CHECKS_PER_DAY };
 
 /** Codes mailed to prove an address: stored hashed, {@link CODE_TTL_MS} long, limited as the constants above say. */
@@ -98,12 +108,7 @@ export function createCodes(deps: CodeDeps): Codes {
       if (!stored.stored) {
         refuse(stored.freeAtMs, nowMs, 'codes_pending', (retry) => `${LIVE_CODES} codes mailed here in the last ${CODE_TTL_MS / 60_000} minutes still work: use one of them (or the link in its mail); a new code can be asked for in ${retry} s`);
       }
-      try {
-        await deps.mailer.send(compose(code, token));
-      } catch (err) {
-        if (!(err instanceof MailError)) throw err;
-        throw new AppError('UPSTREAM_UNAVAILABLE', 'the mail server did not take the message; retry shortly', { cause: err, headers: { 'Retry-After': '30' } });
-      }
+      await mailOrRefuse(deps.mailer, compose(code, token));
       return expiresAtMs;
     },
     async check(subject, slot, code) {

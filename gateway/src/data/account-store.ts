@@ -141,6 +141,19 @@ export interface AccountStore {
   setSubscription(accountId: string, api: string, subscription: Subscription | null): Promise<Account | undefined>;
   /** Marks the account's email as proven. */
   setEmailVerified(accountId: string): Promise<Account | undefined>;
+  /**
+   * Moves the account to another (normalised) address, freeing the old one; the name follows when it
+   * was the old address. Throws {@link EmailTakenError} when another account holds the address.
+   */
+  changeEmail(accountId: string, email: string): Promise<Account | undefined>;
+  /**
+   * Erases the account: its record and address (free at once for a new account), its keys and their
+   * secrets (every one answers as unknown from now on), its history and its billing. The server's
+   * totals ({@link serverHistory}, {@link topAccounts}) stay: they name no person. Resolves with the
+   * account as it was; undefined for an unknown one. Idempotent: a deletion cut short is finished by
+   * the next.
+   */
+  deleteAccount(accountId: string): Promise<Account | undefined>;
   /** Suspends (every key refused with 403) or reactivates an account. */
   setStatus(accountId: string, status: Account['status']): Promise<Account | undefined>;
   /** Creates a key; the returned secret is shown once. Throws {@link KeyLimitError} at `input.maxLive`. */

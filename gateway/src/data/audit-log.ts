@@ -23,6 +23,8 @@ export type AuditAction =
   | 'account.email_verified'
   | 'account.sign_in'
   | 'account.verification_sent'
+  | 'account.email_change'
+  | 'account.delete'
   | 'subscription.set'
   | 'subscription.cancel'
   | 'key.create'

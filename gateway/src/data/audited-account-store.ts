@@ -23,7 +23,8 @@ const keyFacts = (key: ApiKey) => ({ name: key.name, prefix: key.prefix, last4: 
 
 /**
  * `store`, with every change it makes to an account recorded in the audit log as made by `source`:
- * accounts created, subscriptions set or cancelled, suspensions, proofs of address, keys created,
+ * accounts created, moved to another address and deleted, subscriptions set or cancelled,
+ * suspensions, proofs of address, keys created,
  * rolled, revoked and their grace ended. A change that changes nothing (a second revocation, a
  * plan set to what it was) is not recorded. Reads pass through untouched; nothing here is on the
  * API path (admission reads the quota store).
@@ -71,6 +72,14 @@ export function auditedAccountStore(store: AccountStore, deps: AuditDeps, source
       ),
     setEmailVerified: (accountId) =>
       onAccount(accountId, () => store.setEmailVerified(accountId), (before) => (before.email_verified ? undefined : { action: 'account.email_verified', target: null, details: { email: before.email } })),
+    changeEmail: (accountId, email) =>
+      onAccount(accountId, () => store.changeEmail(accountId, email), (before, after) => (before.email === after.email ? undefined : { action: 'account.email_change', target: null, details: { before: before.email, after: after.email } })),
+    // The entry names no person: the account's address and name are what the deletion erases.
+    async deleteAccount(accountId) {
+      const deleted = await store.deleteAccount(accountId);
+      if (deleted) await record({ account_id: accountId, action: 'account.delete', target: null, details: { subscriptions: deleted.subscriptions } });
+      return deleted;
+    },
     setStatus: (accountId, status) =>
       onAccount(
         accountId,

@@ -9,7 +9,25 @@ export interface Session {
   csrf_token: string;
   created_at: string;
   expires_at: string;
+  /** The browser's User-Agent at sign-in (cut to {@link USER_AGENT_LENGTH}), to tell a person's devices apart. */
+  user_agent?: string;
+  /** When the session was last used, at most {@link LAST_SEEN_EVERY_MS} behind. */
+  last_seen_at?: string;
 }
+
+/** The longest User-Agent a session keeps. */
+export const USER_AGENT_LENGTH = 256;
+/** How often a session's last use is written: not on every request. */
+export const LAST_SEEN_EVERY_MS = 60_000;
+
+/** One of an account's sessions, as {@link SessionStore.listSessions} finds it. */
+export interface ListedSession {
+  tokenHash: string;
+  session: Session;
+}
+
+/** The id a session is shown and signed out by: derived from its stored hash, so it tells nothing of the cookie. */
+export const sessionId = (tokenHash: string): string => sha256(`session-id\n${tokenHash}`).slice(0, 24);
 
 /**
  * A one-time code sent by mail, stored as hashes: the digits to type and the token of the mail's
@@ -63,7 +81,15 @@ export interface SessionStore {
   putSession(tokenHash: string, session: Session): Promise<void>;
   /** The session, also one that has lapsed (callers compare `expires_at` with their clock). */
   getSession(tokenHash: string): Promise<Session | undefined>;
+  /** Ends a session (and drops it from its account's index). */
   deleteSession(tokenHash: string): Promise<void>;
+  /** Sets a session's `last_seen_at`, only while it exists: a session ended meanwhile stays ended. */
+  touchSession(tokenHash: string, lastSeenAt: string): Promise<void>;
+  /**
+   * The account's sessions, from an index kept beside them (no scan), oldest first; lapsed ones too
+   * until they are dropped ({@link KEEP_AFTER_END_SECONDS}): callers compare `expires_at`.
+   */
+  listSessions(accountId: string): Promise<ListedSession[]>;
   /**
    * Stores a code for a subject (`sign-in:<email>`, `verify:<accountId>`) in one slot (the client
    * network that asked), replacing that slot's code and no other; refused while `maxLive` other

@@ -56,6 +56,12 @@ export function observeSubscriptions(stores: Stores, publish: (event: AccountEve
     if (account && (before?.plan !== subscription?.plan || before?.status !== subscription?.status)) changed(accountId, api, subscription);
     return account;
   };
+  // An erased account's webhook endpoints (their URLs and secrets) go with it, whichever engine keeps them.
+  accountStore.deleteAccount = async (accountId) => {
+    const deleted = await stores.accountStore.deleteAccount(accountId);
+    if (deleted) for (const endpoint of await stores.eventStore.listEndpoints(accountId)) await stores.eventStore.deleteEndpoint(accountId, endpoint.id);
+    return deleted;
+  };
   const billingStore: Stores['billingStore'] = { ...stores.billingStore };
   billingStore.applyBilling = async (accountId, api, change) => {
     const before = change.subscription === undefined ? undefined : (await stores.accountStore.getAccount(accountId))?.subscriptions[api];

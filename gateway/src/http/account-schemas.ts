@@ -77,7 +77,7 @@ export const AUDIT_ENTRY_SCHEMA = closed({
     via: { type: 'string', description: 'console, admin-api, cli, portal, dashboard-api, sign-in, billing, …' },
   }),
   from: { type: ['string', 'null'], description: 'The client address of the request, or the host of a CLI run' },
-  action: { type: 'string', description: 'account.create, account.suspend, account.reactivate, account.email_verified, account.sign_in, account.verification_sent, subscription.set, subscription.cancel, key.create, key.roll, key.end_grace, key.revoke, billing.…' },
+  action: { type: 'string', description: 'account.create, account.suspend, account.reactivate, account.email_verified, account.sign_in, account.verification_sent, account.email_change, account.delete, subscription.set, subscription.cancel, key.create, key.roll, key.end_grace, key.revoke, billing.…' },
   target: { type: ['string', 'null'], description: 'The key, or the API whose subscription, that changed' },
   details: { type: 'object', description: 'What changed: before and after, or what was made' },
 });

@@ -3,7 +3,7 @@ import { renderPageShell } from '../http/page-shell';
 /** One page of the developer portal: where it is served and what its shell says before its script runs. */
 export interface PortalPage {
   /** The view module under /portal/js/views/ that renders it. */
-  id: 'catalogue' | 'sign-in' | 'keys' | 'subscriptions' | 'billing' | 'usage' | 'webhooks' | 'try-it' | 'not-found' | 'api-reference';
+  id: 'catalogue' | 'sign-in' | 'keys' | 'subscriptions' | 'billing' | 'usage' | 'webhooks' | 'try-it' | 'account' | 'not-found' | 'api-reference';
   path: string;
   title: string;
   /** Shown in the main navigation (sign-in is reached from the header instead). */
@@ -20,6 +20,8 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   { id: 'webhooks', path: '/portal/webhooks', title: 'Webhooks', nav: true },
   { id: 'try-it', path: '/portal/try', title: 'Try it', nav: true },
   { id: 'sign-in', path: '/portal/sign-in', title: 'Sign in', nav: false },
+  // Reached from the signed-in address in the header, as account menus are.
+  { id: 'account', path: '/portal/account', title: 'Account', nav: false },
 ];
 
 /** Each API's reference page, `/portal/apis/{api}`: reached from the catalogue, so not in the navigation. */

@@ -314,15 +314,23 @@ describe('the dashboard routes in the API reference', () => {
     const paths = (await request(app).get('/docs/openapi.json')).body.paths as Record<string, Record<string, { tags: string[] }>>;
     for (const route of DASHBOARD_ROUTE_DOCS) expect(paths[route.path]?.[route.method]?.tags).toEqual(['dashboard']);
     expect(DASHBOARD_ROUTE_DOCS.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'delete /dashboard/v1/account/sessions',
+      'delete /dashboard/v1/account/sessions/{id}',
       'delete /dashboard/v1/keys/{id}',
       'delete /dashboard/v1/session',
       'delete /dashboard/v1/subscriptions/{api}',
       'get /dashboard/v1/account',
+      'get /dashboard/v1/account/export',
+      'get /dashboard/v1/account/sessions',
       'get /dashboard/v1/history',
       'get /dashboard/v1/keys',
       'get /dashboard/v1/plans',
       'get /dashboard/v1/session',
       'get /dashboard/v1/usage',
+      'post /dashboard/v1/account/delete',
+      'post /dashboard/v1/account/delete/confirm',
+      'post /dashboard/v1/account/email',
+      'post /dashboard/v1/account/email/confirm',
       'post /dashboard/v1/account/verify-email',
       'post /dashboard/v1/account/verify-email/confirm',
       'post /dashboard/v1/keys',

@@ -1,46 +1,20 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { validateResponse } from '@tollgate/envelope';
-import { HOSTILE_TEXT, PROTOTYPE_NAMES } from '@tollgate/envelope/test/hostile-requests';
-import { codeHash } from '../../src/data/session-store';
+import { PROTOTYPE_NAMES } from '@tollgate/envelope/test/hostile-requests';
 import { dashboardRouteOf } from '../support/dashboard-route';
-import { startEchoUpstream } from '../support/echo-upstream';
-import type { EchoUpstream } from '../support/echo-upstream';
-import { buildGateway } from '../support/gateway-fixture';
-import type { GatewayFixture } from '../support/gateway-fixture';
+import { hostileHeaderText as hostile, printable, signInWithKnownCode, useHostileDashboard } from '../support/hostile-dashboard';
 
 jest.setTimeout(120_000);
 
-const START = Date.parse('2026-03-10T12:00:00.000Z');
 type Method = 'get' | 'post' | 'put' | 'delete';
 
-let upstream: EchoUpstream;
-let gw: GatewayFixture;
-beforeAll(async () => {
-  upstream = await startEchoUpstream();
-  // No SMTP_URL: mail goes to the (silent) log; a high limit so most calls reach the handlers.
-  gw = await buildGateway({ upstream: upstream.url, start: START, env: { SIGNINS_PER_HOUR: '100000' } });
-});
-afterAll(async () => {
-  await gw.close();
-  await upstream.close();
-});
-
-// Printable ASCII only: Node refuses other header bytes on the client side, before the gateway sees them.
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 120 });
-const hostile = HOSTILE_TEXT.filter((t) => /^[\x20-\x7e]*$/.test(t));
+const gw = useHostileDashboard();
 
 describe('sign-in, sessions and CSRF under hostile input (property-based)', () => {
   it('when emails, codes, cookies, CSRF tokens and forwarded headers are generated, then never a 5xx, every answer in the envelope and as documented', async () => {
     // A real session, so generated CSRF tokens and bodies reach the handlers behind it.
-    const stores = gw.stores;
-    await request(gw.app).post('/dashboard/v1/sign-in').send({ email: 'fuzz@example.com' }).expect(202);
-    const subject = 'sign-in:fuzz@example.com';
-    // The code is only in the mail (the log here): put a known one in its place (supertest calls from loopback).
-    await stores.sessionStore.putCode(subject, '127.0.0.1', { hash: codeHash(subject, '123456'), tokenHash: '', expiresAtMs: START + 900_000, tries: 5 }, { maxLive: 3, nowMs: START });
-    const signedIn = await request(gw.app).post('/dashboard/v1/sign-in/verify').send({ email: 'fuzz@example.com', code: '123456' }).expect(200);
-    const cookie = ([] as string[]).concat(signedIn.headers['set-cookie'] ?? [])[0]!.split(';')[0]!.slice('tg_session='.length);
-    const csrf: string = signedIn.body.data.csrf_token;
+    const { cookie, csrf } = await signInWithKnownCode(gw, 'fuzz@example.com');
 
     const email = fc.oneof(
       { weight: 4, arbitrary: fc.emailAddress() },

@@ -8,6 +8,7 @@ import type { Stores } from '../../src/data/stores';
 import { describeBillingContract } from './billing-store-contract';
 import { describeOperatorContract } from './operator-store-contract';
 import { describeEventContract } from './event-store-contract';
+import { describeAccountSettingsContract } from './account-settings-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -630,5 +631,6 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
     });
 
     describeOperatorContract(() => ({ stores, clock }));
+    describeAccountSettingsContract(() => ({ stores, clock }));
   });
 }

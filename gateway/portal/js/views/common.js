@@ -1,4 +1,4 @@
-import { el, heading } from '../../shared/dom.js';
+import { el, heading, within } from '../../shared/dom.js';
 import { session } from '../session.js';
 
 export { endpointsOf } from '../endpoints.js';
@@ -29,3 +29,10 @@ export const API_BLURBS = {
   logs: 'Event logs of any EVM contract, live from the chain: filter by address, topics (or an event name such as Transfer) and block range; ERC-20 transfers decoded.',
 };
 
+/** An action of a list view: `work` runs with a refusal shown in `problem`, then `refresh` redraws the list either way. */
+export function actThen(problem, refresh) {
+  return async (work) => {
+    await within(problem, work);
+    await refresh();
+  };
+}

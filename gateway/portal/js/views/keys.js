@@ -1,9 +1,9 @@
-import { dateTime, el, errorRegion, fill, heading, showError, statusRegion, within } from '../../shared/dom.js';
+import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { request } from '../api.js';
 import { secretBox } from '../secret-box.js';
 import { forget, remember } from '../secrets.js';
-import { requireSession } from './common.js';
+import { actThen, requireSession } from './common.js';
 
 export const title = 'Keys';
 
@@ -55,10 +55,7 @@ export async function render(main, ctx) {
     secretArea.querySelector('h2').focus();
   }
 
-  async function act(work) {
-    await within(problem, work);
-    await refresh();
-  }
+  const act = actThen(problem, () => refresh());
 
   function row(key, now) {
     const state = stateOf(key, now);

@@ -20,6 +20,7 @@ export interface StripeChanges {
   changePlanNow(subscriptionId: string, api: string, plan: string): Promise<PaidSubscription>;
   changePlanAtPeriodEnd(subscriptionId: string, api: string, plan: string): Promise<PaidSubscription>;
   cancelAtPeriodEnd(subscriptionId: string): Promise<PaidSubscription>;
+  cancelNow(subscriptionId: string): Promise<void>;
   keepCurrentPlan(subscriptionId: string): Promise<PaidSubscription>;
 }
 
@@ -88,6 +89,10 @@ export function createStripeChanges(stripe: Stripe, plans: PlanTable, reader: Su
     async cancelAtPeriodEnd(subscriptionId) {
       const subscription = await unscheduled(await retrieve(subscriptionId));
       return update(subscription.id, { cancel_at_period_end: true });
+    },
+    async cancelNow(subscriptionId) {
+      const subscription = await unscheduled(await retrieve(subscriptionId));
+      await stripeCall(() => stripe.subscriptions.cancel(subscription.id));
     },
     async keepCurrentPlan(subscriptionId) {
       const subscription = await unscheduled(await retrieve(subscriptionId));

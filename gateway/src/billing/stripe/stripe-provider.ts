@@ -108,6 +108,7 @@ export function createStripeProvider(config: BillingConfig, plans: PlanTable, cl
     changePlanNow: (id, api, plan) => changes.changePlanNow(id, api, plan),
     changePlanAtPeriodEnd: (id, api, plan) => changes.changePlanAtPeriodEnd(id, api, plan),
     cancelAtPeriodEnd: (id) => changes.cancelAtPeriodEnd(id),
+    cancelNow: (id) => changes.cancelNow(id),
     keepCurrentPlan: (id) => changes.keepCurrentPlan(id),
     async listInvoices(customerId, limit) {
       const page = await stripeCall(() => stripe.invoices.list({ customer: customerId, limit }));

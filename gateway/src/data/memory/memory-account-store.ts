@@ -4,6 +4,7 @@ import type { MemoryParts } from './account-state';
 import { memoryAccounts } from './memory-accounts';
 import { memoryApiKeys } from './memory-api-keys';
 import { memoryHistory } from './memory-history';
+import { memoryDeleteAccount } from './memory-delete-account';
 
 /** The account store in this process, plus what the quota store beside it reads in the same step. */
 export interface MemoryAccountStore extends AccountStore {
@@ -20,6 +21,7 @@ export function createMemoryAccountStore(parts: MemoryParts): MemoryAccountStore
     ...memoryAccounts(parts),
     ...memoryApiKeys(parts),
     ...memoryHistory(parts),
+    deleteAccount: memoryDeleteAccount(parts),
     admissionState(accountId, hash, api) {
       const account = parts.accounts.get(accountId);
       return { secret: parts.secretOf(hash, accountId), account: account && { suspended: account.status === 'suspended', subscription: account.subscriptions[api] } };

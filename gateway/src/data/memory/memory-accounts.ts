@@ -3,7 +3,7 @@ import type { Account, AccountStore, Page } from '../account-store';
 import { copy, listingMember, sortedIndex } from './account-state';
 import type { MemoryParts } from './account-state';
 
-type AccountsPart = Pick<AccountStore, 'createAccount' | 'getAccount' | 'findAccountByEmail' | 'listAccounts' | 'countAccounts' | 'setSubscription' | 'setEmailVerified' | 'setStatus'>;
+type AccountsPart = Pick<AccountStore, 'createAccount' | 'getAccount' | 'findAccountByEmail' | 'listAccounts' | 'countAccounts' | 'setSubscription' | 'setEmailVerified' | 'setStatus' | 'changeEmail'>;
 
 /** Accounts and their subscriptions in this process: the same rules as the Redis store. */
 export function memoryAccounts(parts: MemoryParts): AccountsPart {
@@ -60,6 +60,18 @@ export function memoryAccounts(parts: MemoryParts): AccountsPart {
       const account = accounts.get(accountId);
       if (!account) return undefined;
       account.email_verified = true;
+      persist?.account(accountId);
+      return copy(account);
+    },
+    async changeEmail(accountId, email) {
+      const account = accounts.get(accountId);
+      if (!account) return undefined;
+      const holder = emails.get(email);
+      if (holder !== undefined && holder !== accountId) throw new EmailTakenError(holder);
+      if (account.email !== null) emails.delete(account.email);
+      emails.set(email, accountId);
+      if (account.name === account.email) account.name = email;
+      account.email = email;
       persist?.account(accountId);
       return copy(account);
     },

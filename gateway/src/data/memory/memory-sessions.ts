@@ -9,6 +9,12 @@ const SWEEP_EVERY = 1_000;
 /** Sessions, codes and sign-in counters in this process: lost on restart (the SQLite and Redis stores keep them). */
 export function createMemorySessionStore(clock: () => number): SessionStore {
   const sessions = new Map<string, Session>();
+  // Account → the hashes of its sessions, in the order they began.
+  const byAccount = new Map<string, Set<string>>();
+  const unindex = (tokenHash: string, session: Session): void => {
+    const hashes = byAccount.get(session.account_id);
+    if (hashes?.delete(tokenHash) && hashes.size === 0) byAccount.delete(session.account_id);
+  };
   // Subject → slot → code.
   const codes = new Map<string, Map<string, StoredCode>>();
   const attempts = new Map<string, { count: number; endMs: number }>();
@@ -23,7 +29,11 @@ export function createMemorySessionStore(clock: () => number): SessionStore {
   const sweep = (): void => {
     if (++writes % SWEEP_EVERY !== 0) return;
     const nowMs = clock();
-    for (const [k, s] of sessions) if (Date.parse(s.expires_at) + keep <= nowMs) sessions.delete(k);
+    for (const [k, s] of sessions) {
+      if (Date.parse(s.expires_at) + keep > nowMs) continue;
+      sessions.delete(k);
+      unindex(k, s);
+    }
     for (const [subject, slots] of codes) {
       for (const [slot, c] of slots) if (codeGone(c, nowMs)) slots.delete(slot);
       if (slots.size === 0) codes.delete(subject);
@@ -35,6 +45,7 @@ export function createMemorySessionStore(clock: () => number): SessionStore {
     async putSession(tokenHash, session) {
       sweep();
       sessions.set(tokenHash, { ...session });
+      byAccount.set(session.account_id, (byAccount.get(session.account_id) ?? new Set<string>()).add(tokenHash));
     },
     async getSession(tokenHash) {
       const session = sessions.get(tokenHash);
@@ -42,7 +53,21 @@ export function createMemorySessionStore(clock: () => number): SessionStore {
       return { ...session };
     },
     async deleteSession(tokenHash) {
+      const session = sessions.get(tokenHash);
+      if (!session) return;
       sessions.delete(tokenHash);
+      unindex(tokenHash, session);
+    },
+    async touchSession(tokenHash, lastSeenAt) {
+      const session = sessions.get(tokenHash);
+      if (session) session.last_seen_at = lastSeenAt;
+    },
+    async listSessions(accountId) {
+      const nowMs = clock();
+      return [...(byAccount.get(accountId) ?? [])].flatMap((tokenHash) => {
+        const session = sessions.get(tokenHash);
+        return session && Date.parse(session.expires_at) + keep > nowMs ? [{ tokenHash, session: { ...session } }] : [];
+      }).sort((a, b) => a.session.created_at.localeCompare(b.session.created_at) || a.tokenHash.localeCompare(b.tokenHash));
     },
     async putCode(subject, slot, code, { maxLive, nowMs }) {
       sweep();

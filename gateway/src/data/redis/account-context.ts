@@ -67,6 +67,11 @@ export const refusedAfter = <T>(result: Promise<T | EmailTakenError | KeyRevoked
 
 export const present = <T>(value: T | undefined): value is T => value !== undefined;
 
+/** Frees an address's claim, only while it is still this account's (another may hold it by now). */
+export async function releaseEmail(redis: RedisClient, email: string, accountId: string): Promise<void> {
+  await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, redisKeys.email(email), accountId);
+}
+
 /** Members after `cursor` (before it, newest first), at most `limit`, and the cursor of the next page. */
 export async function pageOfIndex(redis: RedisClient, index: string, cursor: string | undefined, limit: number, newestFirst = false): Promise<{ ids: string[]; next: string | null }> {
   const members = newestFirst

@@ -1,11 +1,11 @@
 import { EmailTakenError, newAccountRecord } from '../account-store';
 import type { Account, AccountStore, Page } from '../account-store';
-import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
+import { LATE, pageOfIndex, present, refusedAfter, releaseEmail } from './account-context';
 import type { AccountParts } from './account-context';
 import { compField, encodeAccount, encodeSubscription, subscriptionField } from './record-codec';
 import { indexMember, redisKeys } from './redis-keys';
 
-type AccountsPart = Pick<AccountStore, 'createAccount' | 'getAccount' | 'findAccountByEmail' | 'listAccounts' | 'countAccounts' | 'setSubscription' | 'setEmailVerified' | 'setStatus'>;
+type AccountsPart = Pick<AccountStore, 'createAccount' | 'getAccount' | 'findAccountByEmail' | 'listAccounts' | 'countAccounts' | 'setSubscription' | 'setEmailVerified' | 'setStatus' | 'changeEmail'>;
 
 /** Accounts and their subscriptions in Redis, each account in its own slot (see redis-keys.ts). */
 export function redisAccounts(parts: AccountParts): AccountsPart {
@@ -22,7 +22,7 @@ export function redisAccounts(parts: AccountParts): AccountsPart {
         ctx.undo(async () => {
           await redis.del(redisKeys.account(id));
           await redis.zrem(redisKeys.accountIndex(), indexMember(Date.parse(account.created_at), id));
-          if (account.email) await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, redisKeys.email(account.email), id);
+          if (account.email) await releaseEmail(redis, account.email, id);
         });
       };
       return refusedAfter(guard.run(
@@ -74,6 +74,25 @@ export function redisAccounts(parts: AccountParts): AccountsPart {
         if (!(await scripts.tollgateSetIfExists(redisKeys.account(accountId), 'email_verified', '1'))) return undefined;
         return readAccount(accountId);
       }),
+    changeEmail: (accountId, email) =>
+      refusedAfter(
+        guard.run('change_email', async (): Promise<Account | EmailTakenError | undefined> => {
+          const account = await readAccount(accountId);
+          if (!account || account.email === email) return account;
+          // The new address is claimed first, as at creation: the claim is what keeps it unique.
+          if (!(await redis.set(redisKeys.email(email), accountId, 'NX'))) {
+            const holder = await redis.get(redisKeys.email(email));
+            if (holder !== accountId) return new EmailTakenError(holder ?? '');
+          }
+          const fields = ['email', email, ...(account.name === account.email ? ['name', email] : [])];
+          if (!(await scripts.tollgateSetIfExists(redisKeys.account(accountId), ...fields))) {
+            await releaseEmail(redis, email, accountId);
+            return undefined;
+          }
+          if (account.email) await releaseEmail(redis, account.email, accountId);
+          return readAccount(accountId);
+        }),
+      ),
     setStatus: (accountId, status) =>
       guard.run('set_status', async () => {
         if (!(await scripts.tollgateSetIfExists(redisKeys.account(accountId), 'status', status))) return undefined;

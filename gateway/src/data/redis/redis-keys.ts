@@ -79,6 +79,8 @@ export const redisKeys = {
   signups: (ip: string, hourId: string): string => `gw:{signup:${ip}}:${hourId}`,
   /** String (JSON): a portal session, by the SHA-256 of its cookie; lives to its end plus a day. */
   session: (tokenHash: string): string => `gw:{session:${tokenHash}}`,
+  /** Sorted set: an account's sessions (the SHA-256 of each cookie) scored by when each is dropped; lives as long as its last one. */
+  sessionIndex: (accountId: string): string => `gw:{session-index:${accountId}}`,
   /** Hash: a subject's mailed codes, one field per slot (client network), by the SHA-256 of the subject (`sign-in:<email>`, `verify:<account>`). */
   code: (subjectHash: string): string => `gw:{code:${subjectHash}}`,
   /** Counter: typed codes checked for a subject (or, given its hash, one slot of it) in one UTC day; beside its codes' hash. */

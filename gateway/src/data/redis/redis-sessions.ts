@@ -79,7 +79,34 @@ if value == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return value
 `;
 
+/**
+ * KEYS: 1 an account's session index. ARGV: 1 the session's hash, 2 when it is dropped (ms),
+ * 3 now (ms). Drops members past their end; the index lives as long as its longest session.
+ */
+const INDEX_SESSION_SCRIPT = `
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if last[2] then redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(last[2]) - tonumber(ARGV[3]))) end
+return 1
+`;
+
+/**
+ * KEYS: 1 a session. ARGV: 1 when it was last seen. Changes nothing for a session that is gone
+ * (returns false); else returns its account and end, for its index.
+ */
+const TOUCH_SESSION_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if not value then return false end
+local session = cjson.decode(value)
+session.last_seen_at = ARGV[1]
+redis.call('SET', KEYS[1], cjson.encode(session), 'KEEPTTL')
+return {session.account_id, session.expires_at}
+`;
+
 interface SessionScripts {
+  tollgateIndexSession(key: string, tokenHash: string, dropAtMs: number, nowMs: number): Promise<number>;
+  tollgateTouchSession(key: string, lastSeenAt: string): Promise<[string, string] | null>;
   tollgatePutCode(key: string, ...args: (string | number)[]): Promise<number>;
   tollgateCheckCode(...args: (string | number)[]): Promise<[CodeCheck['outcome'], number | string]>;
   tollgateUseLink(key: string, tokenHash: string, nowMs: number, keepMs: number): Promise<LinkCheck['outcome']>;
@@ -98,21 +125,47 @@ export function createRedisSessionStore(redis: RedisClient, deps: { guard: Store
   redis.defineCommand('tollgateCheckCode', { numberOfKeys: 3, lua: CHECK_CODE_SCRIPT });
   redis.defineCommand('tollgateUseLink', { numberOfKeys: 1, lua: USE_LINK_SCRIPT });
   redis.defineCommand('tollgateCountAttempt', { numberOfKeys: 1, lua: COUNT_ATTEMPT_SCRIPT });
+  redis.defineCommand('tollgateIndexSession', { numberOfKeys: 1, lua: INDEX_SESSION_SCRIPT });
+  redis.defineCommand('tollgateTouchSession', { numberOfKeys: 1, lua: TOUCH_SESSION_SCRIPT });
+  const index = (tokenHash: string, accountId: string, expiresAt: string): Promise<number> =>
+    scripts.tollgateIndexSession(redisKeys.sessionIndex(accountId), tokenHash, Date.parse(expiresAt) + KEEP_MS, clock());
+  const readSession = async (tokenHash: string): Promise<Session | undefined> => {
+    const value = await redis.get(redisKeys.session(tokenHash));
+    return value === null ? undefined : (JSON.parse(value) as Session);
+  };
   const scripts = redis as unknown as SessionScripts;
 
   return {
+    // The session and its account's index are in two slots: the session first, so the index never
+    // misses a live one (a member whose session is gone is dropped when listed).
     putSession: (tokenHash, session) =>
       guard.run('put_session', async () => {
         await redis.set(redisKeys.session(tokenHash), JSON.stringify(session), 'EX', ttlUntil(Date.parse(session.expires_at), clock()));
+        await index(tokenHash, session.account_id, session.expires_at);
       }),
-    getSession: (tokenHash) =>
-      guard.run('get_session', async () => {
-        const value = await redis.get(redisKeys.session(tokenHash));
-        return value === null ? undefined : (JSON.parse(value) as Session);
-      }),
+    getSession: (tokenHash) => guard.run('get_session', () => readSession(tokenHash)),
     deleteSession: (tokenHash) =>
       guard.run('delete_session', async () => {
+        const session = await readSession(tokenHash);
         await redis.del(redisKeys.session(tokenHash));
+        if (session) await redis.zrem(redisKeys.sessionIndex(session.account_id), tokenHash);
+      }),
+    // Indexed again as it is touched: a session made before the index existed is listed from its first use on.
+    touchSession: (tokenHash, lastSeenAt) =>
+      guard.run('touch_session', async () => {
+        const touched = await scripts.tollgateTouchSession(redisKeys.session(tokenHash), lastSeenAt);
+        if (touched) await index(tokenHash, touched[0], touched[1]);
+      }),
+    listSessions: (accountId) =>
+      guard.run('list_sessions', async () => {
+        const index = redisKeys.sessionIndex(accountId);
+        const hashes = await redis.zrangebyscore(index, `(${clock()}`, '+inf');
+        const found = await Promise.all(hashes.map(async (tokenHash) => ({ tokenHash, session: await readSession(tokenHash) })));
+        const gone = found.filter((f) => !f.session).map((f) => f.tokenHash);
+        if (gone.length > 0) await redis.zrem(index, ...gone);
+        return found
+          .flatMap((f) => (f.session ? [{ tokenHash: f.tokenHash, session: f.session }] : []))
+          .sort((a, b) => a.session.created_at.localeCompare(b.session.created_at) || a.tokenHash.localeCompare(b.tokenHash));
       }),
     putCode: (subject, slot, code, { maxLive, nowMs }) =>
       guard.run('put_code', async () => {

@@ -6,6 +6,7 @@ import type { CheckLimits, CodeCheck, LinkCheck, PutCode, Session, SessionStore,
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (hash TEXT PRIMARY KEY, record TEXT NOT NULL, drop_at_ms INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (json_extract(record, '$.account_id'), json_extract(record, '$.created_at'));
 DROP TABLE IF EXISTS codes;
 CREATE TABLE IF NOT EXISTS sign_in_codes (subject TEXT NOT NULL, slot TEXT NOT NULL, hash TEXT NOT NULL, token_hash TEXT NOT NULL, expires_at_ms INTEGER NOT NULL, tries INTEGER NOT NULL, PRIMARY KEY (subject, slot)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sign_in_attempts (name TEXT PRIMARY KEY, count INTEGER NOT NULL, end_ms INTEGER NOT NULL) WITHOUT ROWID;
@@ -24,6 +25,9 @@ export function createSqliteSessionStore(db: Database.Database, clock: () => num
   const putSession = db.prepare('INSERT OR REPLACE INTO sessions (hash, record, drop_at_ms) VALUES (?, ?, ?)');
   const getSession = db.prepare('SELECT record FROM sessions WHERE hash = ? AND drop_at_ms > ?');
   const deleteSession = db.prepare('DELETE FROM sessions WHERE hash = ?');
+  const touchSession = db.prepare("UPDATE sessions SET record = json_set(record, '$.last_seen_at', ?) WHERE hash = ?");
+  // Read through the index on the account (an expression index: rows made before it need no change).
+  const sessionsOf = db.prepare("SELECT hash, record FROM sessions WHERE json_extract(record, '$.account_id') = ? AND drop_at_ms > ? ORDER BY json_extract(record, '$.created_at'), hash");
   const putCode = db.prepare('INSERT OR REPLACE INTO sign_in_codes (subject, slot, hash, token_hash, expires_at_ms, tries) VALUES (?, ?, ?, ?, ?, ?)');
   const CODE_FIELDS = 'hash, token_hash AS tokenHash, expires_at_ms AS expiresAtMs, tries';
   const codesOf = db.prepare(`SELECT slot, ${CODE_FIELDS} FROM sign_in_codes WHERE subject = ?`);
@@ -77,6 +81,12 @@ export function createSqliteSessionStore(db: Database.Database, clock: () => num
     },
     async deleteSession(tokenHash) {
       deleteSession.run(tokenHash);
+    },
+    async touchSession(tokenHash, lastSeenAt) {
+      touchSession.run(lastSeenAt, tokenHash);
+    },
+    async listSessions(accountId) {
+      return (sessionsOf.all(accountId, clock()) as { hash: string; record: string }[]).map((row) => ({ tokenHash: row.hash, session: JSON.parse(row.record) as Session }));
     },
     async putCode(subject, slot, code, { maxLive, nowMs }) {
       sweep();

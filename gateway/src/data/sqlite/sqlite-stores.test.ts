@@ -53,6 +53,30 @@ describe('sqlite stores on disk', () => {
     opened = [];
   });
 
+  it('when an account is moved to another address, deleted beside one that stays, and the file reopened after a crash, then the deletion and the move are as they were', async () => {
+    const file = freshFile();
+    const first = open(file);
+    const { accountStore, billingStore } = first.stores;
+    const gone = await accountStore.createAccount({ email: 'gone@example.com' });
+    const key = (await accountStore.createKey(gone.id, { name: 'k' }))!;
+    await billingStore.rememberCustomer(gone.id, 'EUR', 'cus_gone');
+    await accountStore.record([{ accountId: gone.id, api: 'token', dayId: '2026-03-10', outcome: '2xx', count: 3 }], new Map());
+    first.flush();
+    const moved = await accountStore.createAccount({ email: 'ada@example.com' });
+    await accountStore.changeEmail(moved.id, 'ada@new.example');
+    await accountStore.deleteAccount(gone.id);
+    first.flush();
+    const again = open(crashCopy(file));
+    expect(await again.stores.accountStore.getAccount(gone.id)).toBeUndefined();
+    expect(await again.stores.accountStore.findKey(key.key)).toBeUndefined();
+    expect((await admit(again, key.key)).outcome).toBe('unknown_key');
+    expect(await again.stores.billingStore.accountOfCustomer('cus_gone')).toBeUndefined();
+    expect(await again.stores.accountStore.findAccountByEmail('gone@example.com')).toBeUndefined();
+    expect((await again.stores.accountStore.findAccountByEmail('ada@new.example'))?.id).toBe(moved.id);
+    expect(await again.stores.accountStore.findAccountByEmail('ada@example.com')).toBeUndefined();
+    expect((await again.stores.accountStore.serverHistory(['token'], '2026-03-10', '2026-03-10'))[0]?.counts['2xx']).toBe(3);
+  });
+
   it('when closed and reopened, then accounts, emails, keys (rolled, revoked), subscriptions, counters, history and last use are all as they were', async () => {
     const file = freshFile();
     const first = open(file);

@@ -47,17 +47,31 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
   const putHistory = db.prepare('INSERT OR REPLACE INTO history (name, counts, expires_at_ms) VALUES (?, ?, ?)');
   const dropHistory = db.prepare('DELETE FROM history WHERE name = ?');
   const putBilling = db.prepare('INSERT OR REPLACE INTO billing (account_id, record) VALUES (?, ?)');
+  // An erased account's rows go with it (account-store.ts deleteAccount).
+  const dropAccount = db.prepare('DELETE FROM accounts WHERE id = ?');
+  const dropKey = db.prepare('DELETE FROM keys WHERE id = ?');
+  const dropBilling = db.prepare('DELETE FROM billing WHERE account_id = ?');
+  const writeAccount = (id: string): void => {
+    const account = accounts.get(id);
+    if (account) putAccount.run(id, JSON.stringify(account));
+    else dropAccount.run(id);
+  };
   const putEvent = db.prepare('INSERT OR REPLACE INTO billing_events (id, state, expires_at_ms) VALUES (?, ?, ?)');
   const dropEvent = db.prepare('DELETE FROM billing_events WHERE id = ?');
   // A billing change and the subscription admission reads are one transaction: a crash keeps both or neither.
   const writeBilling = db.transaction((accountId: string, withAccount: boolean) => {
-    putBilling.run(accountId, JSON.stringify(billing.get(accountId)));
-    if (withAccount) putAccount.run(accountId, JSON.stringify(accounts.get(accountId)));
+    const record = billing.get(accountId);
+    if (record) putBilling.run(accountId, JSON.stringify(record));
+    else dropBilling.run(accountId);
+    if (withAccount) writeAccount(accountId);
   });
 
   const writeKey = (keyId: string): void => {
     const stored = keys.get(keyId);
-    if (!stored) return;
+    if (!stored) {
+      dropKey.run(keyId);
+      return;
+    }
     const previous = stored.previousHash === undefined ? undefined : secrets.get(stored.previousHash);
     putKey.run(keyId, JSON.stringify(stored.record), stored.hash, JSON.stringify(secrets.get(stored.hash)), previous ? stored.previousHash : null, previous ? JSON.stringify(previous) : null);
   };
@@ -97,7 +111,7 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
     eventState: eventFile.state,
     eventPersistence: eventFile.persist,
     persistence: {
-      account: (id) => void putAccount.run(id, JSON.stringify(accounts.get(id))),
+      account: writeAccount,
       key: writeKey,
       keyUsed: (keyId) => void dirtyKeys.add(keyId),
       history: (name) => void dirtyHistory.add(name),

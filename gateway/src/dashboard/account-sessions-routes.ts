@@ -1,0 +1,109 @@
+import type { Request, Router } from 'express';
+import { AppError, sendOk } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope';
+import { deviceName } from '../domain/device-name';
+import { sessionId } from '../data/session-store';
+import type { SessionStore } from '../data/session-store';
+import { CALLER_ERRORS } from './dashboard-auth';
+import { clearSessionCookie, cookieIsSecure } from './session-auth';
+import type { SessionCaller } from './session-auth';
+
+const time = { type: 'string', format: 'date-time' };
+const SESSION_ID_PATTERN = '^[0-9a-f]{24}$';
+
+const SESSION_ITEM = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'device', 'created_at', 'last_seen_at', 'expires_at', 'current'],
+  properties: {
+    id: { type: 'string', pattern: SESSION_ID_PATTERN, description: 'What the session is signed out by (it tells nothing of its cookie)' },
+    device: { type: 'string', description: 'The browser and system it was signed in from, read from its User-Agent ("Firefox on Windows")' },
+    created_at: time,
+    last_seen_at: { ...time, description: 'Its last use, at most a minute behind' },
+    expires_at: time,
+    current: { type: 'boolean', description: 'Whether it is the session of this request' },
+  },
+};
+
+const SESSION_LIST = { type: 'object', additionalProperties: false, required: ['sessions'], properties: { sessions: { type: 'array', items: SESSION_ITEM } } };
+const SIGNED_OUT = { type: 'object', additionalProperties: false, required: ['signed_out'], properties: { signed_out: { type: 'integer', minimum: 0, description: 'How many sessions were signed out' } } };
+
+/** What the account-settings routes may answer besides their own errors: they take the session cookie only. */
+export const SETTINGS_ERRORS = CALLER_ERRORS;
+
+/** The account's sessions, described once (merged into DASHBOARD_ROUTES). */
+export const ACCOUNT_SESSION_ROUTES = {
+  accountSessions: {
+    method: 'get',
+    path: '/dashboard/v1/account/sessions',
+    summary: 'The portal sessions signed in to your account (session cookie only): the device each came from, when it began and was last used',
+    data: SESSION_LIST,
+    message: 'Sessions listed',
+    errors: [...SETTINGS_ERRORS],
+  },
+  endSession: {
+    method: 'delete',
+    path: '/dashboard/v1/account/sessions/{id}',
+    summary: 'Sign out one session of your account (this one too, which clears its cookie); needs the CSRF header',
+    data: SIGNED_OUT,
+    message: 'Session signed out',
+    errors: ['NOT_FOUND', ...SETTINGS_ERRORS],
+  },
+  endOtherSessions: { method: 'delete', path: '/dashboard/v1/account/sessions', summary: 'Sign out every other session of your account (this one stays); needs the CSRF header', data: SIGNED_OUT, message: 'Other sessions signed out', errors: [...SETTINGS_ERRORS] },
+} satisfies Record<string, RouteDoc>;
+
+/** Ends the account's live sessions but `keep` (none: all); resolves with how many ended. */
+export async function endSessions(sessionStore: SessionStore, accountId: string, keep: string | undefined, nowMs: number): Promise<number> {
+  let ended = 0;
+  for (const { tokenHash, session } of await sessionStore.listSessions(accountId)) {
+    if (tokenHash === keep) continue;
+    await sessionStore.deleteSession(tokenHash);
+    if (Date.parse(session.expires_at) > nowMs) ended++;
+  }
+  return ended;
+}
+
+/** What the session routes need. */
+export interface AccountSessionDeps {
+  sessionStore: SessionStore;
+  clock: () => number;
+  publicUrl?: string;
+  /** The signed-in caller (session cookie, CSRF on changes). */
+  signedIn: (req: Request) => Promise<SessionCaller>;
+}
+
+/** Adds `/account/sessions` (list, sign out others) and `/account/sessions/{id}` to the dashboard router. */
+export function addAccountSessionRoutes(router: Router, deps: AccountSessionDeps): void {
+  const { sessionStore, clock, signedIn } = deps;
+
+  router.get('/account/sessions', async (req, res) => {
+    const { account, tokenHash: own } = await signedIn(req);
+    const nowMs = clock();
+    const sessions = (await sessionStore.listSessions(account.id))
+      .filter(({ session }) => Date.parse(session.expires_at) > nowMs)
+      .map(({ tokenHash, session }) => ({
+        id: sessionId(tokenHash),
+        device: deviceName(session.user_agent),
+        created_at: session.created_at,
+        last_seen_at: session.last_seen_at ?? session.created_at,
+        expires_at: session.expires_at,
+        current: tokenHash === own,
+      }));
+    sendOk(res, { sessions }, ACCOUNT_SESSION_ROUTES.accountSessions.message);
+  });
+
+  router.delete('/account/sessions', async (req, res) => {
+    const { account, tokenHash } = await signedIn(req);
+    sendOk(res, { signed_out: await endSessions(sessionStore, account.id, tokenHash, clock()) }, ACCOUNT_SESSION_ROUTES.endOtherSessions.message);
+  });
+
+  router.delete('/account/sessions/:id', async (req, res) => {
+    const { account, tokenHash: own } = await signedIn(req);
+    const { id } = req.params;
+    const found = new RegExp(SESSION_ID_PATTERN).test(id) ? (await sessionStore.listSessions(account.id)).find((s) => sessionId(s.tokenHash) === id && Date.parse(s.session.expires_at) > clock()) : undefined;
+    if (!found) throw new AppError('NOT_FOUND', 'no signed-in session of your account has this id (it may have signed out or expired): list them with GET /dashboard/v1/account/sessions');
+    await sessionStore.deleteSession(found.tokenHash);
+    if (found.tokenHash === own) clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
+    sendOk(res, { signed_out: 1 }, ACCOUNT_SESSION_ROUTES.endSession.message);
+  });
+}
