@@ -16,7 +16,7 @@ export const integer: SchemaObject = { type: 'integer', minimum: 0 };
 export const hexString: SchemaObject = { type: 'string', pattern: '^0x[0-9a-fA-F]*$' };
 
 const pageParams: Record<string, SchemaObject> = {
-  chain: str(`a chain slug or id: ${CHAIN_LIST}`),
+  chain: str(`a chain slug or id: ${CHAIN_LIST}`, { example: 'ethereum' }),
   from_block: str(BLOCK, { default: 'latest' }),
   to_block: str(`${BLOCK}; clamped to the head`, { default: 'latest' }),
   limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'logs per page' },
