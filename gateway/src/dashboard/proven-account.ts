@@ -1,4 +1,5 @@
 import { AppError } from '@tollgate/envelope';
+import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import { EmailTakenError } from '../data/account-store';
 import type { Account, AccountStore } from '../data/account-store';
 
@@ -35,7 +36,7 @@ export function createProvenAccount(accountStore: AccountStore): (email: string)
         if (!account) throw err;
       }
     }
-    if (account.status === 'suspended') throw new AppError('FORBIDDEN', 'This account is suspended. Write to the people who run this service to have it reopened.', { details: { reason: 'suspended' } });
+    if (account.status === 'suspended') throw new AppError('FORBIDDEN', ACCOUNT_SUSPENDED, { details: { reason: 'suspended' } });
     if (account.email_verified) return account;
     // Passes until one finds nothing live: a key made with an old one while a pass ran is caught by
     // the next (what is left is a key whose creation was under way through the last pass).

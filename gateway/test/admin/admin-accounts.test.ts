@@ -136,8 +136,8 @@ describe.each(['memory', 'redis'] as const)('the admin account API with the %s s
       expect((await call(a.key)).status).toBe(200);
       const suspended = await send(ROUTES.suspend, `/admin/v1/accounts/${account.id}/suspend`);
       expect(suspended.body.data.status).toBe('suspended');
-      await expectRefused(a.key, 403, 'the account of this API key is suspended; contact the operator');
-      await expectRefused(b.key, 403, 'the account of this API key is suspended; contact the operator');
+      await expectRefused(a.key, 403, 'Your account is suspended, so its keys and sign-ins are refused. Write to the people who run this service to have it reopened.');
+      await expectRefused(b.key, 403, 'Your account is suspended, so its keys and sign-ins are refused. Write to the people who run this service to have it reopened.');
       expect((await send(ROUTES.reactivate, `/admin/v1/accounts/${account.id}/reactivate`)).body.data.status).toBe('active');
       expect((await call(a.key)).status).toBe(200);
       expect((await call(b.key)).status).toBe(200);

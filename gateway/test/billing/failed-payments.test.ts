@@ -37,7 +37,7 @@ describe('a failed payment', () => {
     await gw.advanceDays(a.clock, 8);
     const refused = await gw.call(a.key, '/token/v1/meta');
     expect(refused.status).toBe(402);
-    expect(refused.body.message).toBe("this account's token pro subscription is suspended: its payment failed and every retry of the charge was declined; pay the open invoice at /portal/billing and calls are served again within seconds");
+    expect(refused.body.message).toBe('Your token pro plan is suspended: its payment failed and every retry was declined. Pay the open invoice at /portal/billing and calls work again within seconds.');
     expect(refused.body.error).toEqual({ code: 'SUBSCRIPTION_REQUIRED', details: { api: 'token', plans: ['free', 'starter', 'pro', 'scale'], plan: 'pro', lapsed: 'unpaid', page: '/portal/billing' } });
     // No playground for a plan suspended for want of payment: it is said at once.
     expect((await gw.call(a.key, '/token/v1/meta')).status).toBe(402);
