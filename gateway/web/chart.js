@@ -58,7 +58,7 @@ export async function drawChart(holder, label, days, series) {
   const width = Math.max(280, holder.clientWidth || 600);
   const total = series.flat().reduce((a, b) => a + b, 0);
   // The axes in the page's theme (uPlot draws on a canvas, which CSS does not reach).
-  const style = getComputedStyle(holder);
+  const style = window.getComputedStyle(holder);
   const ink = style.getPropertyValue('--muted').trim() || '#5a6272';
   const line = style.getPropertyValue('--line').trim() || '#d5d9e0';
   holder.setAttribute('aria-label', `${label}: ${int(total)} calls in the last ${days.length} days; the table below lists them by day.`);

@@ -3,17 +3,14 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { Plan, PlanTable } from '../domain/plans';
-import { hourWindow, secondsUntil } from '../domain/windows';
 import type { Account, AccountStore } from '../data/account-store';
 import { auditedAccountStore } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';
-import { createLegacyKeyStore } from '../data/key-store';
 import type { KeyRecord } from '../data/key-store';
 import { requestSource } from '../http/audit-source';
 import type { QuotaStore } from '../data/quota-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { noStore } from '../http/no-store';
-import { sendCreated } from '../http/send-created';
 import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
 import { formatAmount } from '../domain/format-amount';
 import { billedPlanMessage, paidPlanMessage } from '../domain/subscription-refusal';
@@ -21,16 +18,13 @@ import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard
 import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
 import type { DashboardCaller } from './dashboard-auth';
 import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-routes';
-import { clientBucket } from '../domain/client-address';
 import { DASHBOARD_PLANS_ROUTES, addDashboardPlansRoutes } from './dashboard-plans-routes';
 import { DASHBOARD_VERIFY_ROUTES, HOW_TO_VERIFY, addDashboardVerifyRoutes } from './dashboard-verify-routes';
 import { createCodes } from './sign-in-codes';
 import { SIGN_IN_ROUTES, addSignInRoutes, createSignInCodeMailer } from './sign-in-routes';
 import { SIGNUP_ROUTES, addSignupRoutes } from './signup-routes';
-import { MAX_EMAIL_LENGTH } from '../domain/email';
 import type { SessionStore } from '../data/session-store';
 import type { Mailer } from '../mail/mailer';
-import { NEW_KEY_SCHEMA } from '../http/schemas';
 
 const SUBSCRIBE_BODY: QuerySchema = {
   type: 'object',

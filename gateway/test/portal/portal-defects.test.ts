@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { keyHints } from '../../src/domain/api-key';
-import { createKey, seriousViolations, shows, signIn, usePortal, WIDTHS } from './support/portal-fixture';
+import { createKey, screenshot, seriousViolations, shows, signIn, usePortal, WIDTHS } from './support/portal-fixture';
 
 // The rough edges issue 25 found in Chromium at 390 and 1280 px, each pinned here.
 
@@ -147,6 +147,7 @@ describe('the dark theme', () => {
         if (background !== 'rgb(18, 21, 27)') failures.push(`${path} at ${width}: background ${background}`);
         const violations = await seriousViolations(page);
         if (violations.length) failures.push(`${path} at ${width}: ${violations.join('; ')}`);
+        if (path === '/portal/' || path === '/portal/keys') await screenshot(page, `${path === '/portal/' ? 'catalogue' : 'keys'}-dark-${width}`);
       }
       await context.close();
     }
