@@ -79,7 +79,7 @@ describe('a subscription canceled when the retries ran out', () => {
     await gw.advanceDays(a.clock, 25);
     const refused = await gw.call(a.key, '/token/v1/meta');
     expect(refused.status).toBe(402);
-    expect(refused.body.message).toBe("this account's token pro subscription was canceled because its payment failed; choose a plan again at /portal/subscriptions");
+    expect(refused.body.message).toBe('Your token pro plan was canceled because its payment failed. Choose a plan again at /portal/subscriptions.');
     expect(refused.body.error.details).toMatchObject({ lapsed: 'canceled', page: '/portal/subscriptions' });
     expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'token', plan: 'starter' })).status).toBe(200);
   });

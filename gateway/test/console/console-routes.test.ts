@@ -273,8 +273,6 @@ describe('an operator’s address and the code mailed to it', () => {
     expect(entries).toEqual([
       ['account.email_verified', 'customer', 'dashboard-api'],
       ['account.verification_sent', 'operator', 'console'],
-      ['key.create', 'customer', 'dashboard-api'],
-      ['account.create', 'customer', 'dashboard-api'],
     ]);
   });
 
