@@ -1,14 +1,15 @@
 // `npm start` (and `npm start -- --demo`): runs the gateway and the three services as separate
 // processes with prefixed, readable logs, says which upstreams they cannot reach, prints where they
 // are and how to get a key, and stops everything on Ctrl-C. `--demo` also runs local stand-ins for
-// every upstream and for Stripe (card payments with test cards), and makes a demo key. Any failure before the banner, and any deployable ending
+// every upstream and for Stripe (card payments with test cards), and makes the demo account and key
+// once (kept in demo-key beside the store, reused while the store keeps them). Any failure before the banner, and any deployable ending
 // after it, stops the stack with a non-zero exit code and a line naming the deployable.
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { printBanner } from './stack/banner';
 import { checkPorts } from './stack/check-ports';
 import { startDemoBilling } from './stack/demo-billing';
 import type { DemoBilling } from './stack/demo-billing';
-import { createDemoKey } from './stack/demo-key';
+import { ensureDemoKey } from './stack/demo-key';
 import { startDemoUpstreams } from './stack/demo-upstreams';
 import type { DemoUpstreams } from './stack/demo-upstreams';
 import type { DeployableName } from './stack/deployables';
@@ -56,6 +57,8 @@ async function main(): Promise<void> {
     token: upstreams?.env.token ?? {},
     logs: upstreams?.env.logs ?? {},
   };
+  // Beside the store (or where it would be): the demo key lives as long as the account it opens.
+  const demoKeyFile = resolve(root, config.storePath === ':memory:' ? 'data' : dirname(config.storePath), 'demo-key');
   const running = await startStack({ root, ports: config.ports, adminToken: config.adminToken, adminTokenFile: config.adminTokenFile, outputStream: createPrettyOutput(), env: passed });
   stack = running;
 
@@ -64,7 +67,7 @@ async function main(): Promise<void> {
   const [problems, demoKey] = await Promise.race([
     Promise.all([
       upstreamUrls(passed, process.env).then((urls) => probeUpstreams({ burgerServiceUrl: running.urls.burger, upstreams: urls })),
-      upstreams ? createDemoKey(running.urls.gateway, running.admin.token) : undefined,
+      upstreams ? ensureDemoKey(running.urls.gateway, running.admin.token, demoKeyFile) : undefined,
     ]),
     ended,
   ]);

@@ -30,6 +30,7 @@ import { CODE_FIELD, CODE_TTL_MS, createCodes } from './dashboard/sign-in-codes'
 import { readUsage } from './data/read-usage';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
+import { CHECKS_UNAVAILABLE } from './domain/customer-messages';
 import { createPortalRoutes } from './portal/portal-routes';
 import { createConsoleRoutes } from './console/console-routes';
 import { operatorRouteDocs } from './gateway-route-docs';
@@ -76,7 +77,7 @@ function compose(deps: AppDeps): Composed {
 
 // Store failures outside the proxy path (admin, dashboard) are 503s too, never 500s.
 const storeErrors: ErrorRequestHandler = (err, _req, _res, next) => {
-  next(err instanceof StoreError ? new AppError('STORE_UNAVAILABLE', 'the key store is unavailable; retry shortly', { cause: err, headers: { 'Retry-After': '1' } }) : err);
+  next(err instanceof StoreError ? new AppError('STORE_UNAVAILABLE', CHECKS_UNAVAILABLE, { cause: err, headers: { 'Retry-After': '1' } }) : err);
 };
 
 /** The gateway: health, metrics, admin API, self-service, then one gated proxy per API. */

@@ -1,10 +1,18 @@
 // Calling the gateway's JSON routes from a page: the envelope in, its `message` out as the error
 // shown in place. Shared by the portal and the console, each with its own session.
 
+/** A message as a sentence on the page: capital first letter, full stop at the end. */
+export function asSentence(message) {
+  const text = String(message).trim();
+  if (!text) return text;
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** A refusal in the envelope: the message is the one to show. */
 export class ApiError extends Error {
   constructor(message, { status, code, details } = {}) {
-    super(message);
+    super(asSentence(message));
     this.status = status;
     this.code = code;
     this.details = details;

@@ -49,8 +49,7 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [], st
     'Get a key:',
     `  in a browser: ${gw}/portal/ (sign in with your email address and the code mailed to it)`,
     `  or by JSON: curl -s -X POST ${gw}/dashboard/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'`,
-    `  prove the address (until then only the playground): curl -s -X POST ${gw}/dashboard/v1/account/verify-email -H 'x-tollgate-key: <key>'`,
-    `  then: curl -s -X POST ${gw}/dashboard/v1/account/verify-email/confirm -H 'x-tollgate-key: <key>' -H 'content-type: application/json' -d '{"code":"<code>"}'`,
+    `  then, with the mailed code: curl -s -X POST ${gw}/dashboard/v1/signup/verify -H 'content-type: application/json' -d '{"email":"you@example.com","code":"<code>"}'`,
     `  curl -s -X PUT ${gw}/dashboard/v1/subscriptions/burger -H 'x-tollgate-key: <key>' -H 'content-type: application/json' -d '{"plan":"free"}'`,
     `  or, as the operator: curl -s -X POST ${gw}/admin/v1/keys -H "authorization: Bearer ${bearer}" -H 'content-type: application/json' -d '{"owner":"me","subscriptions":{"burger":"free"}}'`,
   );
@@ -58,7 +57,9 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [], st
     const { address, fromBlock, toBlock } = upstreams.erc20;
     lines.push(
       '',
-      `Demo key (pro plan on all three APIs): ${demoKey}`,
+      `Demo key (pro plan on all three APIs; the same on every --demo start while the store keeps it): ${demoKey}`,
+      '  The demo serves the logs API on ethereum only (a local anvil chain holding the demo token TGD); the other',
+      '  13 chains use their public RPCs, which need the internet (offline, calls on them answer 502).',
       `  curl -s '${gw}/burger/v1/index?base=eur&sort=valuation' -H 'x-tollgate-key: ${demoKey}'`,
       `  curl -s '${gw}/token/v1/price?tokens=ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48,coingecko:ethereum' -H 'x-tollgate-key: ${demoKey}'`,
       `  curl -s '${gw}/logs/v1/transfers?chain=ethereum&token=${address}&from_block=${fromBlock}&to_block=${toBlock}' -H 'x-tollgate-key: ${demoKey}'`,

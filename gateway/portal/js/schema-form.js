@@ -21,7 +21,10 @@ function inputFor(param, id) {
   if (type === 'integer' || type === 'number') {
     return el('input', { ...common, type: 'number', inputmode: type === 'integer' ? 'numeric' : 'decimal', step: type === 'integer' ? '1' : 'any', min: schema.minimum, max: schema.maximum, placeholder: schema.default !== undefined ? String(schema.default) : undefined });
   }
-  return el('input', { ...common, type: 'text', autocomplete: 'off', spellcheck: 'false', pattern: schema.pattern, maxlength: schema.maxLength, placeholder: schema.example ?? (schema.default !== undefined ? String(schema.default) : undefined) });
+  // A required parameter starts with its documented example (a value that works, such as the logs
+  // API's chain), so the first Send succeeds; an optional one only shows it.
+  const example = schema.example === undefined ? undefined : String(schema.example);
+  return el('input', { ...common, type: 'text', autocomplete: 'off', spellcheck: 'false', pattern: schema.pattern, maxlength: schema.maxLength, value: param.required ? example : undefined, placeholder: example ?? (schema.default !== undefined ? String(schema.default) : undefined) });
 }
 
 /** A field per parameter (label, input from its schema, its description as help). */

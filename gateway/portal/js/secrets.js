@@ -4,8 +4,8 @@
 let latest = null;
 
 /** Keeps the secret just created or rolled, for Try it. */
-export function remember(keyId, name, secret) {
-  latest = { keyId, name, secret };
+export function remember(keyId, name, secret, shown) {
+  latest = { keyId, name, secret, shown };
 }
 
 /** The secret kept, or null. */

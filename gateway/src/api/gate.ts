@@ -3,7 +3,8 @@ import { KEY_LENGTH, MAX_KEY_LENGTH, parseApiKey } from '../domain/api-key';
 import type { AdmissionDecision } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
 import { playgroundPlanName } from '../domain/plans';
-import { paymentRefusalDetails, paymentRefusalMessage } from '../domain/subscription-refusal';
+import { PORTAL_SUBSCRIPTIONS_PAGE, paymentRefusalDetails, paymentRefusalMessage } from '../domain/subscription-refusal';
+import { ACCOUNT_SUSPENDED, CHECKS_UNAVAILABLE, CHECKS_UNAVAILABLE_UNKNOWN_KEY } from '../domain/customer-messages';
 import { rateLimitHeaders, retryAfterSeconds } from '../domain/rate-limit-headers';
 import { monthWindow } from '../domain/windows';
 import type { Admission, QuotaStore } from '../data/quota-store';
@@ -39,22 +40,22 @@ function refusal(decision: AdmissionDecision, deps: GateDeps, nowMs: number): Ap
     case 'rolled':
       return new AppError('UNAUTHORIZED', 'this secret was replaced when its key was rolled, and its grace period is over; use the new secret');
     case 'suspended':
-      return new AppError('FORBIDDEN', 'the account of this API key is suspended; contact the operator');
+      return new AppError('FORBIDDEN', ACCOUNT_SUSPENDED);
     case 'no_subscription':
     case 'unknown_plan':
     case 'playground_exhausted':
       return new AppError('SUBSCRIPTION_REQUIRED', paymentRefusalMessage(decision.outcome, api, apiPlans, decision.subscription), { details: paymentRefusalDetails(api, apiPlans, decision.subscription) });
     case 'rate_limited': {
       const retry = retryAfterSeconds(decision, nowMs);
-      return new AppError('RATE_LIMITED', `rate limit of ${limits?.rate_per_second ?? 0} calls per second on the ${decision.plan ?? ''} plan reached; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
+      return new AppError('RATE_LIMITED', `Too many calls at once: your ${api} ${decision.plan ?? ''} plan allows ${limits?.rate_per_second ?? 0} a second. Retry in ${retry} s, or move to a faster plan at ${PORTAL_SUBSCRIPTIONS_PAGE}.`, { headers: { 'Retry-After': String(retry) } });
     }
     case 'quota_exceeded': {
       const retry = retryAfterSeconds(decision, nowMs);
-      const resets = new Date(monthWindow(nowMs).endMs).toISOString();
-      return new AppError('QUOTA_EXCEEDED', `monthly quota of ${limits?.monthly_quota ?? 0} calls on the ${decision.plan ?? ''} plan is used up; it resets at ${resets}, or upgrade the plan`, { headers: { 'Retry-After': String(retry) } });
+      const resets = new Date(monthWindow(nowMs).endMs).toISOString().slice(0, 10);
+      return new AppError('QUOTA_EXCEEDED', `Your ${api} ${decision.plan ?? ''} plan's ${limits?.monthly_quota ?? 0} calls for this month are used up. They start again on ${resets} at 00:00 UTC; for more now, upgrade at ${PORTAL_SUBSCRIPTIONS_PAGE}.`, { headers: { 'Retry-After': String(retry) } });
     }
     default:
-      return new AppError('INTERNAL', `unexpected admission outcome ${decision.outcome}`);
+      return new AppError('INTERNAL', `Something went wrong on our side (outcome ${decision.outcome}); the request id identifies it.`);
   }
 }
 
@@ -103,8 +104,7 @@ export function createGate(deps: GateDeps, admit: Admit): (call: ApiCall) => voi
     const known = deps.failMode === 'open' ? deps.failOpenCache.lookup(keyHash, api, nowMs) : undefined;
     if (!known) {
       call.decision = 'store_unavailable';
-      const why = deps.failMode === 'open' ? 'and this key was not verified recently' : 'so calls cannot be checked';
-      call.fail(new AppError('STORE_UNAVAILABLE', `the quota store is unavailable ${why}; retry shortly`, { cause: err, headers: { 'Retry-After': '1' } }));
+      call.fail(new AppError('STORE_UNAVAILABLE', deps.failMode === 'open' ? CHECKS_UNAVAILABLE_UNKNOWN_KEY : CHECKS_UNAVAILABLE, { cause: err, headers: { 'Retry-After': '1' } }));
       return;
     }
     call.context.logger.warn({ err: err.message, key_id: known.keyId, api }, 'quota store unavailable: failing open for a recently verified key');

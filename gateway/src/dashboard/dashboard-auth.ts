@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { AppError } from '@tollgate/envelope';
+import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';
 import { createSessionAuth, sessionCookiesOf } from './session-auth';
@@ -55,7 +56,7 @@ export function createDashboardAuth(deps: DashboardAuthDeps): (req: Request) => 
       throw unauthorized('rolled', 'this secret was replaced when its key was rolled, and its grace period is over; use the new secret');
     }
     if (expired(key.expires_at, nowMs)) throw unauthorized('expired', 'this API key has expired; create a new one');
-    if (account.status === 'suspended') throw new AppError('FORBIDDEN', 'the account of this API key is suspended; contact the operator');
+    if (account.status === 'suspended') throw new AppError('FORBIDDEN', ACCOUNT_SUSPENDED);
     return { key, account };
   };
 }

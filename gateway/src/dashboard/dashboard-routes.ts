@@ -3,17 +3,14 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { Plan, PlanTable } from '../domain/plans';
-import { hourWindow, secondsUntil } from '../domain/windows';
 import type { Account, AccountStore } from '../data/account-store';
 import { auditedAccountStore } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';
-import { createLegacyKeyStore } from '../data/key-store';
 import type { KeyRecord } from '../data/key-store';
 import { requestSource } from '../http/audit-source';
 import type { QuotaStore } from '../data/quota-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { noStore } from '../http/no-store';
-import { sendCreated } from '../http/send-created';
 import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
 import { formatAmount } from '../domain/format-amount';
 import { billedPlanMessage, paidPlanMessage } from '../domain/subscription-refusal';
@@ -23,22 +20,13 @@ import type { AccountBilling } from '../data/billing-store';
 import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
 import type { DashboardCaller } from './dashboard-auth';
 import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-routes';
-import { clientBucket } from '../domain/client-address';
 import { DASHBOARD_PLANS_ROUTES, addDashboardPlansRoutes } from './dashboard-plans-routes';
 import { DASHBOARD_VERIFY_ROUTES, HOW_TO_VERIFY, addDashboardVerifyRoutes } from './dashboard-verify-routes';
 import { createCodes } from './sign-in-codes';
-import { SIGN_IN_ROUTES, addSignInRoutes, emailOf } from './sign-in-routes';
-import { MAX_EMAIL_LENGTH } from '../domain/email';
+import { SIGN_IN_ROUTES, addSignInRoutes, createSignInCodeMailer } from './sign-in-routes';
+import { SIGNUP_ROUTES, addSignupRoutes } from './signup-routes';
 import type { SessionStore } from '../data/session-store';
 import type { Mailer } from '../mail/mailer';
-import { NEW_KEY_SCHEMA } from '../http/schemas';
-
-const SIGNUP_BODY: QuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['email'],
-  properties: { email: { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' } },
-};
 
 const SUBSCRIBE_BODY: QuerySchema = {
   type: 'object',
@@ -65,7 +53,7 @@ const SUBSCRIPTION_DATA = {
 /** The self-service routes, described once (OpenAPI, `/docs`, contract tests). */
 export const DASHBOARD_ROUTES = {
   ...DASHBOARD_PLANS_ROUTES,
-  signup: { method: 'post', path: '/dashboard/v1/signup', summary: 'Sign up: a new account with one key and no subscription; only the playground until its address is proven (verify-email)', body: SIGNUP_BODY, data: NEW_KEY_SCHEMA, message: 'Signed up; keep this key, it is shown once', successStatus: 201, errors: ['BAD_REQUEST', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] },
+  ...SIGNUP_ROUTES,
   ...SIGN_IN_ROUTES,
   ...DASHBOARD_ACCOUNT_ROUTES,
   ...DASHBOARD_VERIFY_ROUTES,
@@ -124,7 +112,6 @@ function recordSignIns(deps: AuditDeps): (req: Request, res: Response, next: Nex
 /** `/dashboard/v1/*`: the back end of the developer dashboard, authenticated by any key of the account. */
 export function createDashboardRoutes(deps: DashboardDeps): Router {
   const { plans } = deps;
-  const parseSignup = createBodyParser<{ email: string }>(SIGNUP_BODY);
   const parseSubscribe = createBodyParser<{ plan: string }>(SUBSCRIBE_BODY);
   const authenticate = createDashboardAuth(deps);
   const codes = createCodes(deps);
@@ -146,20 +133,9 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   // address is proven) is the system's doing, on proof of the address.
   addSignInRoutes(router, { ...deps, accountStore: auditedAccountStore(deps.accountStore, deps, { actor: { type: 'system', id: 'sign-in', via: 'portal' }, from: null }), codes });
 
-  router.post('/signup', async (req, res) => {
-    const email = emailOf(parseSignup(req.body).email);
-    const nowMs = deps.clock();
-    // An IPv6 client by its /64: one host holds them all.
-    const count = await deps.quotaStore.countSignup(clientBucket(req.ip), nowMs);
-    if (count > deps.signupsPerHour) {
-      const retry = secondsUntil(hourWindow(nowMs).endMs, nowMs);
-      throw new AppError('RATE_LIMITED', `at most ${deps.signupsPerHour} sign-ups an hour from one address; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
-    }
-    // The address is not proven: the account gets the playground only, until verify-email.
-    const keyStore = createLegacyKeyStore(auditedAccountStore(deps.accountStore, deps, requestSource(req, { type: 'customer', id: email.toLowerCase(), via: 'dashboard-api' })));
-    const { key, record } = await keyStore.create({ owner: email.toLowerCase(), email_verified: false });
-    sendCreated(res, { ...record, key }, DASHBOARD_ROUTES.signup.message);
-  });
+  // As signing in: what JSON sign-up makes (an account on a first proof, its key) is the system's doing, on proof of the address.
+  const systemChanges = auditedAccountStore(deps.accountStore, deps, { actor: { type: 'system', id: 'sign-up', via: 'dashboard-api' }, from: null });
+  addSignupRoutes(router, { ...deps, accountStore: systemChanges, codes, mailCode: createSignInCodeMailer({ codes, publicUrl: deps.publicUrl }) });
 
   addDashboardAccountRoutes(router, { ...deps, authenticate });
   addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy });

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { AppError } from '@tollgate/envelope';
+import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore } from '../data/account-store';
 import { LAST_SEEN_EVERY_MS, sha256 } from '../data/session-store';
 import type { Session, SessionStore } from '../data/session-store';
@@ -94,7 +95,7 @@ export function createSessionAuth(deps: SessionAuthDeps): (req: Request, options
     if (Date.parse(session.expires_at) <= deps.clock()) throw unauthorized('session_expired', 'this session has expired: sign in again');
     const account = await deps.accountStore.getAccount(session.account_id);
     if (!account) throw unauthorized('no_session', 'the account of this session no longer exists');
-    if (account.status === 'suspended') throw new AppError('FORBIDDEN', 'this account is suspended; contact the operator', { details: { reason: 'suspended' } });
+    if (account.status === 'suspended') throw new AppError('FORBIDDEN', ACCOUNT_SUSPENDED, { details: { reason: 'suspended' } });
     if ((options.csrf ?? STATE_CHANGING.has(req.method)) && !csrfMatches(req, session)) {
       throw new AppError('FORBIDDEN', `a change made with the session cookie must repeat the session's CSRF token in the ${CSRF_HEADER} header (csrf_token from sign-in or GET /dashboard/v1/session)`, { details: { reason: 'csrf' } });
     }

@@ -2,8 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import { MAX_EMAIL_LENGTH, parseEmail } from '../domain/email';
-import { EmailTakenError } from '../data/account-store';
-import type { Account, AccountStore } from '../data/account-store';
+import type { AccountStore } from '../data/account-store';
 import { USER_AGENT_LENGTH, sha256 } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
@@ -11,11 +10,14 @@ import { createBodyParser } from '../http/body';
 import { CODE_FIELD, CODE_TTL_MS, LINK_TOKEN_FIELD, clientSlot } from './sign-in-codes';
 import type { Codes } from './sign-in-codes';
 import { linkOrigin, signInMail } from './sign-in-mail';
+import { createProvenAccount } from './proven-account';
 import { clearSessionCookie, cookieIsSecure, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
 
-const EMAIL_FIELD = { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' };
+/** An address in a body. */
+export const EMAIL_FIELD = { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' };
 const SIGN_IN_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email'], properties: { email: EMAIL_FIELD } };
-const VERIFY_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email', 'code'], properties: { email: EMAIL_FIELD, code: CODE_FIELD } };
+/** An address and the code mailed to it. */
+export const VERIFY_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email', 'code'], properties: { email: EMAIL_FIELD, code: CODE_FIELD } };
 const LINK_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['email', 'token'], properties: { email: EMAIL_FIELD, token: LINK_TOKEN_FIELD } };
 
 /** JSON Schema of a code on its way: where it went and until when it works. */
@@ -35,6 +37,13 @@ const SESSION_SCHEMA = {
     csrf_token: { type: 'string', description: 'Send it back in the x-csrf-token header with every POST, PUT and DELETE made with the session cookie' },
     expires_at: { type: 'string', format: 'date-time' },
   },
+};
+
+const SESSION_STATE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['signed_in'],
+  properties: { signed_in: { type: 'boolean' }, session: SESSION_SCHEMA },
 };
 
 const SIGNED_OUT_SCHEMA = { type: 'object', additionalProperties: false, required: ['signed_out'], properties: { signed_out: { const: true } } };
@@ -70,6 +79,14 @@ export const SIGN_IN_ROUTES = {
     errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'],
   },
   session: { method: 'get', path: '/dashboard/v1/session', summary: 'The signed-in session (cookie): its account, CSRF token and end', data: SESSION_SCHEMA, message: 'Signed in', errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
+  sessionState: {
+    method: 'get',
+    path: '/dashboard/v1/session/state',
+    summary: 'Whether this browser is signed in: 200 either way, with the session (as GET /dashboard/v1/session) when it is, so a page asks without a refusal to log',
+    data: SESSION_STATE_SCHEMA,
+    message: 'Session state',
+    errors: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'],
+  },
   signOut: { method: 'delete', path: '/dashboard/v1/session', summary: 'Sign out: ends the session and clears its cookie (needs the CSRF header)', data: SIGNED_OUT_SCHEMA, message: 'Signed out', errors: ['BAD_REQUEST', 'FORBIDDEN', 'STORE_UNAVAILABLE'] },
 } satisfies Record<string, RouteDoc>;
 
@@ -96,6 +113,19 @@ export function emailOf(raw: string): string {
   return parsed.email;
 }
 
+/**
+ * Mails a sign-in code and link to an address (within the code limits) and says where and until
+ * when. Nothing here asks whether the address has an account: the answer and its timing are the same.
+ */
+export function createSignInCodeMailer(deps: Pick<SignInDeps, 'codes' | 'publicUrl'>): (req: Request, email: string) => Promise<{ email: string; expires_at: string }> {
+  return async (req, email) => {
+    const origin = linkOrigin(req, deps.publicUrl);
+    await deps.codes.limit(req, email);
+    const expiresAtMs = await deps.codes.send(`sign-in:${email}`, clientSlot(req), (code, token) => signInMail(email, code, token, origin));
+    return { email, expires_at: new Date(expiresAtMs).toISOString() };
+  };
+}
+
 /** Adds `/sign-in`, `/sign-in/verify` and `/session` to the dashboard router. */
 export function addSignInRoutes(router: Router, deps: SignInDeps): void {
   const { accountStore, sessionStore, codes, clock } = deps;
@@ -104,50 +134,12 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
   const parseLink = createBodyParser<{ email: string; token: string }>(LINK_BODY);
   const readSession = createSessionAuth(deps);
 
-  // The account of a proven address: made now on a first sign-in. Proving an address whose account
-  // was made unproven (JSON sign-up) revokes the keys made before: whoever made them may not own it.
-  async function accountFor(email: string): Promise<Account> {
-    let account = await accountStore.findAccountByEmail(email);
-    if (!account) {
-      try {
-        return await accountStore.createAccount({ email, name: email, email_verified: true });
-      } catch (err) {
-        if (!(err instanceof EmailTakenError)) throw err;
-        account = await accountStore.findAccountByEmail(email);
-        if (!account) throw err;
-      }
-    }
-    if (account.status === 'suspended') throw new AppError('FORBIDDEN', 'this account is suspended; contact the operator', { details: { reason: 'suspended' } });
-    if (account.email_verified) return account;
-    // Passes until one finds nothing live: a key made with an old one while a pass ran is caught by
-    // the next (what is left is a key whose creation was under way through the last pass).
-    while ((await revokeLiveKeys(account.id)) > 0);
-    return (await accountStore.setEmailVerified(account.id)) ?? account;
-  }
+  const accountFor = createProvenAccount(accountStore);
 
-  /** Revokes every live key of an account; resolves with how many there were. */
-  async function revokeLiveKeys(accountId: string): Promise<number> {
-    let revoked = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await accountStore.listKeys(accountId, { cursor, limit: 100 });
-      for (const key of page?.items ?? []) {
-        if (key.revoked_at) continue;
-        await accountStore.revokeKey(key.id);
-        revoked++;
-      }
-      cursor = page?.next_cursor ?? undefined;
-    } while (cursor);
-    return revoked;
-  }
-
+  const mailCode = createSignInCodeMailer(deps);
   router.post('/sign-in', async (req, res) => {
     const email = emailOf(parseSignIn(req.body).email);
-    const origin = linkOrigin(req, deps.publicUrl);
-    await codes.limit(req, email);
-    // Nothing here asks whether the address has an account: the answer and its timing are the same.
-    const expiresAtMs = await codes.send(`sign-in:${email}`, clientSlot(req), (code, token) => signInMail(email, code, token, origin));
-    sendAccepted(res, { email, expires_at: new Date(expiresAtMs).toISOString() }, SIGN_IN_ROUTES.signIn.message);
+    sendAccepted(res, await mailCode(req, email), SIGN_IN_ROUTES.signIn.message);
   });
 
   router.post('/sign-in/verify', async (req, res) => {
@@ -184,6 +176,21 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
   router.get('/session', async (req, res) => {
     const { session, account } = await readSession(req);
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.session.message);
+  });
+
+  // No session, an unknown or a lapsed one is "signed out"; two session cookies or a suspended account are still refused.
+  router.get('/session/state', async (req, res) => {
+    let caller;
+    try {
+      caller = await readSession(req);
+    } catch (err) {
+      const reason = err instanceof AppError && err.code === 'UNAUTHORIZED' ? (err.details as { reason?: string } | undefined)?.reason : undefined;
+      if (reason !== 'no_session' && reason !== 'session_expired') throw err;
+      sendOk(res, { signed_in: false }, SIGN_IN_ROUTES.sessionState.message);
+      return;
+    }
+    const { session, account } = caller;
+    sendOk(res, { signed_in: true, session: { account, csrf_token: session.csrf_token, expires_at: session.expires_at } }, SIGN_IN_ROUTES.sessionState.message);
   });
 
   // Signing out what is not signed in (no cookie, unknown or lapsed) just clears the cookie; a

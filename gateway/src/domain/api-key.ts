@@ -139,7 +139,16 @@ export function isAccountId(id: string): boolean {
   return ACCOUNT_ID.test(id);
 }
 
-/** What may be shown of a secret after creation: its first 11 characters and its last four. */
+// Random characters a key's public prefix shows: enough to tell an account's keys apart at a
+// glance, while 24 of the 30 (over 140 bits) stay unseen.
+const PUBLIC_CHARS = 6;
+
+/**
+ * What may be shown of a secret after creation: its public prefix, `tg_` and the first
+ * {@link PUBLIC_CHARS} random characters (after the account part, which every key of an account
+ * shares), and its last four.
+ */
 export function keyHints(key: string): { prefix: string; last4: string } {
-  return { prefix: key.slice(0, 11), last4: key.slice(-4) };
+  const start = 3 + ACCOUNT_HEX;
+  return { prefix: `tg_${key.slice(start, start + PUBLIC_CHARS)}`, last4: key.slice(-4) };
 }

@@ -8,30 +8,24 @@ export const PORTAL_BILLING_PAGE = '/portal/billing';
 /** Why a call was refused with 402, as admission decided it. */
 export type PaymentRefusal = 'no_subscription' | 'unknown_plan' | 'playground_exhausted';
 
-const LAPSES: Record<LapseReason, { what: string; fix: string }> = {
-  payment_overdue: { what: 'is suspended: its last payment failed and the grace period is over', fix: `pay the open invoice at ${PORTAL_BILLING_PAGE} and calls are served again within seconds` },
-  unpaid: { what: 'is suspended: its payment failed and every retry of the charge was declined', fix: `pay the open invoice at ${PORTAL_BILLING_PAGE} and calls are served again within seconds` },
-  canceled: { what: 'was canceled because its payment failed', fix: `choose a plan again at ${PORTAL_SUBSCRIPTIONS_PAGE}` },
+const LAPSES: Record<LapseReason, (api: string, plan: string) => string> = {
+  payment_overdue: (api, plan) => `Your ${api} ${plan} plan is suspended: its last payment failed and the grace period is over. Pay the open invoice at ${PORTAL_BILLING_PAGE} and calls work again within seconds.`,
+  unpaid: (api, plan) => `Your ${api} ${plan} plan is suspended: its payment failed and every retry was declined. Pay the open invoice at ${PORTAL_BILLING_PAGE} and calls work again within seconds.`,
+  canceled: (api, plan) => `Your ${api} ${plan} plan was canceled because its payment failed. Choose a plan again at ${PORTAL_SUBSCRIPTIONS_PAGE}.`,
 };
 
 /**
- * The one sentence a 402 says: which API, which plan (or which plans there are), what happened, and
- * the portal page that fixes it. It speaks of the account (every key of it shares the
- * subscriptions) and never of an operator's command.
+ * What a 402 says, in two sentences at most: which API, which plan (or which plans there are),
+ * what happened, and the portal page that fixes it. It speaks of the account (every key of it
+ * shares the subscriptions) and never of an operator's command.
  */
 export function paymentRefusalMessage(outcome: PaymentRefusal, api: string, apiPlans: ApiPlans, subscription: Subscription | undefined): string {
-  const plans = Object.keys(apiPlans.plans).join(', ');
-  const choose = `choose a plan (${plans}) at ${PORTAL_SUBSCRIPTIONS_PAGE}`;
-  if (outcome === 'unknown_plan') {
-    return `the ${api} API's ${subscription?.plan ?? ''} plan, which this account is subscribed to, is no longer offered: ${choose}`;
-  }
-  const lapse = subscription?.lapsed ? LAPSES[subscription.lapsed] : undefined;
-  if (lapse) return `this account's ${api} ${subscription?.plan ?? ''} subscription ${lapse.what}; ${lapse.fix}`;
-  if (outcome === 'playground_exhausted') {
-    return `the ${apiPlans.playground_per_day} free test calls a day to the ${api} API are used up for this UTC day and this account has no active subscription to it: ${choose}, or wait for the next UTC day`;
-  }
-  if (subscription) return `this account's subscription to the ${api} API's ${subscription.plan} plan is inactive: ${choose}`;
-  return `the ${api} API needs a subscription and this account has none: ${choose}`;
+  const choose = `Choose a plan (${Object.keys(apiPlans.plans).join(', ')}) at ${PORTAL_SUBSCRIPTIONS_PAGE}`;
+  if (outcome === 'unknown_plan') return `Your ${api} plan, ${subscription?.plan ?? ''}, is no longer offered. ${choose}.`;
+  if (subscription?.lapsed) return LAPSES[subscription.lapsed](api, subscription.plan);
+  if (outcome === 'playground_exhausted') return `Your ${apiPlans.playground_per_day} free test calls to the ${api} API are used up for today (UTC). ${choose}, or try again tomorrow.`;
+  if (subscription) return `Your ${api} ${subscription.plan} plan is inactive. ${choose}.`;
+  return `The ${api} API needs a plan, and your account has none. ${choose}.`;
 }
 
 /** A 402's details, for programs: the API, its plans, the portal page to go to and, when billing stopped the plan, which and why. */
@@ -46,13 +40,13 @@ export function paymentRefusalDetails(api: string, apiPlans: ApiPlans, subscript
  * it, that card payments are not set up on this server and whom to ask.
  */
 export function paidPlanMessage(api: string, plan: string, price: string, billing: { enabled: boolean; supportEmail?: string }): string {
-  const costs = `the ${api} API's ${plan} plan costs ${price} a month`;
-  if (billing.enabled) return `${costs} and is paid by card: take it on the portal's Subscriptions page (${PORTAL_SUBSCRIPTIONS_PAGE}), which opens a secure card payment page (POST /dashboard/v1/billing/checkout)`;
-  const ask = billing.supportEmail ? `write to ${billing.supportEmail}` : 'ask the people who run this server';
-  return `${costs}, and card payments are not set up on this server, so paid plans cannot be taken here yet; to get one, ${ask}`;
+  const costs = `The ${api} API's ${plan} plan costs ${price} a month`;
+  if (billing.enabled) return `${costs} and is paid by card. Take it on the Subscriptions page (${PORTAL_SUBSCRIPTIONS_PAGE}), which opens a secure card payment page.`;
+  const ask = billing.supportEmail ? `write to ${billing.supportEmail}` : 'ask the people who run this service';
+  return `${costs}, and card payments are not set up here yet. To get it, ${ask}.`;
 }
 
 /** What changing a card-paid plan outside billing says: it is changed or ended on the billing page, which stops the charges too. */
 export function billedPlanMessage(api: string, plan: string): string {
-  return `the ${api} API's ${plan} plan is paid by card: change or cancel it on the portal's Billing page (${PORTAL_BILLING_PAGE}), so the card stops being charged too`;
+  return `Your ${api} ${plan} plan is paid by card. Change or cancel it on the Billing page (${PORTAL_BILLING_PAGE}), so the card stops being charged too.`;
 }

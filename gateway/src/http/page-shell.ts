@@ -42,6 +42,9 @@ export function renderPageShell(page: PageShell): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${meta}<title>${escapeHtml(page.title)} · Tollgate ${page.site}</title>
+<meta name="color-scheme" content="light dark">
+<link rel="icon" href="/favicon.ico" sizes="any">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${page.base}/assets/shared/base.css">
 <link rel="stylesheet" href="${page.base}/assets/${page.stylesheet}">
 <link rel="modulepreload" href="${page.base}/assets/js/app.js">
@@ -51,7 +54,7 @@ ${meta}<title>${escapeHtml(page.title)} · Tollgate ${page.site}</title>
 <body${body}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
-<a class="brand" href="${page.base}/">Tollgate<span> ${page.site}</span></a>
+<a class="brand" href="${page.base}/"><img src="${page.base}/assets/shared/logo.svg" alt="" width="28" height="28">Tollgate<span> ${page.site}</span></a>
 ${nav}<div class="who" id="who">${page.who}</div>
 </header>
 <main id="main" tabindex="-1">

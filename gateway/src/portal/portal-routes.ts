@@ -9,6 +9,9 @@ import { NOT_FOUND_PAGE, PORTAL_PAGES, apiReferencePages, renderPortalPage } fro
 /** The portal's static files (ES modules and one stylesheet): `gateway/portal/`, two levels up from both `src/portal/` and `dist/portal/`. */
 export const PORTAL_ASSETS = resolve(__dirname, '../../portal');
 const UPLOT = dirname(require.resolve('uplot/package.json'));
+// The logo (web/logo.svg, also the brand mark in every page's header) and the same drawn at 16, 32 and 48 px.
+const LOGO_SVG = resolve(SHARED_WEB_ASSETS, 'logo.svg');
+const FAVICON_ICO = resolve(SHARED_WEB_ASSETS, 'favicon.ico');
 
 /** What the portal routes need. */
 export interface PortalDeps {
@@ -32,6 +35,10 @@ export function createPortalRoutes(deps: PortalDeps): Router {
   };
 
   router.get('/', (_req, res) => res.redirect(302, '/portal/'));
+  // The site's icon, for every page (portal, console, /docs) and for browsers that ask /favicon.ico unbidden.
+  router.get(['/favicon.ico', '/favicon.svg'], pageHeaders, (req, res) => {
+    res.set('Cache-Control', 'public, max-age=86400').sendFile(req.path === '/favicon.ico' ? FAVICON_ICO : LOGO_SVG);
+  });
   router.use('/portal', pageHeaders);
   // Routing is not strict, so this also matches `/portal/`: only the bare path is redirected.
   router.get('/portal', (req, res, next) => (req.path === '/portal' ? res.redirect(301, '/portal/') : next()));

@@ -5,6 +5,7 @@ import { validateResponse } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import { createServiceDocuments } from '../../src/data/service-documents';
 import { normaliseEmail } from '../../src/domain/email';
+import { keyHints } from '../../src/domain/api-key';
 import { ADMIN_ACCOUNT_ROUTES as ROUTES } from '../../src/admin/admin-account-docs';
 import { ADMIN_ROUTES } from '../../src/admin/admin-routes';
 import { createDocsRoutes } from '../../src/docs/docs-routes';
@@ -135,8 +136,8 @@ describe.each(['memory', 'redis'] as const)('the admin account API with the %s s
       expect((await call(a.key)).status).toBe(200);
       const suspended = await send(ROUTES.suspend, `/admin/v1/accounts/${account.id}/suspend`);
       expect(suspended.body.data.status).toBe('suspended');
-      await expectRefused(a.key, 403, 'the account of this API key is suspended; contact the operator');
-      await expectRefused(b.key, 403, 'the account of this API key is suspended; contact the operator');
+      await expectRefused(a.key, 403, 'Your account is suspended, so its keys and sign-ins are refused. Write to the people who run this service to have it reopened.');
+      await expectRefused(b.key, 403, 'Your account is suspended, so its keys and sign-ins are refused. Write to the people who run this service to have it reopened.');
       expect((await send(ROUTES.reactivate, `/admin/v1/accounts/${account.id}/reactivate`)).body.data.status).toBe('active');
       expect((await call(a.key)).status).toBe(200);
       expect((await call(b.key)).status).toBe(200);
@@ -150,7 +151,7 @@ describe.each(['memory', 'redis'] as const)('the admin account API with the %s s
       const keys = [await createKey(account.id, { name: 'one' })];
       gw.clock.advance(1);
       keys.push(await createKey(account.id, { name: 'two' }));
-      expect(keys[0]).toMatchObject({ account_id: account.id, name: 'one', expires_at: null, revoked_at: null, prefix: keys[0]!.key.slice(0, 11), last4: keys[0]!.key.slice(-4) });
+      expect(keys[0]).toMatchObject({ account_id: account.id, name: 'one', expires_at: null, revoked_at: null, prefix: keyHints(keys[0]!.key).prefix, last4: keys[0]!.key.slice(-4) });
       for (const k of keys) expect((await call(k.key)).status).toBe(200);
       const first = await send(ROUTES.listKeys, `/admin/v1/accounts/${account.id}/keys?limit=1`);
       expect(first.body.data.items.map((k: { id: string }) => k.id)).toEqual([keys[0]!.id]);

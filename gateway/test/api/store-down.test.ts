@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { CHECKS_UNAVAILABLE, CHECKS_UNAVAILABLE_UNKNOWN_KEY } from '../../src/domain/customer-messages';
 import request from 'supertest';
 import { createLogger } from '@tollgate/envelope';
 import { generateApiKey } from '../../src/domain/api-key';
@@ -51,7 +52,7 @@ describe('quota store failures (fail closed, the default)', () => {
     redisServer.pause();
     const down = await call(key);
     expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ success: false, error: { code: 'STORE_UNAVAILABLE' }, message: 'the quota store is unavailable so calls cannot be checked; retry shortly' });
+    expect(down.body).toMatchObject({ success: false, error: { code: 'STORE_UNAVAILABLE' }, message: CHECKS_UNAVAILABLE });
     expect(down.headers['retry-after']).toBe('1');
     // Known down after three calls in a row found no answer: from then on 503 at once.
     await call(key);
@@ -114,7 +115,7 @@ describe('quota store failures with QUOTA_FAIL_MODE=open', () => {
     expect(upstream.seen[0]?.headers).toMatchObject({ 'x-tollgate-user': id, 'x-tollgate-subscription': 'pro' });
     const stranger = await call(generateApiKey('acc_0123456789abcdef01234567'));
     expect(stranger.status).toBe(503);
-    expect(stranger.body.message).toBe('the quota store is unavailable and this key was not verified recently; retry shortly');
+    expect(stranger.body.message).toBe(CHECKS_UNAVAILABLE_UNKNOWN_KEY);
     const ready = await request(gw.app).get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body.data).toEqual({ status: 'ready', store: 'redis', store_reachable: false, quota_fail_mode: 'open', revocations_heard: true });

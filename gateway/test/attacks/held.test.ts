@@ -100,11 +100,16 @@ describe.each(STORE_KINDS)('attacks that held, with the %s store', (kind) => {
     gw.clock.advance(15 * 60_000);
     expect((await type(late.code)).body.error.details).toEqual({ reason: 'code_expired' });
     expect((await follow(late.token)).body.message).toMatch(/link has expired/);
-    // A sign-in code does not prove an account made by JSON sign-up, which has codes of its own.
-    const signup = await request(gw.app).post('/dashboard/v1/signup').send({ email: email('json') }).expect(201);
+    // A sign-in code does not prove an unproven account's address through verify-email, which has codes of its own.
+    const unproven = await gw.stores.accountStore.createAccount({ email: email('json'), email_verified: false });
+    const made = (await gw.stores.accountStore.createKey(unproven.id, { name: 'default' }))!;
     await request(gw.app).post('/dashboard/v1/sign-in').set(from('10.0.0.1')).send({ email: email('json') }).expect(202);
-    const confirm = await request(gw.app).post('/dashboard/v1/account/verify-email/confirm').set('x-tollgate-key', signup.body.data.key).send({ code: lastCode(world.inbox, email('json')).code });
+    const confirm = await request(gw.app).post('/dashboard/v1/account/verify-email/confirm').set('x-tollgate-key', made.key).send({ code: lastCode(world.inbox, email('json')).code });
     expect([confirm.status, confirm.body.error.details.reason]).toEqual([401, 'code_expired']);
+    // Nor does a JSON sign-up code: it is a sign-in code, good once, for /signup/verify or /sign-in/verify.
+    await request(gw.app).post('/dashboard/v1/signup').set(from('10.0.0.1')).send({ email: email('json') }).expect(202);
+    const signupCode = lastCode(world.inbox, email('json')).code;
+    expect((await request(gw.app).post('/dashboard/v1/account/verify-email/confirm').set('x-tollgate-key', made.key).send({ code: signupCode })).status).toBe(401);
   });
 
   it('forged keys: a key with a right checksum for an account that exists, or none, opens nothing on the APIs or the dashboard', async () => {

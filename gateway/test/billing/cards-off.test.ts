@@ -28,7 +28,7 @@ describe('a gateway without STRIPE_SECRET_KEY', () => {
     const key = await verifiedKey();
     const res = await request(gw.app).put('/dashboard/v1/subscriptions/token').set('x-tollgate-key', key).send({ plan: 'pro' });
     expect(res.status).toBe(402);
-    expect(res.body.message).toBe("the token API's pro plan costs 25.00 EUR a month, and card payments are not set up on this server, so paid plans cannot be taken here yet; to get one, write to sales@example.com");
+    expect(res.body.message).toBe("The token API's pro plan costs 25.00 EUR a month, and card payments are not set up here yet. To get it, write to sales@example.com.");
     expect(res.body.message).not.toMatch(/\bcli\b|pnpm|operator/i);
   });
 

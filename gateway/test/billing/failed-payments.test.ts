@@ -61,7 +61,7 @@ describe('a failed payment', () => {
     await gw.advanceDays(a.clock, 8);
     const refused = await gw.call(a.key, '/token/v1/meta');
     expect(refused.status).toBe(402);
-    expect(refused.body.message).toBe("this account's token pro subscription is suspended: its payment failed and every retry of the charge was declined; pay the open invoice at /portal/billing and calls are served again within seconds");
+    expect(refused.body.message).toBe('Your token pro plan is suspended: its payment failed and every retry was declined. Pay the open invoice at /portal/billing and calls work again within seconds.');
     expect(refused.body.error).toEqual({ code: 'SUBSCRIPTION_REQUIRED', details: { api: 'token', plans: ['free', 'starter', 'pro', 'scale'], plan: 'pro', lapsed: 'unpaid', page: '/portal/billing' } });
     // No playground for a plan suspended for want of payment: it is said at once.
     expect((await gw.call(a.key, '/token/v1/meta')).status).toBe(402);
@@ -112,7 +112,7 @@ describe('a subscription canceled when the retries ran out', () => {
     await gw.advanceDays(a.clock, 25);
     const refused = await gw.call(a.key, '/token/v1/meta');
     expect(refused.status).toBe(402);
-    expect(refused.body.message).toBe("this account's token pro subscription was canceled because its payment failed; choose a plan again at /portal/subscriptions");
+    expect(refused.body.message).toBe('Your token pro plan was canceled because its payment failed. Choose a plan again at /portal/subscriptions.');
     expect(refused.body.error.details).toMatchObject({ lapsed: 'canceled', page: '/portal/subscriptions' });
     expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'token', plan: 'starter' })).status).toBe(200);
   });

@@ -79,10 +79,10 @@ async function openPage(context: BrowserContext, path: string, ready: string): P
 }
 
 describe('every console page', () => {
-  for (const width of Object.keys(WIDTHS) as WidthName[]) {
-    it(`when each page is opened at ${WIDTHS[width].width} px, then it renders from the gateway alone, axe finds nothing serious or critical, it does not scroll sideways, and a screenshot is kept`, async () => {
-      const operator = await app.browser.newContext({ viewport: WIDTHS[width], deviceScaleFactor: 1, baseURL: app.url, storageState: signedIn });
-      const visitor = await app.browser.newContext({ viewport: WIDTHS[width], deviceScaleFactor: 1, baseURL: app.url });
+  for (const [width, colorScheme] of [...(Object.keys(WIDTHS) as WidthName[]).map((w) => [w, 'light'] as const), ['phone', 'dark'] as const, ['desktop', 'dark'] as const]) {
+    it(`when each page is opened at ${WIDTHS[width].width} px in the ${colorScheme} theme, then it renders from the gateway alone, axe finds nothing serious or critical, it does not scroll sideways, and a screenshot is kept`, async () => {
+      const operator = await app.browser.newContext({ viewport: WIDTHS[width], deviceScaleFactor: 1, baseURL: app.url, storageState: signedIn, colorScheme });
+      const visitor = await app.browser.newContext({ viewport: WIDTHS[width], deviceScaleFactor: 1, baseURL: app.url, colorScheme });
       const failures: string[] = [];
       try {
         for (const info of PAGES) {
@@ -92,7 +92,7 @@ describe('every console page', () => {
           if (violations.length) failures.push(`${info.id}: ${violations.join('; ')}`);
           if (await scrollsSideways(page)) failures.push(`${info.id}: scrolls sideways at ${WIDTHS[width].width} px`);
           failures.push(...problems.map((p) => `${info.id}: ${p}`));
-          await screenshot(page, `console-${info.id}-${width}`);
+          if (colorScheme === 'light') await screenshot(page, `console-${info.id}-${width}`);
           await page.close();
         }
       } finally {
@@ -101,8 +101,8 @@ describe('every console page', () => {
       expect(failures).toEqual([]);
     });
 
-    it(`when a confirmation dialog is open at ${WIDTHS[width].width} px, then axe passes it, focus is inside, and Escape closes it with nothing changed`, async () => {
-      const operator = await app.browser.newContext({ viewport: WIDTHS[width], deviceScaleFactor: 1, baseURL: app.url, storageState: signedIn });
+    it(`when a confirmation dialog is open at ${WIDTHS[width].width} px in the ${colorScheme} theme, then axe passes it, focus is inside, and Escape closes it with nothing changed`, async () => {
+      const operator = await app.browser.newContext({ viewport: WIDTHS[width], deviceScaleFactor: 1, baseURL: app.url, storageState: signedIn, colorScheme });
       try {
         const { page, problems } = await openPage(operator, `/admin/accounts/${target.accountId}`, '#keys');
         for (const button of ['Suspend…', 'Grant plan…', 'Revoke staging']) {
@@ -111,7 +111,7 @@ describe('every console page', () => {
           await dialog.waitFor();
           expect(await seriousViolations(page)).toEqual([]);
           expect(await page.evaluate(() => Boolean((globalThis as unknown as FocusGlobals).document.activeElement?.closest('dialog')))).toBe(true);
-          if (button === 'Suspend…') await screenshot(page, `console-dialog-${width}`);
+          if (button === 'Suspend…' && colorScheme === 'light') await screenshot(page, `console-dialog-${width}`);
           await page.keyboard.press('Escape');
           await dialog.waitFor({ state: 'detached' });
         }

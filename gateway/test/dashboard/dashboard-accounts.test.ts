@@ -4,7 +4,6 @@ import request from 'supertest';
 import { validateResponse } from '@tollgate/envelope';
 import { HOSTILE_NUMBERS, HOSTILE_TEXT, PROTOTYPE_NAMES } from '@tollgate/envelope/test/hostile-requests';
 import { createServiceDocuments } from '../../src/data/service-documents';
-import { DASHBOARD_ROUTES } from '../../src/dashboard/dashboard-routes';
 import { DASHBOARD_ROUTE_DOCS, dashboardRouteOf } from '../support/dashboard-route';
 import { createDocsRoutes } from '../../src/docs/docs-routes';
 import { gatewayRouteDocs } from '../../src/gateway-route-docs';
@@ -62,10 +61,10 @@ describe.each(['memory', 'redis'] as const)('the account dashboard with the %s s
     return { id: res.body.data.id, key: res.body.data.key };
   }
 
-  it('when an account signs up and reads itself, then it sees the account and the key that called', async () => {
-    const signup = await request(gw.app).post('/dashboard/v1/signup').send({ email: 'Ada@Example.com' });
-    expect(validateResponse(DASHBOARD_ROUTES.signup, signup.status, signup.body)).toEqual([]);
-    const { key, id, account_id: accountId } = signup.body.data;
+  it('when an account reads itself, then it sees the account and the key that called', async () => {
+    const made = await gw.stores.accountStore.createAccount({ email: 'ada@example.com', email_verified: false });
+    const { key, record } = (await gw.stores.accountStore.createKey(made.id, { name: 'default' }))!;
+    const { id, account_id: accountId } = record;
     const res = await dash('get', '/account', key);
     expect(res.status).toBe(200);
     expect(res.body.data.account).toEqual({ id: accountId, email: 'ada@example.com', email_verified: false, name: 'ada@example.com', status: 'active', created_at: '2026-03-10T12:00:00.000Z', subscriptions: {} });
@@ -184,7 +183,7 @@ describe.each(['memory', 'redis'] as const)('the account dashboard with the %s s
     expect(upstream.seen.at(-1)?.headers['x-tollgate-subscription']).toBe('free');
     const paid = await dash('put', '/subscriptions/token', a.key, { plan: 'pro' });
     expect(paid.status).toBe(402);
-    expect(paid.body.message).toBe("the token API's pro plan costs 25.00 EUR a month, and card payments are not set up on this server, so paid plans cannot be taken here yet; to get one, ask the people who run this server");
+    expect(paid.body.message).toBe("The token API's pro plan costs 25.00 EUR a month, and card payments are not set up here yet. To get it, ask the people who run this service.");
     expect(paid.body.error.details).toEqual({ api: 'token', plan: 'pro', price: 2500, currency: 'EUR', payment_method_required: true, card_payments: false });
     await dash('put', '/subscriptions/token', a.key, { plan: 'free' });
     const line = async (name: string) => (await dash('get', '/usage', a.key)).body.data.apis.find((l: { api: string }) => l.api === name);
@@ -326,6 +325,7 @@ describe('the dashboard routes in the API reference', () => {
       'get /dashboard/v1/keys',
       'get /dashboard/v1/plans',
       'get /dashboard/v1/session',
+      'get /dashboard/v1/session/state',
       'get /dashboard/v1/usage',
       'post /dashboard/v1/account/delete',
       'post /dashboard/v1/account/delete/confirm',
@@ -340,6 +340,7 @@ describe('the dashboard routes in the API reference', () => {
       'post /dashboard/v1/sign-in/link',
       'post /dashboard/v1/sign-in/verify',
       'post /dashboard/v1/signup',
+      'post /dashboard/v1/signup/verify',
       'put /dashboard/v1/subscriptions/{api}',
     ]);
   });

@@ -73,6 +73,6 @@ describe('the per-client limit on codes and sign-ups (IPv6)', () => {
     const app = (await build({ SIGNUPS_PER_HOUR: '2', TRUSTED_PROXIES: 'loopback' })).app;
     const statuses: number[] = [];
     for (let i = 1; i <= 3; i++) statuses.push((await request(app).post('/dashboard/v1/signup').set('x-forwarded-for', `2001:db8:9:9:${i}::1`).send({ email: `json${i}@example.com` })).status);
-    expect(statuses).toEqual([201, 201, 429]);
+    expect(statuses).toEqual([202, 202, 429]);
   });
 });

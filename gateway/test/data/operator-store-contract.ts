@@ -46,14 +46,17 @@ export function describeOperatorContract(current: () => { stores: Stores; clock:
       expect(await stores().accountStore.countAccounts()).toBe(5);
     });
 
-    it('when keys are looked up by prefix, then the keys whose record holds it are found (also after a roll), at most the limit; a prefix of none or `tg_` finds nothing', async () => {
+    it('when keys are looked up by prefix, then the key whose record holds it is found (each key has its own, also after a roll), at most the limit; a prefix of none or `tg_` finds nothing', async () => {
       const a = await stores().accountStore.createAccount({ name: 'a' });
       const b = await stores().accountStore.createAccount({ name: 'b' });
       const one = (await stores().accountStore.createKey(a.id, { name: 'one' }))!;
       const two = (await stores().accountStore.createKey(a.id, { name: 'two' }))!;
       const other = (await stores().accountStore.createKey(b.id, { name: 'other' }))!;
       const byPrefix = async (prefix: string, limit = 10) => (await stores().accountStore.findKeysByPrefix(prefix, limit)).map((k) => k.id).sort();
-      expect(await byPrefix(one.record.prefix)).toEqual([one.record.id, two.record.id].sort());
+      // Each key has a prefix of its own, also between keys of one account.
+      expect(new Set([one.record.prefix, two.record.prefix, other.record.prefix]).size).toBe(3);
+      expect(await byPrefix(one.record.prefix)).toEqual([one.record.id]);
+      expect(await byPrefix(two.record.prefix)).toEqual([two.record.id]);
       expect(await byPrefix(other.record.prefix)).toEqual([other.record.id]);
       expect(await byPrefix(one.record.prefix, 1)).toHaveLength(1);
       expect(await byPrefix('tg_')).toEqual([]);

@@ -1,6 +1,6 @@
 import type { ApiPlans } from '../../src/domain/plans';
 import type { Subscription } from '../../src/domain/admission';
-import { generateApiKey, hashApiKey, parseApiKey } from '../../src/domain/api-key';
+import { generateApiKey, hashApiKey, keyHints, parseApiKey } from '../../src/domain/api-key';
 import { EmailTakenError, KeyLimitError, KeyRevokedError } from '../../src/data/account-store';
 import type { Account } from '../../src/data/account-store';
 import type { Admission } from '../../src/data/quota-store';
@@ -347,7 +347,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
             account_id: account.id,
             name: `key ${i}`,
             created_at: iso(START + i),
-            prefix: key.slice(0, 11),
+            prefix: keyHints(key).prefix,
             last4: key.slice(-4),
             expires_at: null,
             revoked_at: null,
@@ -403,7 +403,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         clock.set(START + 10_000);
         const rolled = (await stores.accountStore.rollKey(old.record.id, 60_000))!;
         expect(rolled.key).not.toBe(old.key);
-        expect(rolled.record).toEqual({ ...old.record, prefix: rolled.key.slice(0, 11), last4: rolled.key.slice(-4), rolled_at: iso(START + 10_000), grace_until: iso(START + 70_000) });
+        expect(rolled.record).toEqual({ ...old.record, prefix: keyHints(rolled.key).prefix, last4: rolled.key.slice(-4), rolled_at: iso(START + 10_000), grace_until: iso(START + 70_000) });
         expect(await stores.accountStore.getKey(old.record.id)).toEqual(rolled.record);
         expect(await admit(old.key)).toMatchObject({ outcome: 'admitted', keyId: old.record.id });
         expect(await admit(rolled.key)).toMatchObject({ outcome: 'admitted', keyId: old.record.id });

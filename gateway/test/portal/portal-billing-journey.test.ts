@@ -98,7 +98,7 @@ describe('paying for a plan in the portal, end to end in Chromium', () => {
     await billing.advanceTo(email, secondEnd + 8 * DAY);
     now = await call(secret);
     expect(now.status).toBe(402);
-    expect(now.message).toContain('token starter subscription is suspended');
+    expect(now.message).toContain('token starter plan is suspended');
     expect(now.message).toContain('/portal/billing');
     await page.reload();
     await shows(page.locator('#payment-banner'), 'suspended');

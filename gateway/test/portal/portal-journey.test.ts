@@ -1,4 +1,5 @@
 import { eventually } from '../support/eventually';
+import { keyHints } from '../../src/domain/api-key';
 import { createKey, shows, usePortal } from './support/portal-fixture';
 import type { BrowserGlobals } from '../support/browser-globals';
 import { signInCode } from '../support/smtp-inbox';
@@ -53,7 +54,7 @@ describe('the developer portal, end to end in Chromium', () => {
     const secret = await createKey(page, 'laptop');
     expect(secret).toMatch(/^tg_/);
     const row = page.locator('tr', { hasText: 'laptop' });
-    await shows(row, `${secret.slice(0, 11)}…${secret.slice(-4)}`);
+    await shows(row, `${keyHints(secret).prefix}…${secret.slice(-4)}`);
     const stored = await page.evaluate(() => {
       const w = globalThis as unknown as BrowserGlobals;
       return JSON.stringify({ local: { ...w.localStorage }, session: { ...w.sessionStorage }, cookie: w.document.cookie });

@@ -42,7 +42,7 @@ const ROUTES: Record<string, RouteDoc[]> = {
     { method: 'get', path: '/v1/meta', summary: 'What the service covers', data, message: 'Meta retrieved', errors: [] },
   ],
   logs: [
-    { method: 'get', path: '/v1/logs', summary: 'Event logs of a contract', query: { type: 'object', required: ['chain', 'address'], properties: { chain: { type: 'string', enum: ['ethereum', 'base'] }, address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: 'the contract' }, from_block: { type: 'integer', minimum: 0 } } }, data, message: 'Logs retrieved', errors: ['BAD_REQUEST'] },
+    { method: 'get', path: '/v1/logs', summary: 'Event logs of a contract', query: { type: 'object', required: ['chain', 'address'], properties: { chain: { type: 'string', description: 'a chain slug or id: ethereum, base', example: 'ethereum' }, address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: 'the contract' }, from_block: { type: 'integer', minimum: 0 } } }, data, message: 'Logs retrieved', errors: ['BAD_REQUEST'] },
   ],
 };
 

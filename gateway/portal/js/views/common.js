@@ -10,12 +10,14 @@ export { endpointsOf } from '../endpoints.js';
 export function requireSession(main, ctx, title, what) {
   if (session()) return true;
   const next = `${location.pathname}${location.search}`;
-  main.append(
+  // Node.append would print a skipped (null) part as the word "null".
+  const parts = [
     heading(title),
     ctx.ended ? el('p', { class: 'error', role: 'alert' }, 'Your session has ended. Sign in again to continue.') : null,
     el('p', {}, `Sign in with your email address to ${what}.`),
     el('p', {}, el('a', { class: 'button', href: `${ctx.pathOf('sign-in')}?next=${encodeURIComponent(next)}` }, 'Sign in')),
-  );
+  ];
+  main.append(...parts.filter(Boolean));
   return false;
 }
 

@@ -42,7 +42,7 @@ export async function render(main, ctx) {
   main.append(heading(title), el('p', { class: 'lead' }, `Send a key’s secret in the ${ctx.keyHeader} header. Every key of your account shares its plans and quotas.`), problem, status, secretArea);
 
   function showSecret(key, what) {
-    remember(key.id, key.name, key.key);
+    remember(key.id, key.name, key.key, `${key.prefix}…${key.last4}`);
     fill(secretArea, secretBox({
       id: 'secret-title',
       heading: `${what}: copy the secret now`,

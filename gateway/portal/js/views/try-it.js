@@ -57,16 +57,27 @@ export async function render(main, ctx) {
   function drawSnippet() {
     snippetCode.textContent = snippets(currentUrl(), ctx.keyHeader)[selectedSnippet()];
   }
-  function drawAllowance(fromHeaders) {
+  // One wording before and after every call: only the figures change.
+  function quotaLine({ window, plan, remaining, limit }) {
+    if (window === 'day') return `Playground: ${int(remaining)} of ${int(limit)} calls left today (no subscription).`;
+    return `${plan ? `Plan ${plan}` : 'Your plan'}: ${int(remaining)} of ${int(limit)} calls left this month.`;
+  }
+  function drawAllowance() {
     const api = apiSelect.value;
-    if (fromHeaders) {
-      fill(allowance, fromHeaders);
-      return;
-    }
     const line = usage?.apis.find((u) => u.api === api);
     if (!line) fill(allowance, session() ? `No plan for ${api}: subscribe to call it.` : 'Sign in to see your plan and playground allowance; a pasted key works either way.');
-    else if (line.window === 'day') fill(allowance, `Playground: ${int(line.remaining)} of ${int(line.limit)} calls left today (no subscription).`);
-    else fill(allowance, `Plan ${line.plan}: ${int(line.remaining)} of ${int(line.limit)} calls left this month.`);
+    else fill(allowance, quotaLine(line));
+  }
+  // The answer's headers are the newest figures: kept per API, so switching APIs shows them too.
+  function countFromHeaders(api, res) {
+    const remaining = res.headers.get('x-ratelimit-requests-remaining');
+    const limit = res.headers.get('x-ratelimit-requests-limit');
+    if (remaining === null || limit === null) return;
+    const window = (res.headers.get('ratelimit-policy') ?? '').includes('"day"') ? 'day' : 'month';
+    const known = usage?.apis.find((u) => u.api === api);
+    const line = { api, window, plan: known && known.window === window ? known.plan : undefined, remaining: Number(remaining), limit: Number(limit) };
+    usage = { ...usage, apis: [...(usage?.apis ?? []).filter((u) => u.api !== api), line] };
+    drawAllowance();
   }
   function drawEndpoints() {
     const list = endpointsOf(doc, apiSelect.value);
@@ -116,12 +127,7 @@ export async function render(main, ctx) {
         el('pre', { class: 'code', id: 'result-body', tabindex: '0' }, pretty(text)),
       );
       result.hidden = false;
-      const policy = res.headers.get('ratelimit-policy') ?? '';
-      const remaining = res.headers.get('x-ratelimit-requests-remaining');
-      const limit = res.headers.get('x-ratelimit-requests-limit');
-      if (remaining !== null && limit !== null) {
-        drawAllowance(policy.includes('"day"') ? `Playground: ${int(Number(remaining))} of ${int(Number(limit))} calls left today (no subscription).` : `${int(Number(remaining))} of ${int(Number(limit))} calls left this month.`);
-      }
+      countFromHeaders(apiSelect.value, res);
       result.querySelector('h2').focus();
     } catch {
       showError(problem, new Error('The gateway could not be reached. Check your connection and try again.'));
@@ -132,7 +138,7 @@ export async function render(main, ctx) {
 
   const keyField = kept
     ? el('fieldset', { class: 'stack' }, el('legend', {}, 'Key'),
-        el('div', { class: 'choice' }, useKept, el('label', { for: 'key-kept' }, `The key created in this tab: ${kept.name} (`, el('code', {}, `${kept.secret.slice(0, 11)}…${kept.secret.slice(-4)}`), ')')),
+        el('div', { class: 'choice' }, useKept, el('label', { for: 'key-kept' }, `The key created in this tab: ${kept.name} (`, el('code', {}, kept.shown), ')')),
         el('div', { class: 'choice' }, usePasted, el('label', { for: 'key-pasted' }, 'Paste a key secret')),
         pasted,
         el('span', { id: 'try-key-help', class: 'hint' }, 'Held in this tab’s memory only, sent only to this gateway.'))

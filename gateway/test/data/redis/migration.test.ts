@@ -107,7 +107,7 @@ describe.each(['at start', 'lazily, on first use'] as const)('keys made before a
   it("when keys call, then this month's and today's counts went on from where they were: a key at its quota stays there", async () => {
     const quota = await call(ada, 'token');
     expect(quota.status).toBe(429);
-    expect(quota.body.message).toMatch(/^monthly quota of 5 calls on the free plan is used up/);
+    expect(quota.body.message).toMatch(/^Your token free plan's 5 calls for this month are used up/);
     expect(await used(ada, 'token')).toBe(5);
     // 4 of 10 playground calls used today: 6 more, then 402.
     const statuses = [];

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
 import { indexKeyPrefixes } from '../../../src/data/redis/key-prefix-index';
-import { parseApiKey } from '../../../src/domain/api-key';
+import { keyHints, parseApiKey } from '../../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../../src/domain/plans';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
@@ -39,7 +39,7 @@ describe('redis layout', () => {
     const durable = [
       redisKeys.accountIndex(),
       redisKeys.email('a@example.com'),
-      ...[paid.record, play.record].map((record) => redisKeys.keyPrefix(`tg_${record.account_id.slice(4, 12)}`)),
+      ...[paid.key, play.key, second.key].map((secret) => redisKeys.keyPrefix(keyHints(secret).prefix)),
       ...[a, b].flatMap((id) => [redisKeys.account(id), redisKeys.keys(id)]),
       redisKeys.key(a, paid.record.id),
       redisKeys.key(a, second.record.id),
