@@ -1,6 +1,6 @@
 import type { UsageSink } from '../domain/usage-event';
 
-/** One buffered call, as a sink reads it back. */
+/** One buffered call, as the stream reads it back. */
 export interface UsageRow {
   requestId: string;
   accountId: string;
@@ -16,6 +16,9 @@ export interface UsageRow {
   bytes: number;
   atMs: number;
 }
+
+/** A row to read calls into. */
+export const emptyUsageRow = (): UsageRow => ({ requestId: '', accountId: '', keyId: '', api: '', plan: '', method: '', route: null, status: 0, decision: '', upstreamMs: -1, durationMs: 0, bytes: 0, atMs: 0 });
 
 /**
  * A bounded ring of calls kept as columns (arrays preallocated once), so a push allocates nothing:
@@ -86,28 +89,23 @@ export class UsageBuffer implements UsageSink {
     if (++this.size === this.onFill.batch) this.onFill.full();
   }
 
-  /** The oldest `count` calls (at most what is held), without removing them. */
-  peek(count: number): UsageRow[] {
-    const rows: UsageRow[] = [];
-    for (let i = 0; i < Math.min(count, this.size); i++) {
-      const at = (this.head + i) % this.capacity;
-      rows.push({
-        requestId: this.requestId[at]!,
-        accountId: this.accountId[at]!,
-        keyId: this.keyId[at]!,
-        api: this.api[at]!,
-        plan: this.plan[at]!,
-        method: this.method[at]!,
-        route: this.route[at]!,
-        status: this.status[at]!,
-        decision: this.decision[at]!,
-        upstreamMs: this.upstreamMs[at]!,
-        durationMs: this.durationMs[at]!,
-        bytes: this.bytes[at]!,
-        atMs: this.atMs[at]!,
-      });
-    }
-    return rows;
+  /** Copies the `i`-th oldest call held into `row` (one row object serves a whole batch) and returns it. */
+  read(i: number, row: UsageRow): UsageRow {
+    const at = (this.head + i) % this.capacity;
+    row.requestId = this.requestId[at]!;
+    row.accountId = this.accountId[at]!;
+    row.keyId = this.keyId[at]!;
+    row.api = this.api[at]!;
+    row.plan = this.plan[at]!;
+    row.method = this.method[at]!;
+    row.route = this.route[at]!;
+    row.status = this.status[at]!;
+    row.decision = this.decision[at]!;
+    row.upstreamMs = this.upstreamMs[at]!;
+    row.durationMs = this.durationMs[at]!;
+    row.bytes = this.bytes[at]!;
+    row.atMs = this.atMs[at]!;
+    return row;
   }
 
   /** Removes the oldest `count` calls (a sink has taken them). */
