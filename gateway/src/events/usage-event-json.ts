@@ -1,5 +1,5 @@
 import { usageOutcome } from '../domain/event-types';
-import type { UsageRow } from './usage-buffer';
+import type { UsageColumns } from './usage-buffer';
 
 /** The CloudEvents `type` of one API call. */
 export const USAGE_EVENT_TYPE = 'dev.tollgate.api.call';
@@ -12,7 +12,7 @@ export const USAGE_EVENT_TYPE = 'dev.tollgate.api.call';
  * JSON requires; the rest are constants and numbers. The tests parse each event with the
  * `cloudevents` package, which validates it.
  */
-export function createUsageEventJson(source: string): (row: UsageRow) => string {
+export function createUsageEventJson(source: string): (calls: UsageColumns, at: number) => string {
   const head = `{"specversion":"1.0","source":${JSON.stringify(source)},"type":"${USAGE_EVENT_TYPE}","datacontenttype":"application/json","id":`;
   // `time` to the millisecond, its date and second written once per second of calls.
   let second = Number.NaN;
@@ -27,34 +27,19 @@ export function createUsageEventJson(source: string): (row: UsageRow) => string 
     const rest = ms - s * 1000;
     return secondIso + (rest < 10 ? '00' : rest < 100 ? '0' : '') + rest + 'Z';
   };
-  return (row) =>
-    head +
-    JSON.stringify(row.requestId) +
-    ',"subject":' +
-    JSON.stringify(row.accountId) +
-    ',"time":"' +
-    time(row.atMs) +
-    '","data":{"api":' +
-    JSON.stringify(row.api) +
-    ',"plan":' +
-    (row.plan ? JSON.stringify(row.plan) : 'null') +
-    ',"key_id":' +
-    JSON.stringify(row.keyId) +
-    ',"method":' +
-    JSON.stringify(row.method) +
-    ',"route":' +
-    (row.route === null ? 'null' : JSON.stringify(row.route)) +
-    ',"status":' +
-    number(row.status) +
-    ',"outcome":"' +
-    usageOutcome(row.decision, row.status) +
-    '","upstream_latency_ms":' +
-    (row.upstreamMs < 0 ? 'null' : number(hundredths(row.upstreamMs))) +
-    ',"duration_ms":' +
-    number(hundredths(row.durationMs)) +
-    ',"response_bytes":' +
-    number(row.bytes) +
-    '}}';
+  return (c, at) => {
+    const status = c.status[at]!;
+    const upstreamMs = c.upstreamMs[at]!;
+    const plan = c.plan[at];
+    const route = c.route[at];
+    return (
+      `${head}${JSON.stringify(c.requestId[at])},"subject":${JSON.stringify(c.accountId[at])},"time":"${time(c.atMs[at]!)}",` +
+      `"data":{"api":${JSON.stringify(c.api[at])},"plan":${plan ? JSON.stringify(plan) : 'null'},"key_id":${JSON.stringify(c.keyId[at])},` +
+      `"method":${JSON.stringify(c.method[at])},"route":${route == null ? 'null' : JSON.stringify(route)},"status":${number(status)},` +
+      `"outcome":"${usageOutcome(c.decision[at]!, status)}","upstream_latency_ms":${upstreamMs < 0 ? 'null' : number(hundredths(upstreamMs))},` +
+      `"duration_ms":${number(hundredths(c.durationMs[at]!))},"response_bytes":${number(c.bytes[at]!)}}}`
+    );
+  };
 }
 
 const hundredths = (ms: number): number => Math.round(ms * 100) / 100;

@@ -1,7 +1,7 @@
 import type { CloudEventV1 } from 'cloudevents';
 import type { Logger } from '@tollgate/envelope';
 import type { UsageOutcome } from '../domain/event-types';
-import { UsageBuffer, emptyUsageRow } from './usage-buffer';
+import { UsageBuffer } from './usage-buffer';
 import { createUsageEventJson } from './usage-event-json';
 
 export { USAGE_EVENT_TYPE } from './usage-event-json';
@@ -75,7 +75,6 @@ const DROP_LOG_MS = 60_000;
 export function createUsageStream(deps: UsageStreamDeps): UsageStream {
   const batch = deps.batch ?? 500;
   const eventJson = createUsageEventJson(deps.source);
-  const row = emptyUsageRow();
   let sending: Promise<void> | undefined;
   let backoffMs = 0;
   let retryAt = 0;
@@ -108,8 +107,9 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
       const events = new Array<string>(count);
       const subjects = new Array<string>(count);
       for (let i = 0; i < count; i++) {
-        events[i] = eventJson(sink.read(i, row));
-        subjects[i] = row.accountId;
+        const at = sink.slot(i);
+        events[i] = eventJson(sink, at);
+        subjects[i] = sink.accountId[at]!;
       }
       try {
         await deps.writer.write(events, subjects);
