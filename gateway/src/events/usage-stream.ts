@@ -132,7 +132,8 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
     return sending;
   };
   const timer = setInterval(() => {
-    if (!sending) void flush();
+    // An idle tick (nothing held) makes no promise: a quiet gateway ticks ten times a second.
+    if (!sending && sink.size > 0) void flush();
     if (droppedSinceLog && performance.now() - lastDropLog >= DROP_LOG_MS) logDrops();
   }, deps.flushMs ?? 100);
   timer.unref();
