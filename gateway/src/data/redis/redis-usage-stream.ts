@@ -27,34 +27,49 @@ type Append = (key: string, maxLen: number, ...events: string[]) => Promise<numb
 /**
  * Appends usage events to Redis Streams: each event one entry (`XADD <shard> MAXLEN ~ n * event
  * <json>`), written by a script (scripts/usage-append-script.ts) that takes up to 100 events of one
- * shard a call. A shard is one key, so one slot: on a cluster each call goes to one master.
+ * shard a call. A shard is one key, so one slot: on a cluster each call goes to one master. A batch
+ * that fails in part (one master away) is refused, and when it comes again only what was not
+ * written is sent.
  * Consumers read every shard with a consumer group (`XREADGROUP … STREAMS gw:{usage:0}:events …`).
  */
 export function createRedisUsageStream(redis: RedisClient, options: RedisUsageStreamOptions) {
   const { shards, maxLen } = options;
   redis.defineCommand('tollgateUsageAppend', { numberOfKeys: 1, lua: USAGE_APPEND_SCRIPT });
   const append = (redis as unknown as { tollgateUsageAppend: Append }).tollgateUsageAppend.bind(redis);
-  const send = (shard: number, events: readonly string[]): Promise<number>[] => {
-    const key = redisKeys.usageStream(shard);
-    const sent: Promise<number>[] = [];
-    for (let i = 0; i < events.length; i += PER_CALL) sent.push(append(key, maxLen, ...events.slice(i, i + PER_CALL)));
-    return sent;
-  };
+  // The events of a batch that failed in part and were written all the same: when the batch comes
+  // again (its JSON is the same), they are skipped, so one call's failure writes no other's twice.
+  let written: Set<string> | undefined;
   return {
     describe: `redis stream ${redisKeys.usageStream(0)}${shards > 1 ? ` … ${redisKeys.usageStream(shards - 1)}` : ''}${isCluster(redis) ? ' (cluster)' : ''}`,
-    async write(events: readonly string[], subjects: readonly string[]): Promise<void> {
-      if (shards === 1) {
-        await Promise.all(send(0, events));
-        return;
-      }
+    async write(all: readonly string[], subjects: readonly string[]): Promise<void> {
+      const retried = written;
+      written = undefined;
       const byShard = new Map<number, string[]>();
-      for (let i = 0; i < events.length; i++) {
-        const shard = shardOf(subjects[i]!, shards);
+      for (let i = 0; i < all.length; i++) {
+        if (retried?.has(all[i]!)) continue;
+        const shard = shards === 1 ? 0 : shardOf(subjects[i]!, shards);
         let list = byShard.get(shard);
         if (!list) byShard.set(shard, (list = []));
-        list.push(events[i]!);
+        list.push(all[i]!);
       }
-      await Promise.all([...byShard].flatMap(([shard, list]) => send(shard, list)));
+      const parts: string[][] = [];
+      const calls: Promise<number>[] = [];
+      for (const [shard, events] of byShard) {
+        for (let i = 0; i < events.length; i += PER_CALL) {
+          const part = events.slice(i, i + PER_CALL);
+          parts.push(part);
+          calls.push(append(redisKeys.usageStream(shard), maxLen, ...part));
+        }
+      }
+      const settled = await Promise.allSettled(calls);
+      const failed = settled.find((result) => result.status === 'rejected');
+      if (!failed) return;
+      const taken = retried ?? new Set<string>();
+      settled.forEach((result, c) => {
+        if (result.status === 'fulfilled') for (const event of parts[c]!) taken.add(event);
+      });
+      written = taken;
+      throw failed.reason;
     },
     async close(): Promise<void> {
       await redis.quit().catch(() => redis.disconnect());
