@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import Redis from 'ioredis';
 import type { Logger } from '@tollgate/envelope';
 import { createRedisUsageStream } from '../src/data/redis/redis-usage-stream';
@@ -12,11 +13,21 @@ import { runBench, withBenchServers } from './bench-servers';
  *
  *   [USAGE_BATCH=500] [USAGE_EVENTS_TOTAL=100000] [USAGE_STREAM_SHARDS=1]
  *   flock /tmp/tollgate-heavy.lock node --conditions=development --import tsx bench/usage-stream-cost.ts
+ *
+ * Instructions instead of time (repeatable on a loaded machine): run it under callgrind with
+ * counting off and USAGE_CALLGRIND=1, which switches counting on for the measured events only,
+ *   USAGE_CALLGRIND=1 valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes \
+ *     --callgrind-out-file=/tmp/usage.out node --conditions=development --import tsx bench/usage-stream-cost.ts
+ * and divide the main thread's `totals:` (and all threads') by USAGE_EVENTS_TOTAL.
  */
 const BATCH = Number(process.env.USAGE_BATCH ?? 500);
 const TOTAL = Number(process.env.USAGE_EVENTS_TOTAL ?? 100_000);
 const SHARDS = Number(process.env.USAGE_STREAM_SHARDS ?? 1);
 const ACCOUNTS = 50;
+const CALLGRIND = process.env.USAGE_CALLGRIND === '1';
+const counting = (on: boolean): void => {
+  if (CALLGRIND) execFileSync('callgrind_control', [`--instr=${on ? 'on' : 'off'}`, String(process.pid)], { stdio: 'ignore' });
+};
 const quiet = { warn() {}, info() {}, error() {}, debug() {} } as unknown as Logger;
 
 async function main(): Promise<void> {
@@ -41,7 +52,9 @@ async function main(): Promise<void> {
       await run(Math.min(TOTAL, 20_000));
       const redis0 = await redisCpuUs();
       const own = process.cpuUsage();
+      counting(true);
       await run(TOTAL);
+      counting(false);
       const ownUs = process.cpuUsage(own);
       const redisUs = (await redisCpuUs()) - redis0;
       console.log(
