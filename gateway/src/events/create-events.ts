@@ -18,7 +18,7 @@ import { createEventBus } from './event-bus';
 import type { AccountEvent } from './event-bus';
 import { createEventRoutes } from './event-routes';
 import { createQuotaAlerts } from './quota-alerts';
-import { createHttpBatchWriter, createStreamWriter } from './usage-sinks';
+import { createHttpBatchWriter } from './usage-sinks';
 import { createUsageStream } from './usage-stream';
 import type { UsageStream } from './usage-stream';
 import { sendWebhook } from './webhook-sender';
@@ -110,7 +110,7 @@ function createUsage(usage: NonNullable<EventsConfig['usage']>, deps: EventsDeps
   const writer =
     usage.sink === 'http'
       ? createHttpBatchWriter(usage.url)
-      : createStreamWriter(createRedisUsageStream(createStoreClient({ redisUrl: usage.redisUrl, clusterNodes: usage.clusterNodes }, { logger: deps.logger }), { shards: usage.shards, maxLen: usage.maxLen }));
+      : createRedisUsageStream(createStoreClient({ redisUrl: usage.redisUrl, clusterNodes: usage.clusterNodes }, { logger: deps.logger }), { shards: usage.shards, maxLen: usage.maxLen });
   return createUsageStream({
     writer,
     source: usage.source ?? `urn:tollgate:gateway:${hostname()}:${process.pid}`,

@@ -1,42 +1,43 @@
 import type { UsageSink } from '../domain/usage-event';
 
-/** One buffered call, as a sink reads it back. */
-export interface UsageRow {
-  requestId: string;
-  accountId: string;
-  keyId: string;
-  api: string;
-  plan: string;
-  method: string;
-  route: string | null;
-  status: number;
-  decision: string;
-  upstreamMs: number;
-  durationMs: number;
-  bytes: number;
-  atMs: number;
+/** The ring's columns, as the event writer reads them: slot `at` of each is one call. */
+export interface UsageColumns {
+  readonly requestId: readonly string[];
+  readonly accountId: readonly string[];
+  readonly keyId: readonly string[];
+  readonly api: readonly string[];
+  readonly plan: readonly string[];
+  readonly method: readonly string[];
+  readonly route: readonly (string | null)[];
+  readonly status: Int32Array;
+  readonly decision: readonly string[];
+  /** -1: the call never reached the service. */
+  readonly upstreamMs: Float64Array;
+  readonly durationMs: Float64Array;
+  readonly bytes: Float64Array;
+  readonly atMs: Float64Array;
 }
 
 /**
  * A bounded ring of calls kept as columns (arrays preallocated once), so a push allocates nothing:
- * it writes thirteen slots. A full ring refuses the push and counts it dropped; the oldest are read
+ * it writes thirteen slots, and the event writer reads them where they are. A full ring refuses the push and counts it dropped; the oldest are read
  * first and removed only once their sink has taken them, so a sink that fails loses nothing that
  * fitted.
  */
-export class UsageBuffer implements UsageSink {
-  private readonly requestId: string[];
-  private readonly accountId: string[];
-  private readonly keyId: string[];
-  private readonly api: string[];
-  private readonly plan: string[];
-  private readonly method: string[];
-  private readonly route: (string | null)[];
-  private readonly status: Int32Array;
-  private readonly decision: string[];
-  private readonly upstreamMs: Float64Array;
-  private readonly durationMs: Float64Array;
-  private readonly bytes: Float64Array;
-  private readonly atMs: Float64Array;
+export class UsageBuffer implements UsageSink, UsageColumns {
+  readonly requestId: string[];
+  readonly accountId: string[];
+  readonly keyId: string[];
+  readonly api: string[];
+  readonly plan: string[];
+  readonly method: string[];
+  readonly route: (string | null)[];
+  readonly status: Int32Array;
+  readonly decision: string[];
+  readonly upstreamMs: Float64Array;
+  readonly durationMs: Float64Array;
+  readonly bytes: Float64Array;
+  readonly atMs: Float64Array;
   private head = 0;
   size = 0;
   /** Calls refused because the ring was full, since the start. */
@@ -86,28 +87,9 @@ export class UsageBuffer implements UsageSink {
     if (++this.size === this.onFill.batch) this.onFill.full();
   }
 
-  /** The oldest `count` calls (at most what is held), without removing them. */
-  peek(count: number): UsageRow[] {
-    const rows: UsageRow[] = [];
-    for (let i = 0; i < Math.min(count, this.size); i++) {
-      const at = (this.head + i) % this.capacity;
-      rows.push({
-        requestId: this.requestId[at]!,
-        accountId: this.accountId[at]!,
-        keyId: this.keyId[at]!,
-        api: this.api[at]!,
-        plan: this.plan[at]!,
-        method: this.method[at]!,
-        route: this.route[at]!,
-        status: this.status[at]!,
-        decision: this.decision[at]!,
-        upstreamMs: this.upstreamMs[at]!,
-        durationMs: this.durationMs[at]!,
-        bytes: this.bytes[at]!,
-        atMs: this.atMs[at]!,
-      });
-    }
-    return rows;
+  /** The slot of the `i`-th oldest call held (0 the oldest) in the columns; read it before the next shift. */
+  slot(i: number): number {
+    return (this.head + i) % this.capacity;
   }
 
   /** Removes the oldest `count` calls (a sink has taken them). */

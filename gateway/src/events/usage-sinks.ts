@@ -1,5 +1,5 @@
 import { CONSTANTS } from 'cloudevents';
-import type { UsageEvent, UsageSinkWriter } from './usage-stream';
+import type { UsageSinkWriter } from './usage-stream';
 
 /**
  * HTTP batches: one POST of `application/cloudevents-batch+json` (a JSON array of structured
@@ -11,26 +11,10 @@ export function createHttpBatchWriter(url: string, timeoutMs = 10_000): UsageSin
   return {
     describe: `${target.protocol}//${target.host}${target.pathname}`,
     async write(events) {
-      const res = await fetch(target, { method: 'POST', headers: { 'content-type': CONSTANTS.MIME_CE_BATCH }, body: JSON.stringify(events), signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(target, { method: 'POST', headers: { 'content-type': CONSTANTS.MIME_CE_BATCH }, body: `[${events.join(',')}]`, signal: AbortSignal.timeout(timeoutMs) });
       await res.arrayBuffer().catch(() => undefined);
       if (!res.ok) throw new Error(`the usage sink answered ${res.status}`);
     },
     close: async () => undefined,
-  };
-}
-
-/** A stream writer as the data layer gives it (data/redis/redis-usage-stream.ts): subject and JSON per event. */
-export interface StreamAppender {
-  readonly describe: string;
-  append(entries: readonly { subject: string; json: string }[]): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** Redis Stream entries: each event's structured JSON, in its account's shard. */
-export function createStreamWriter(appender: StreamAppender): UsageSinkWriter {
-  return {
-    describe: appender.describe,
-    write: (events: readonly UsageEvent[]) => appender.append(events.map((event) => ({ subject: event.subject ?? '', json: JSON.stringify(event) }))),
-    close: () => appender.close(),
   };
 }

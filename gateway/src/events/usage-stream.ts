@@ -1,13 +1,10 @@
 import type { CloudEventV1 } from 'cloudevents';
-import { CONSTANTS, V1 } from 'cloudevents';
 import type { Logger } from '@tollgate/envelope';
-import { usageOutcome } from '../domain/event-types';
 import type { UsageOutcome } from '../domain/event-types';
 import { UsageBuffer } from './usage-buffer';
-import type { UsageRow } from './usage-buffer';
+import { createUsageEventJson } from './usage-event-json';
 
-/** The CloudEvents `type` of one API call. */
-export const USAGE_EVENT_TYPE = 'dev.tollgate.api.call';
+export { USAGE_EVENT_TYPE } from './usage-event-json';
 
 /** The `data` of a usage event. */
 export interface UsageData {
@@ -28,10 +25,13 @@ export interface UsageData {
 /** A usage event as the sinks write it: CloudEvents 1.0, structured (JSON). */
 export type UsageEvent = CloudEventV1<UsageData>;
 
-/** Where usage events go: takes a batch, resolves once the sink has it (or rejects, and the batch is sent again). */
+/**
+ * Where usage events go: takes a batch (each event's JSON, and its subject, the account id, at the
+ * same index), resolves once the sink has it (or rejects, and the batch is sent again).
+ */
 export interface UsageSinkWriter {
   readonly describe: string;
-  write(events: readonly UsageEvent[]): Promise<void>;
+  write(events: readonly string[], subjects: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,31 +59,6 @@ export interface UsageStream {
   stop(): Promise<void>;
 }
 
-/** A row as a CloudEvent. */
-export function usageEvent(row: UsageRow, source: string): UsageEvent {
-  return {
-    specversion: V1,
-    id: row.requestId,
-    source,
-    type: USAGE_EVENT_TYPE,
-    subject: row.accountId,
-    time: new Date(row.atMs).toISOString(),
-    datacontenttype: CONSTANTS.MIME_JSON,
-    data: {
-      api: row.api,
-      plan: row.plan || null,
-      key_id: row.keyId,
-      method: row.method,
-      route: row.route,
-      status: row.status,
-      outcome: usageOutcome(row.decision, row.status),
-      upstream_latency_ms: row.upstreamMs < 0 ? null : Math.round(row.upstreamMs * 100) / 100,
-      duration_ms: Math.round(row.durationMs * 100) / 100,
-      response_bytes: row.bytes,
-    },
-  };
-}
-
 // Backing off from a sink that refused: 200 ms doubling to 5 s.
 const FIRST_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 5_000;
@@ -99,6 +74,7 @@ const DROP_LOG_MS = 60_000;
  */
 export function createUsageStream(deps: UsageStreamDeps): UsageStream {
   const batch = deps.batch ?? 500;
+  const eventJson = createUsageEventJson(deps.source);
   let sending: Promise<void> | undefined;
   let backoffMs = 0;
   let retryAt = 0;
@@ -127,9 +103,16 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
   const sendAll = async (): Promise<void> => {
     while (sink.size > 0) {
       if (performance.now() < retryAt) return;
-      const rows = sink.peek(batch);
+      const count = Math.min(batch, sink.size);
+      const events = new Array<string>(count);
+      const subjects = new Array<string>(count);
+      for (let i = 0; i < count; i++) {
+        const at = sink.slot(i);
+        events[i] = eventJson(sink, at);
+        subjects[i] = sink.accountId[at]!;
+      }
       try {
-        await deps.writer.write(rows.map((row) => usageEvent(row, deps.source)));
+        await deps.writer.write(events, subjects);
       } catch (err) {
         backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs ? backoffMs * 2 : FIRST_BACKOFF_MS);
         retryAt = performance.now() + backoffMs;
@@ -138,8 +121,8 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
       }
       backoffMs = 0;
       retryAt = 0;
-      sink.shift(rows.length);
-      deps.counted?.sent(rows.length);
+      sink.shift(count);
+      deps.counted?.sent(count);
     }
   };
   const flush = (): Promise<void> => {
@@ -149,7 +132,8 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
     return sending;
   };
   const timer = setInterval(() => {
-    if (!sending) void flush();
+    // An idle tick (nothing held) makes no promise: a quiet gateway ticks ten times a second.
+    if (!sending && sink.size > 0) void flush();
     if (droppedSinceLog && performance.now() - lastDropLog >= DROP_LOG_MS) logDrops();
   }, deps.flushMs ?? 100);
   timer.unref();
