@@ -16,7 +16,12 @@ export function subscribeRevocations(redis: RedisClient, revoked: (keyId: string
 }
 
 function subscribeOnRedis(redis: Redis, revoked: (keyId: string) => void, listening: (heard: boolean) => void, logger: Logger | undefined): void {
-  const subscriber = redis.duplicate({ lazyConnect: false });
+  // The subscriber ends with the store's client. Its 'end' is not emitted when the client is
+  // disconnected while reconnecting (ioredis only stops its timer), so the subscriber also stops
+  // retrying once the client was closed on purpose: else it retried forever and held the process.
+  const retry = redis.options.retryStrategy;
+  const closed = (): boolean => redis.status === 'end' || (redis as unknown as { manuallyClosing?: boolean }).manuallyClosing === true;
+  const subscriber = redis.duplicate({ lazyConnect: false, retryStrategy: (times) => (closed() ? null : retry ? retry(times) : Math.min(times * 50, 2_000)) });
   // Subscribed on every connection, the first included (Redis may be down when the gateway starts).
   subscriber.on('ready', () => {
     subscriber.subscribe(redisKeys.revocations()).then(
