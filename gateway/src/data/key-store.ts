@@ -2,6 +2,7 @@ import type { Subscription } from '../domain/admission';
 import { normaliseEmail } from '../domain/email';
 import { EmailTakenError } from './account-store';
 import type { Account, AccountStore, ApiKey } from './account-store';
+import { forEachKey } from './each-key';
 
 /** A key as the routes made before accounts show it: the key, with its account's subscriptions. */
 export interface KeyRecord {
@@ -72,19 +73,7 @@ export function createLegacyKeyStore(accounts: AccountStore): KeyStore {
     },
     async list() {
       const records: KeyRecord[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await accounts.listAccounts({ cursor, limit: 100 });
-        for (const account of page.items) {
-          let keyCursor: string | undefined;
-          do {
-            const keys = await accounts.listKeys(account.id, { cursor: keyCursor, limit: 100 });
-            for (const key of keys?.items ?? []) records.push(view(key, account));
-            keyCursor = keys?.next_cursor ?? undefined;
-          } while (keyCursor);
-        }
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
+      await forEachKey(accounts, (key, account) => void records.push(view(key, account)));
       return records.sort((a, b) => a.created_at.localeCompare(b.created_at));
     },
     async setSubscription(id, api, subscription) {

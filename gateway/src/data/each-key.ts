@@ -1,0 +1,18 @@
+import type { Account, AccountStore, ApiKey } from './account-store';
+
+/** Visits every key of every account, a page of 100 accounts and of 100 keys at a time (so a large store is never read whole). */
+export async function forEachKey(accounts: Pick<AccountStore, 'listAccounts' | 'listKeys'>, visit: (key: ApiKey, account: Account) => void | Promise<void>): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await accounts.listAccounts({ cursor, limit: 100 });
+    for (const account of page.items) {
+      let keyCursor: string | undefined;
+      do {
+        const keys = await accounts.listKeys(account.id, { cursor: keyCursor, limit: 100 });
+        for (const key of keys?.items ?? []) await visit(key, account);
+        keyCursor = keys?.next_cursor ?? undefined;
+      } while (keyCursor);
+    }
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+}
