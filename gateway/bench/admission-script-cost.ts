@@ -27,8 +27,9 @@ import { median } from './measure';
  * `git archive <commit> gateway/src | tar -x -C .tmp/old`). The data is the bench's: 200 accounts
  * of one key on the plan of 80 calls a second, every call admitted, ADMIT_RATE calls a second in
  * batches every 10 ms (at 6,000 the proxy bench's rate: about 30 calls a second per account, so
- * each log holds about 60 entries). Each secret is written where both layouts read it: in the
- * account's hash (`s:<hash>`, since 2026-11) and in the secrets' own hash (before).
+ * each log holds about 60 entries). Each secret is written where the tree's layout keeps it: the
+ * field its `record-codec.ts`'s `secretField` names in the account's hash (`s:<hash>` in 2026-11,
+ * the bare hash since), or, in a tree older than that, the secrets' own hash.
  */
 const SOURCES = (process.env.ADMIT_SOURCES ?? 'src').split(',').filter(Boolean);
 const RATE = Number(process.env.ADMIT_RATE ?? 6000);
@@ -40,13 +41,15 @@ const PLANS: ApiPlans = BENCH_PLANS.token;
 const accountOf = (i: number): string => `acc_${String(i).padStart(24, '0')}`;
 const hashOf = (i: number): string => createHash('sha256').update(`bench-key-${i}`).digest('hex');
 
-async function writeAccounts(redis: Redis): Promise<void> {
+async function writeAccounts(redis: Redis, source: string): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { secretField } = require(path.resolve(source, 'data/redis/record-codec')) as { secretField?: (hash: string) => string };
   await redis.flushall();
   const pipeline = redis.pipeline();
   for (let i = 0; i < ACCOUNTS; i++) {
     const entry = `key_${i}|0|0|0`;
-    pipeline.hset(`gw:{${accountOf(i)}}:acct`, 'email', '', 'name', `bench-${i}`, 'status', 'active', 'created_at', '2026-11-25T00:00:00.000Z', 'sub:token', 'active|bench', `s:${hashOf(i)}`, entry);
-    pipeline.hset(`gw:{${accountOf(i)}}:secrets`, hashOf(i), entry);
+    pipeline.hset(`gw:{${accountOf(i)}}:acct`, 'email', '', 'name', `bench-${i}`, 'status', 'active', 'created_at', '2026-11-25T00:00:00.000Z', 'sub:token', 'active|bench', ...(secretField ? [secretField(hashOf(i)), entry] : []));
+    if (!secretField) pipeline.hset(`gw:{${accountOf(i)}}:secrets`, hashOf(i), entry);
   }
   await pipeline.exec();
 }
@@ -61,8 +64,8 @@ function scriptOf(source: string): string {
 
 
 /** Sends RATE calls a second for SECONDS; resolves with EVALSHA's usec_per_call and the commands run per call. */
-async function run(redis: Redis, sha: string): Promise<{ usec: number; perCall: string; refused: number }> {
-  await writeAccounts(redis);
+async function run(redis: Redis, sha: string, source: string): Promise<{ usec: number; perCall: string; refused: number }> {
+  await writeAccounts(redis, source);
   await redis.config('RESETSTAT');
   let sequence = 0;
   let refused = 0;
@@ -94,7 +97,7 @@ async function run(redis: Redis, sha: string): Promise<{ usec: number; perCall: 
 }
 
 /** Instructions inside EVALSHA per admission, ADMIT_COUNT calls in a redis-server under callgrind. */
-async function countInstructions(lua: string, calls: number): Promise<number> {
+async function countInstructions(source: string, calls: number): Promise<number> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-admit-count-'));
   const out = path.join(dir, 'callgrind.out');
   const port = await freePort();
@@ -103,8 +106,8 @@ async function countInstructions(lua: string, calls: number): Promise<number> {
   const redis = new Redis({ port, host: '127.0.0.1', retryStrategy: () => 200, maxRetriesPerRequest: null });
   try {
     await redis.ping();
-    await writeAccounts(redis);
-    const sha = (await redis.script('LOAD', lua)) as string;
+    await writeAccounts(redis, source);
+    const sha = (await redis.script('LOAD', scriptOf(source))) as string;
     const start = Date.now();
     for (let sequence = 0; sequence < calls; sequence++) {
       const i = sequence % ACCOUNTS;
@@ -128,7 +131,7 @@ async function countInstructions(lua: string, calls: number): Promise<number> {
 
 async function main(): Promise<void> {
   if (process.env.ADMIT_COUNT) {
-    for (const source of SOURCES) console.log(`${source}: ${Math.round(await countInstructions(scriptOf(source), Number(process.env.ADMIT_COUNT)))} instructions per admission inside EVALSHA`);
+    for (const source of SOURCES) console.log(`${source}: ${Math.round(await countInstructions(source, Number(process.env.ADMIT_COUNT)))} instructions per admission inside EVALSHA`);
     return;
   }
   const server = await startRedisServer();
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
       const order = SOURCES.map((_, i) => i);
       if (round % 2) order.reverse();
       for (const i of order) {
-        const result = await run(redis, shas[i]!);
+        const result = await run(redis, shas[i]!, SOURCES[i]!);
         usec[i]!.push(result.usec);
         console.log(`round ${round + 1} ${SOURCES[i]}: ${result.usec} µs per admission (${result.refused} not admitted); per call: ${result.perCall}`);
       }

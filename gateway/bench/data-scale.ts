@@ -5,7 +5,9 @@ import Redis from 'ioredis';
 import type { HistoryCount } from '../src/data/account-store';
 import type { Stores } from '../src/data/stores';
 import { createRedisStores } from '../src/data/redis/redis-stores';
+import { redisKeys } from '../src/data/redis/redis-keys';
 import { openSqliteStores } from '../src/data/sqlite/sqlite-stores';
+import { parseApiKey } from '../src/domain/api-key';
 import { dayWindow } from '../src/domain/windows';
 import { startRedisServer } from '../test/support/redis-server';
 import { BENCH_ADMIN_TOKEN, BENCH_PROXY_SECRET } from './bench-setup';
@@ -20,8 +22,10 @@ import type { Row } from './measure';
  * accounts, the other 100,000 (DATA_ACCOUNTS), each account with 3 keys and 90 days of history,
  * measured side by side in alternating rounds with the same number of keys under load (30, drawn
  * from the whole population on the big one). Also the memory an account takes (3 keys, 90 days of
- * history, a month counter): in Redis (`used_memory` over the 100,000) and in the embedded SQLite
- * store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the store also holds it all in the heap).
+ * history, a month counter): in Redis (`used_memory` over the 100,000, and `MEMORY USAGE` of an
+ * account's hash) and in the embedded SQLite store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the
+ * store also holds it all in the heap). Each Redis's `usec_per_call` of EVALSHA is read in every
+ * round, so a gap tells Redis's lookups in a large keyspace from the gateway's work.
  */
 const ACCOUNTS = Number(process.env.DATA_ACCOUNTS ?? 100_000);
 const SQLITE_ACCOUNTS = Number(process.env.DATA_SQLITE_ACCOUNTS ?? 2_000);
@@ -40,7 +44,13 @@ export interface DataScale {
   rounds: Row[][];
   /** Large over small, req/s, per round. */
   ratios: number[];
+  /** Large over small, the gateway's CPU per call, per round. */
+  cpuRatios: number[];
   redisBytesPerAccount: number;
+  /** `MEMORY USAGE` of an account's hash (its record and its 3 keys' secrets), the median of 100. */
+  accountHashBytes: number;
+  /** Redis's own time per admission (EVALSHA `usec_per_call`) per round, with 10 and with 100,000 accounts. */
+  evalshaUsec: { small: number[]; large: number[] };
   sqliteFileBytesPerAccount: number;
   sqliteAccounts: number;
 }
@@ -82,6 +92,13 @@ async function sqliteBytes(dir: string, nowMs: number): Promise<number> {
   return statSync(file).size / SQLITE_ACCOUNTS;
 }
 
+/** The median `MEMORY USAGE` of the hashes of 100 accounts the secrets name. */
+async function accountHashMemory(redis: Redis, secrets: string[]): Promise<number> {
+  const ids = [...new Set(secrets.map((secret) => parseApiKey(secret)).flatMap((parsed) => (parsed.ok ? [parsed.accountId] : [])))].slice(0, 100);
+  const sizes = await Promise.all(ids.map(async (id) => Number(await redis.call('MEMORY', 'USAGE', redisKeys.account(id)))));
+  return median(sizes);
+}
+
 const rehashing = async (redis: Redis): Promise<boolean> => /rehashing target/i.test((await redis.call('DEBUG', 'HTSTATS', '0')) as string);
 
 /**
@@ -120,6 +137,7 @@ export async function dataScale(rounds: number): Promise<DataScale> {
     console.error(`writing ${ACCOUNTS} accounts of ${KEYS_PER_ACCOUNT} keys and ${HISTORY_DAYS} days of history into Redis…`);
     const largeSecrets = await populate(stores[1]!, ACCOUNTS, nowMs);
     const redisBytesPerAccount = ((await usedMemory(clients[1]!)) - before) / ACCOUNTS;
+    const accountHashBytes = await accountHashMemory(clients[1]!, largeSecrets);
     const settledAfterMs = await settled(clients[1]!);
     console.error(`Redis was moving its table of keys to a grown one after the writes: saved and loaded again in ${(settledAfterMs / 1000).toFixed(1)} s`);
     const largeKeys = Array.from({ length: LOADED_KEYS }, () => largeSecrets[Math.floor(Math.random() * largeSecrets.length)]!);
@@ -130,15 +148,18 @@ export async function dataScale(rounds: number): Promise<DataScale> {
     servers.push(large);
     const measured = await alternatingRounds(
       rounds,
-      () => measure(SMALL, small, BENCH_LOAD, rotate(smallKeys)),
-      () => measure(LARGE, large, BENCH_LOAD, rotate(largeKeys)),
+      () => measure(SMALL, small, BENCH_LOAD, rotate(smallKeys), clients[0]),
+      () => measure(LARGE, large, BENCH_LOAD, rotate(largeKeys), clients[1]),
     );
     const sqliteFileBytesPerAccount = await sqliteBytes(dir, nowMs);
     return {
       accounts: ACCOUNTS,
       rounds: measured,
       ratios: measured.map((r) => byName(r, LARGE).rps / byName(r, SMALL).rps),
+      cpuRatios: measured.map((r) => byName(r, LARGE).cpuUs / byName(r, SMALL).cpuUs),
       redisBytesPerAccount,
+      accountHashBytes,
+      evalshaUsec: { small: measured.map((r) => byName(r, SMALL).evalshaUsec ?? NaN), large: measured.map((r) => byName(r, LARGE).evalshaUsec ?? NaN) },
       sqliteFileBytesPerAccount,
       sqliteAccounts: SQLITE_ACCOUNTS,
     };
@@ -155,7 +176,10 @@ export async function dataScale(rounds: number): Promise<DataScale> {
 export function reportDataScale(scale: DataScale): void {
   const each = scale.ratios.map((x) => x.toFixed(2)).join(', ');
   console.log(`req/s with ${scale.accounts} accounts / with 10: ${median(scale.ratios).toFixed(2)} (rounds: ${each})  (target 0.95 to 1.05)`);
-  console.log(`Redis: ${Math.round(scale.redisBytesPerAccount)} bytes per account (3 keys, 90 days of history, a month counter; used_memory over ${scale.accounts})`);
+  const usec = (xs: number[]): string => `${median(xs).toFixed(1)} µs (rounds: ${xs.map((x) => x.toFixed(1)).join(', ')})`;
+  console.log(`gateway CPU per call with ${scale.accounts} accounts / with 10: ${median(scale.cpuRatios).toFixed(2)} (rounds: ${scale.cpuRatios.map((x) => x.toFixed(2)).join(', ')})`);
+  console.log(`Redis's time per admission (EVALSHA usec_per_call): ${usec(scale.evalshaUsec.large)} with ${scale.accounts} accounts, ${usec(scale.evalshaUsec.small)} with 10`);
+  console.log(`Redis: ${Math.round(scale.redisBytesPerAccount)} bytes per account (3 keys, 90 days of history, a month counter; used_memory over ${scale.accounts}); an account's hash ${scale.accountHashBytes} bytes (MEMORY USAGE)`);
   console.log(`SQLite: ${Math.round(scale.sqliteFileBytesPerAccount)} bytes per account on disk (over ${scale.sqliteAccounts} accounts)`);
 }
 

@@ -87,9 +87,17 @@ export function decodeKey(id: string, accountId: string, fields: Record<string, 
   };
 }
 
-/** Where a secret's entry lives in its account's hash (written into the scripts as well). */
-export const SECRET_PREFIX = 's:';
-export const secretField = (hash: string): string => SECRET_PREFIX + hash;
+/**
+ * A secret's entry is the field of its account's hash named by the secret's SHA-256, the bare 64
+ * hex digits: no other field of an account (`email`, `email_verified`, `name`, `status`,
+ * `created_at`, `sub:<api>`, `comp:<api>`) is 64 hex digits, and a name of at most 64 bytes keeps a
+ * small account's hash a listpack (Redis's `hash-max-listpack-value`), where `s:<hash>` made it a
+ * hashtable of three times the memory.
+ */
+export const secretField = (hash: string): string => hash;
+
+/** The prefix of a secret's field as gateways of 2026-11 wrote it (`s:<hash>`): read and moved, never written. */
+export const OLD_SECRET_PREFIX = 's:';
 
 /** A secret's entry as the admission script reads it. */
 export function encodeSecret(entry: SecretEntry): string {

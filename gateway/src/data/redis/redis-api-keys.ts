@@ -4,7 +4,7 @@ import type { AccountStore, ApiKey, Page } from '../account-store';
 import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
 import type { AccountParts } from './account-context';
 import { migrateLegacyKey } from './legacy-migration';
-import { decodeKey, decodeSecret, encodeKey, encodeSecret, secretField } from './record-codec';
+import { OLD_SECRET_PREFIX, decodeKey, decodeSecret, encodeKey, encodeSecret, secretField } from './record-codec';
 import { indexMember, redisKeys } from './redis-keys';
 import { END_GRACE_SCRIPT } from './scripts/end-grace-script';
 
@@ -80,8 +80,11 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
       guard.run('find_key', async () => {
         const parsed = parseApiKey(secret);
         if (!parsed.ok) return undefined;
-        // An entry an older gateway kept in the secrets' own hash counts until a script moves it.
-        const read = async () => (await redis.hget(redisKeys.account(parsed.accountId), secretField(parsed.hash))) ?? redis.hget(redisKeys.legacy.secrets(parsed.accountId), parsed.hash);
+        // An entry an older gateway wrote (`s:<hash>`, or in the secrets' own hash) counts until a script moves it.
+        const read = async () => {
+          const [entry, older] = await redis.hmget(redisKeys.account(parsed.accountId), secretField(parsed.hash), OLD_SECRET_PREFIX + parsed.hash);
+          return entry ?? older ?? redis.hget(redisKeys.legacy.secrets(parsed.accountId), parsed.hash);
+        };
         let entry = await read();
         // An old key not moved into its account yet (see migrated) is moved now.
         if (!entry && parsed.legacy && (await migrateLegacyKey(redis, parsed.hash, clock(), ctx.apis))) entry = await read();
@@ -120,8 +123,10 @@ function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
           const before = await redis.hmget(names[0], 'hash', 'prev_hash', 'rolled_at', 'grace_until', 'prefix', 'last4');
           const [oldHash, oldPrev] = before;
           if (!oldHash) return undefined;
-          const [moved, kept] = await Promise.all([redis.hmget(names[1], secretField(oldHash), secretField(oldPrev || '-')), redis.hmget(names[2], oldHash, oldPrev || '-')]);
-          const [oldEntry, oldPrevEntry] = [moved[0] ?? kept[0], moved[1] ?? kept[1]];
+          // The entries as they are, wherever a gateway of any layout wrote them (the roll moves them).
+          const prev = oldPrev || '-';
+          const [moved, kept] = await Promise.all([redis.hmget(names[1], secretField(oldHash), secretField(prev), OLD_SECRET_PREFIX + oldHash, OLD_SECRET_PREFIX + prev), redis.hmget(names[2], oldHash, prev)]);
+          const [oldEntry, oldPrevEntry] = [moved[0] ?? moved[2] ?? kept[0], moved[1] ?? moved[3] ?? kept[1]];
           const key = parts.makeKey(accountId);
           const newHash = hashApiKey(key);
           const nowMs = ctx.clock();

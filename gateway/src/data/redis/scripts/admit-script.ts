@@ -1,6 +1,6 @@
 import { LAPSE_REASONS } from '../../../domain/admission';
 import type { ApiPlans } from '../../../domain/plans';
-import { SECRET_PREFIX, subscriptionField } from '../record-codec';
+import { OLD_SECRET_PREFIX, subscriptionField } from '../record-codec';
 import { MOVE_SECRETS } from './key-scripts';
 
 // Names written into the script's source: plan files allow only these (plans-file.ts), and the
@@ -47,7 +47,7 @@ const RENEW_BUCKET_MS = 10_000;
  * its oldest call leaves, status ({@link ADMIT_REPLY_STATUS}), key id, and (admitted only) when the
  * secret stops working (ms, 0 for never)}.
  *
- * The secret's entry (`keyId|expiresMs|revokedMs|graceUntilMs`, the account's field `s:<hash>`)
+ * The secret's entry (`keyId|expiresMs|revokedMs|graceUntilMs`, the account's field named by the secret's hash)
  * says which key it opens and whether that key still may be used; the account holds it beside the
  * status and subscriptions shared by all its keys, so one HMGET reads all three. The counters are
  * the account's.
@@ -82,11 +82,11 @@ export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeco
   return `
 local time = redis.call('TIME')
 if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[6]) then return {${code('late')}} end
-local rec = redis.call('HMGET', KEYS[1], '${SECRET_PREFIX}' .. ARGV[1], 'status', '${subscriptionField(api)}')
+local rec = redis.call('HMGET', KEYS[1], ARGV[1], 'status', '${subscriptionField(api)}')
 local entry = rec[1]
 if not entry then
-  -- A secret an older gateway kept in the secrets' own hash: all the account's secrets move now.
-  entry = redis.call('HGET', KEYS[2], ARGV[1])
+  -- A secret an older gateway wrote (${OLD_SECRET_PREFIX}<hash> in the account, or in the secrets' own hash): all the account's secrets move now.
+  entry = redis.call('HGET', KEYS[1], '${OLD_SECRET_PREFIX}' .. ARGV[1]) or redis.call('HGET', KEYS[2], ARGV[1])
   if not entry then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
   ${MOVE_SECRETS.trim()}
   moveSecrets(KEYS[1], KEYS[2])

@@ -1,4 +1,3 @@
-import { SECRET_PREFIX } from '../record-codec';
 import { MOVE_SECRETS } from './key-scripts';
 
 /**
@@ -12,11 +11,11 @@ local rec = redis.call('HMGET', KEYS[1], 'hash', 'prev_hash', 'revoked_at')
 if not rec[1] then return 0 end
 if rec[3] or not rec[2] or rec[2] == '' then return 1 end
 moveSecrets(KEYS[2], KEYS[3])
-local entry = redis.call('HGET', KEYS[2], '${SECRET_PREFIX}' .. rec[2])
+local entry = redis.call('HGET', KEYS[2], rec[2])
 if entry then
   local head, grace = string.match(entry, '^(.*)|([^|]*)$')
   local now = tonumber(ARGV[1])
-  if head and (tonumber(grace) == 0 or tonumber(grace) > now) then redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. rec[2], head .. '|' .. ARGV[1]) end
+  if head and (tonumber(grace) == 0 or tonumber(grace) > now) then redis.call('HSET', KEYS[2], rec[2], head .. '|' .. ARGV[1]) end
 end
 redis.call('HSET', KEYS[1], 'grace_until', '')
 return 1

@@ -1,24 +1,35 @@
-import { SECRET_PREFIX } from '../record-codec';
+import { OLD_SECRET_PREFIX } from '../record-codec';
 
 /**
  * Scripts that change keys: each touches one account's slot and is atomic, so an admission never
  * sees a key half made, half rolled or half revoked. A secret's entry is a field of the account's
- * hash, `s:<hash>` → `keyId|expiresMs|revokedMs|graceUntilMs` (0 for none), as the admission script
- * reads it. Each first moves the secrets an older gateway kept in their own hash (see
- * {@link MOVE_SECRETS}), so it never acts on half of an account's secrets.
+ * hash named by the secret's hash (64 hex digits) → `keyId|expiresMs|revokedMs|graceUntilMs` (0 for
+ * none), as the admission script reads it. Each first moves the secrets older gateways wrote
+ * elsewhere (see {@link MOVE_SECRETS}), so it never acts on half of an account's secrets.
  */
 
 /**
- * Lua: `moveSecrets(account, old)` moves the secrets of an account kept in their own hash (before
- * 2026-11) into the account's hash and deletes the old one, once; an entry the account already
- * holds wins. Nothing is moved into an account that does not exist (it would make a record of
- * secrets only).
+ * Lua: `moveSecrets(account, old)` moves the secrets older gateways wrote into the account's hash
+ * under their bare hash, once: those of 2026-11 as fields `s:<hash>` of the account (a name of 66
+ * bytes, which made every account with a key a hashtable instead of a listpack), and those of
+ * before 2026-11 in a hash of their own (deleted once moved). An entry the account already holds
+ * under the new name wins, then the `s:` one. Nothing is moved into an account that does not exist
+ * (it would make a record of secrets only).
  */
 export const MOVE_SECRETS = `
 local function moveSecrets(account, old)
-  if redis.call('EXISTS', old) == 0 or redis.call('EXISTS', account) == 0 then return end
+  if redis.call('EXISTS', account) == 0 then return end
+  local fields = redis.call('HGETALL', account)
+  for i = 1, #fields, 2 do
+    local name = fields[i]
+    if #name == ${OLD_SECRET_PREFIX.length + 64} and string.sub(name, 1, ${OLD_SECRET_PREFIX.length}) == '${OLD_SECRET_PREFIX}' then
+      redis.call('HSETNX', account, string.sub(name, ${OLD_SECRET_PREFIX.length + 1}), fields[i + 1])
+      redis.call('HDEL', account, name)
+    end
+  end
+  if redis.call('EXISTS', old) == 0 then return end
   local moved = redis.call('HGETALL', old)
-  for i = 1, #moved, 2 do redis.call('HSETNX', account, '${SECRET_PREFIX}' .. moved[i], moved[i + 1]) end
+  for i = 1, #moved, 2 do redis.call('HSETNX', account, moved[i], moved[i + 1]) end
   redis.call('DEL', old)
 end
 `;
@@ -45,7 +56,7 @@ if most > 0 then
   local now, live, seen, fields = tonumber(ARGV[6]), 0, {}, redis.call('HGETALL', KEYS[1])
   for i = 1, #fields, 2 do
     local id, expires, revoked = string.match(fields[i + 1], '^([^|]*)|(%d+)|(%d+)|')
-    if id and string.sub(fields[i], 1, ${SECRET_PREFIX.length}) == '${SECRET_PREFIX}' and not seen[id] and revoked == '0' and (expires == '0' or tonumber(expires) > now) then
+    if id and #fields[i] == 64 and string.find(fields[i], '^%x+$') and not seen[id] and revoked == '0' and (expires == '0' or tonumber(expires) > now) then
       seen[id] = true
       live = live + 1
     end
@@ -53,7 +64,7 @@ if most > 0 then
   if live >= most then return -2 end
 end
 for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-redis.call('HSET', KEYS[1], '${SECRET_PREFIX}' .. ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[4], 0, ARGV[4])
 return 1
 `;
@@ -74,9 +85,9 @@ if rec[3] then return -2 end
 if rec[1] ~= ARGV[9] then return -3 end
 moveSecrets(KEYS[2], KEYS[3])
 local expires = rec[4] or '0'
-if rec[2] and rec[2] ~= '' then redis.call('HDEL', KEYS[2], '${SECRET_PREFIX}' .. rec[2]) end
-redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. rec[1], ARGV[8] .. '|' .. expires .. '|0|' .. ARGV[3])
-redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. ARGV[2], ARGV[8] .. '|' .. expires .. '|0|0')
+if rec[2] and rec[2] ~= '' then redis.call('HDEL', KEYS[2], rec[2]) end
+redis.call('HSET', KEYS[2], rec[1], ARGV[8] .. '|' .. expires .. '|0|' .. ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[8] .. '|' .. expires .. '|0|0')
 redis.call('HSET', KEYS[1], 'hash', ARGV[2], 'prev_hash', rec[1], 'rolled_at', ARGV[4], 'grace_until', ARGV[5], 'prefix', ARGV[6], 'last4', ARGV[7])
 return 1
 `;
@@ -92,9 +103,9 @@ export const UNROLL_SCRIPT = `${MOVE_SECRETS}
 local rec = redis.call('HMGET', KEYS[1], 'hash', 'revoked_at')
 if rec[1] ~= ARGV[1] or rec[2] then return 0 end
 moveSecrets(KEYS[2], KEYS[3])
-redis.call('HDEL', KEYS[2], '${SECRET_PREFIX}' .. ARGV[1])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. ARGV[2], ARGV[3]) end
-if ARGV[4] ~= '' and ARGV[5] ~= '' then redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. ARGV[4], ARGV[5]) end
+redis.call('HDEL', KEYS[2], ARGV[1])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
+if ARGV[4] ~= '' and ARGV[5] ~= '' then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
 redis.call('HSET', KEYS[1], 'hash', ARGV[2], 'prev_hash', ARGV[4], 'rolled_at', ARGV[6], 'grace_until', ARGV[7], 'prefix', ARGV[8], 'last4', ARGV[9])
 return 1
 `;
@@ -111,8 +122,8 @@ if rec[3] then return 1 end
 moveSecrets(KEYS[2], KEYS[3])
 local entry = ARGV[3] .. '|' .. (rec[4] or '0') .. '|' .. ARGV[1] .. '|0'
 redis.call('HSET', KEYS[1], 'revoked_at', ARGV[2])
-redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. rec[1], entry)
-if rec[2] and rec[2] ~= '' then redis.call('HSET', KEYS[2], '${SECRET_PREFIX}' .. rec[2], entry) end
+redis.call('HSET', KEYS[2], rec[1], entry)
+if rec[2] and rec[2] ~= '' then redis.call('HSET', KEYS[2], rec[2], entry) end
 return 1
 `;
 
@@ -161,7 +172,7 @@ local n, m = tonumber(ARGV[1]), tonumber(ARGV[2])
 local i = 6
 for _ = 1, n do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]); i = i + 2 end
 for _ = 1, m do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]); i = i + 2 end
-redis.call('HSET', KEYS[1], '${SECRET_PREFIX}' .. ARGV[3], ARGV[4])
+redis.call('HSET', KEYS[1], ARGV[3], ARGV[4])
 redis.call('ZADD', KEYS[3], 0, ARGV[5])
 for k = 4, #KEYS do
   if tonumber(ARGV[i]) > 0 then redis.call('SET', KEYS[k], ARGV[i], 'NX', 'EX', ARGV[i + 1]) end
