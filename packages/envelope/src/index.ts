@@ -11,6 +11,8 @@ export { HEALTHZ_ROUTE, createHealthRoutes, createReadyzRoute } from './health-r
 export type { Readiness } from './health-routes';
 export { createLogger } from './logger';
 export { createBatchedDestination } from './batched-destination';
+export { createJsonLineWriter } from './json-line';
+export type { JsonLineWriter, LineLevel } from './json-line';
 export type { CreateLoggerOptions, Logger } from './logger';
 export { createRequestLogger } from './request-logger';
 export { REDACTED, redactUrl } from './redact-url';

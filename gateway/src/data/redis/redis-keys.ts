@@ -7,8 +7,9 @@
 export const redisKeys = {
   /**
    * Hash: the account (email, name, status, created_at, sub:<api> = status|plan) and its keys'
-   * secrets (`s:<SHA-256 of the secret>` → `keyId|expiresMs|revokedMs|graceUntilMs`), so admission
-   * reads the secret, the status and the subscription in one HMGET. Durable.
+   * secrets (the SHA-256 of the secret, 64 hex digits → `keyId|expiresMs|revokedMs|graceUntilMs`;
+   * `s:<SHA-256>` as gateways of 2026-11 wrote it, moved by the scripts), so admission reads the
+   * secret, the status and the subscription in one HMGET. Durable.
    */
   account: (accountId: string): string => `gw:{${accountId}}:acct`,
   /** Hash: one key's record (name, created_at, prefix, last4, hash, prev_hash, …). Durable. */
