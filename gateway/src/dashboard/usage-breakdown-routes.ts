@@ -32,7 +32,16 @@ const BREAKDOWN_SCHEMA = closed({
       p95_ms: ms('95th percentile latency, as p50_ms'),
       latency: { type: 'array', items: count, description: 'Calls per latency bucket' },
       keys: { type: 'array', items: closed({ key_id: { type: 'string' }, calls: count, errors: count }) },
-      endpoints: { type: 'array', items: closed({ api: { type: 'string' }, route: { type: 'string', description: 'The OpenAPI path template the call matched, or `other` when it was not known' }, calls: count, errors: count }) },
+      endpoints: {
+        type: 'array',
+        items: closed({
+          api: { type: 'string' },
+          route: { type: 'string', description: 'The OpenAPI path template the call matched, or `other` when it was not known' },
+          label: { type: 'string', description: 'As the portal and the CSV name it: `/burger/v1/index/{currency}`, or `burger: other`' },
+          calls: count,
+          errors: count,
+        }),
+      },
     }),
   },
 });
@@ -61,10 +70,10 @@ export interface UsageBreakdownDeps {
 }
 
 /** A day of the breakdown with its totals and percentiles. */
-type ReportDay = UsageBreakdownDay & { calls: number; errors: number; p50_ms: number | null; p95_ms: number | null };
+type ReportDay = Omit<UsageBreakdownDay, 'endpoints'> & { endpoints: (UsageBreakdownDay['endpoints'][number] & { label: string })[]; calls: number; errors: number; p50_ms: number | null; p95_ms: number | null };
 
 /** What an endpoint is called in the CSV and on the page: its path as called, or the API's `other`. */
-export const endpointLabel = (api: string, route: string): string => (route === 'other' ? `${api}: other` : `/${api}${route}`);
+const endpointLabel = (api: string, route: string): string => (route === 'other' ? `${api}: other` : `/${api}${route}`);
 
 /** The breakdown's CSV: per day with calls a total line, then one per key and per endpoint. */
 function breakdownCsv(days: readonly ReportDay[], names: ReadonlyMap<string, string>): string {
@@ -73,7 +82,7 @@ function breakdownCsv(days: readonly ReportDay[], names: ReadonlyMap<string, str
     if (d.calls === 0) continue;
     rows.push([d.day, 'total', '', '', d.calls, d.errors, d.p50_ms, d.p95_ms]);
     for (const k of d.keys) rows.push([d.day, 'key', k.key_id, names.get(k.key_id) ?? '', k.calls, k.errors, null, null]);
-    for (const e of d.endpoints) rows.push([d.day, 'endpoint', endpointLabel(e.api, e.route), e.api, e.calls, e.errors, null, null]);
+    for (const e of d.endpoints) rows.push([d.day, 'endpoint', e.label, e.api, e.calls, e.errors, null, null]);
   }
   return toCsv(CSV_HEADER, rows);
 }
@@ -89,6 +98,7 @@ export function addUsageBreakdownRoutes(router: Router, deps: UsageBreakdownDeps
     if (!stored) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
     const days: ReportDay[] = stored.map((d) => ({
       ...d,
+      endpoints: d.endpoints.map((e) => ({ ...e, label: endpointLabel(e.api, e.route) })),
       calls: d.keys.reduce((sum, k) => sum + k.calls, 0),
       errors: d.keys.reduce((sum, k) => sum + k.errors, 0),
       p50_ms: latencyPercentile(d.latency, 0.5),

@@ -136,4 +136,31 @@ describe('usage recorder', () => {
     expect(store.calls[0]!.details.map((d) => d.field)).toEqual(['~kc:key_a1', '~ec:token /v1/price', '~l:5']);
     await recorder.stop();
   });
+
+  it('when a flush has written counts, then the next writes only what came after, and a flush with nothing new writes nothing', async () => {
+    const store = recordingStore();
+    let now = DAY;
+    const recorder = createUsageRecorder({ store, clock: () => now, intervalMs: 3_600_000, lastUsedEveryMs: 3_600_000 });
+    recorder.count('acc_a', 'key_a1', 'token', '2xx', now, '/v1/price', 4);
+    recorder.count('acc_b', 'key_b1', 'token', '2xx', now, '/v1/price', 4);
+    await recorder.flush();
+    recorder.count('acc_a', 'key_a1', 'token', '429', now, '/v1/price', 4);
+    await recorder.flush();
+    await recorder.flush();
+    now += 86_400_000;
+    recorder.count('acc_a', 'key_a1', 'token', '2xx', now, '/v1/meta', 40);
+    await recorder.flush();
+    const detail = (dayId: string, field: string) => ({ accountId: 'acc_a', dayId, field, count: 1 });
+    expect(store.calls.map((c) => c.counts)).toEqual([
+      [
+        { accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome: '2xx', count: 1 },
+        { accountId: 'acc_b', api: 'token', dayId: '2026-03-31', outcome: '2xx', count: 1 },
+      ],
+      [{ accountId: 'acc_a', api: 'token', dayId: '2026-03-31', outcome: '429', count: 1 }],
+      [{ accountId: 'acc_a', api: 'token', dayId: '2026-04-01', outcome: '2xx', count: 1 }],
+    ]);
+    expect(store.calls[1]!.details).toEqual([detail('2026-03-31', '~kc:key_a1'), detail('2026-03-31', '~ke:key_a1'), detail('2026-03-31', '~ec:token /v1/price'), detail('2026-03-31', '~ee:token /v1/price'), detail('2026-03-31', '~l:3')]);
+    expect(store.calls[2]!.details).toEqual([detail('2026-04-01', '~kc:key_a1'), detail('2026-04-01', '~ec:token /v1/meta'), detail('2026-04-01', '~l:8')]);
+    await recorder.stop();
+  });
 });

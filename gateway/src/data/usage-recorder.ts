@@ -50,29 +50,51 @@ const OUTCOME_INDEX: Readonly<Record<HistoryOutcome, number>> = Object.freeze(Ob
 // What the details count as an error: the caller's (4xx), the limits' (429) and the service's (5xx).
 const IS_ERROR: readonly number[] = HISTORY_OUTCOMES.map((o) => (o === '4xx' || o === '429' || o === '5xx' ? 1 : 0));
 
-function countsOf(days: Map<string, DayCounts>): { counts: HistoryCount[]; details: UsageDetail[] } {
+/**
+ * Takes what was counted since the last flush and zeroes it in place: an account that keeps calling
+ * keeps its maps and arrays, so counting allocates nothing once it has called. What had nothing to
+ * take is dropped (idle accounts, keys, endpoints), and so are past days once taken.
+ */
+function drain(days: Map<string, DayCounts>, currentDayId: string): { counts: HistoryCount[]; details: UsageDetail[] } {
   const counts: HistoryCount[] = [];
   const details: UsageDetail[] = [];
   for (const [dayId, accounts] of days) {
     for (const [accountId, day] of accounts) {
-      const detail = (field: string, count: number): void => {
-        if (count) details.push({ accountId, dayId, field, count });
-      };
+      let called = false;
       for (const [api, row] of day.apis) {
-        for (let i = 0; i < row.length; i++) if (row[i]) counts.push({ accountId, api, dayId, outcome: HISTORY_OUTCOMES[i]!, count: row[i]! });
+        let any = false;
+        for (let i = 0; i < row.length; i++) {
+          if (!row[i]) continue;
+          counts.push({ accountId, api, dayId, outcome: HISTORY_OUTCOMES[i]!, count: row[i]! });
+          row[i] = 0;
+          any = true;
+        }
+        if (any) called = true;
+        else day.apis.delete(api);
       }
-      for (const [keyId, [calls, errors]] of day.keys) {
-        detail(usageFields.keyCalls(keyId), calls!);
-        detail(usageFields.keyErrors(keyId), errors!);
+      if (!called) {
+        accounts.delete(accountId);
+        continue;
+      }
+      const detail = (field: string, pair: number[], at: number): void => {
+        if (pair[at]) details.push({ accountId, dayId, field, count: pair[at]! });
+        pair[at] = 0;
+      };
+      for (const [keyId, pair] of day.keys) {
+        if (!pair[0]) day.keys.delete(keyId);
+        detail(usageFields.keyCalls(keyId), pair, 0);
+        detail(usageFields.keyErrors(keyId), pair, 1);
       }
       for (const [api, routes] of day.endpoints) {
-        for (const [route, [calls, errors]] of routes) {
-          detail(usageFields.endpointCalls(api, route), calls!);
-          detail(usageFields.endpointErrors(api, route), errors!);
+        for (const [route, pair] of routes) {
+          if (!pair[0]) routes.delete(route);
+          detail(usageFields.endpointCalls(api, route), pair, 0);
+          detail(usageFields.endpointErrors(api, route), pair, 1);
         }
       }
-      for (let i = 0; i < day.latency.length; i++) detail(usageFields.latency(i), day.latency[i]!);
+      for (let i = 0; i < day.latency.length; i++) detail(usageFields.latency(i), day.latency, i);
     }
+    if (dayId !== currentDayId || !accounts.size) days.delete(dayId);
   }
   return { counts, details };
 }
@@ -95,9 +117,10 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   const { store, clock } = options;
   const lastUsedEveryMs = options.lastUsedEveryMs ?? 60_000;
   // Usually one day; two for the interval that crosses midnight.
-  let days = new Map<string, DayCounts>();
+  const days = new Map<string, DayCounts>();
   let dayId = '';
   let today: DayCounts = new Map();
+  let counted = false;
   let lastUsed = new Map<string, number>();
   const written = new Map<string, number>();
   // Batches not yet written, oldest first, each with its id: one that timed out may have been
@@ -108,10 +131,11 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   let flushing: Promise<void> | undefined;
 
   const write = async (): Promise<void> => {
-    if (days.size || lastUsed.size) {
-      pending.push({ id: `${batchPrefix}:${++sequence}`, ...countsOf(days), lastUsed });
-      days = new Map();
-      dayId = '';
+    if (counted || lastUsed.size) {
+      pending.push({ id: `${batchPrefix}:${++sequence}`, ...drain(days, dayId), lastUsed });
+      // A day drained to nothing was dropped: the next call makes it again.
+      if (!days.has(dayId)) dayId = '';
+      counted = false;
       lastUsed = new Map();
     }
     while (pending.length) {
@@ -147,8 +171,9 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         today = days.get(id) ?? new Map();
         days.set(id, today);
       }
+      counted = true;
       let day = today.get(accountId);
-      if (!day) today.set(accountId, (day = { apis: new Map(), keys: new Map(), endpoints: new Map(), latency: LATENCY_BOUNDS_MS.map(() => 0) }));
+      if (!day) today.set(accountId, (day = { apis: new Map(), keys: new Map(), endpoints: new Map(), latency: new Array<number>(LATENCY_BOUNDS_MS.length).fill(0) }));
       const index = OUTCOME_INDEX[outcome];
       let row = day.apis.get(api);
       if (!row) day.apis.set(api, (row = [0, 0, 0, 0, 0]));

@@ -70,8 +70,8 @@ describe('the usage breakdown', () => {
         { key_id: b.record.id, calls: 1, errors: 1 },
       ].sort((x, y) => x.key_id.localeCompare(y.key_id)),
       endpoints: [
-        { api: 'burger', route: '/v1/index/{currency}', calls: 3, errors: 0 },
-        { api: 'burger', route: '/v1/status/{code}', calls: 1, errors: 1 },
+        { api: 'burger', route: '/v1/index/{currency}', label: '/burger/v1/index/{currency}', calls: 3, errors: 0 },
+        { api: 'burger', route: '/v1/status/{code}', label: '/burger/v1/status/{code}', calls: 1, errors: 1 },
       ],
     });
     expect(day('2026-03-10').p50_ms).toEqual(expect.any(Number));
