@@ -113,7 +113,6 @@ describe('the Usage page in detail', () => {
     }
     expect(reached).toBe(true);
     await screenshot(small.locator('section.usage-detail'), 'usage-detail-phone');
-    await screenshot(small, 'usage-phone');
     await phone.close();
   });
 

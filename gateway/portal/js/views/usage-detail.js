@@ -29,7 +29,7 @@ function callsTable(caption, first, rows, attribute) {
   const cells = (r) => [el('td', { class: 'num calls', 'data-label': labels[1] }, int(r.calls)), el('td', { class: 'num errors', 'data-label': labels[2] }, int(r.errors)), el('td', { class: 'num', 'data-label': labels[3] }, share(r.errors, r.calls))];
   const all = rows.reduce((t, r) => ({ calls: t.calls + r.calls, errors: t.errors + r.errors }), { calls: 0, errors: 0 });
   return el('div', { class: 'scroll' }, el('table', { class: 'stacked breakdown' },
-    el('caption', {}, caption),
+    el('caption', { class: 'visually-hidden' }, caption),
     el('thead', {}, el('tr', {}, labels.map((l, i) => el('th', { scope: 'col', class: i ? 'num' : undefined }, l)))),
     el('tbody', {}, rows.map((r) => el('tr', { [attribute]: r.id }, el('th', { scope: 'row', 'data-label': first }, r.label), cells(r)))),
     el('tfoot', {}, el('tr', { class: 'total' }, el('th', { scope: 'row', 'data-label': first }, 'All'), cells(all))),
