@@ -51,24 +51,32 @@ export function historyTable(label, api, days, series) {
   );
 }
 
-/** Draws the chart into `holder` (a `role="img"` element, labelled here with the total). */
-export async function drawChart(holder, label, days, series) {
+/**
+ * Draws lines over `days` into `holder` with uPlot: `lines` are `{ label, stroke, dash? }`, `values`
+ * one array per line (null: no point that day). The y axis starts at 0 and leaves room above `yMin`.
+ */
+export async function drawLines(holder, days, lines, values, { yMin = 4 } = {}) {
   const uPlot = await loadUplot();
   const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
   const width = Math.max(280, holder.clientWidth || 600);
-  const total = series.flat().reduce((a, b) => a + b, 0);
   // The axes in the page's theme (uPlot draws on a canvas, which CSS does not reach).
   const style = window.getComputedStyle(holder);
   const ink = style.getPropertyValue('--muted').trim() || '#5a6272';
-  const line = style.getPropertyValue('--line').trim() || '#d5d9e0';
-  holder.setAttribute('aria-label', `${label}: ${int(total)} calls in the last ${days.length} days; the table below lists them by day.`);
+  const grid = style.getPropertyValue('--line').trim() || '#d5d9e0';
   new uPlot({
     width,
     height: 220,
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
-    axes: [{ stroke: ink, grid: { stroke: line }, ticks: { stroke: line } }, { size: 48, stroke: ink, grid: { stroke: line }, ticks: { stroke: line } }],
-    series: [{ label: 'Day' }, ...OUTCOMES.map((o) => ({ label: o.label, stroke: o.stroke, width: 2, points: { show: true, size: 5 } }))],
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(yMin, Math.ceil(max * 1.15))] } },
+    axes: [{ stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid } }, { size: 56, stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid } }],
+    series: [{ label: 'Day' }, ...lines.map((l) => ({ label: l.label, stroke: l.stroke, width: 2, ...(l.dash ? { dash: l.dash, points: { show: false } } : { points: { show: true, size: 5 } }) }))],
     legend: { live: false },
-  }, [xs, ...series], holder);
+  }, [xs, ...values], holder);
+}
+
+/** Draws the chart of calls by outcome into `holder` (a `role="img"` element, labelled here with the total). */
+export async function drawChart(holder, label, days, series) {
+  const total = series.flat().reduce((a, b) => a + b, 0);
+  holder.setAttribute('aria-label', `${label}: ${int(total)} calls in the last ${days.length} days; the table below lists them by day.`);
+  await drawLines(holder, days, OUTCOMES, series);
 }

@@ -149,7 +149,7 @@ export class ApiCall {
     const durationMs = performance.now() - this.startedAt;
     if (this.keyId) {
       const nowMs = context.clock();
-      context.recorder.count(this.accountId, this.keyId, context.api, historyOutcome(status, decision === 'refunded'), nowMs);
+      context.recorder.count(this.accountId, this.keyId, context.api, historyOutcome(status, decision === 'refunded'), nowMs, this.route, durationMs);
       context.usage?.push(this.requestId, this.accountId, this.keyId, context.api, this.plan, this.req.method ?? '', this.route, status, decision, this.upstreamMs, durationMs, this.bytes, nowMs);
     }
     if (this.logged) {

@@ -18,7 +18,7 @@ const DEFAULT_HISTORY_DAYS = 30;
 
 const day = (description: string) => ({ type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
 
-const HISTORY_QUERY: QuerySchema = {
+export const HISTORY_QUERY: QuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {

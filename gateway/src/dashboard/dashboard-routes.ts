@@ -15,6 +15,7 @@ import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
 import { formatAmount } from '../domain/format-amount';
 import { billedPlanMessage, paidPlanMessage } from '../domain/subscription-refusal';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
+import { USAGE_BREAKDOWN_ROUTES, addUsageBreakdownRoutes } from './usage-breakdown-routes';
 import { ACCOUNT_SETTINGS_ROUTES, addAccountSettingsRoutes } from './account-settings-routes';
 import type { AccountBilling } from '../data/billing-store';
 import { CALLER_ERRORS, createDashboardAuth } from './dashboard-auth';
@@ -56,6 +57,7 @@ export const DASHBOARD_ROUTES = {
   ...SIGNUP_ROUTES,
   ...SIGN_IN_ROUTES,
   ...DASHBOARD_ACCOUNT_ROUTES,
+  ...USAGE_BREAKDOWN_ROUTES,
   ...DASHBOARD_VERIFY_ROUTES,
   ...DASHBOARD_KEY_ROUTES,
   ...ACCOUNT_SETTINGS_ROUTES,
@@ -138,6 +140,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   addSignupRoutes(router, { ...deps, accountStore: systemChanges, codes, mailCode: createSignInCodeMailer({ codes, publicUrl: deps.publicUrl }) });
 
   addDashboardAccountRoutes(router, { ...deps, authenticate });
+  addUsageBreakdownRoutes(router, { ...deps, authenticate });
   addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy });
   addDashboardVerifyRoutes(router, { ...deps, codes, authenticate, changesBy });
   addAccountSettingsRoutes(router, { ...deps, codes, changesBy, apis: Object.keys(plans), supportEmail: deps.billing.supportEmail });

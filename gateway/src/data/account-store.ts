@@ -1,4 +1,5 @@
 import type { Subscription } from '../domain/admission';
+import type { UsageBreakdownDay, UsageDetail } from './usage-breakdown';
 
 /** An account: who holds the subscriptions, shared by all its keys. */
 export interface Account {
@@ -174,12 +175,16 @@ export interface AccountStore {
   /** The key and account a secret belongs to, whatever their state (callers check it). */
   findKey(secret: string): Promise<{ key: ApiKey; account: Account; secret: 'current' | 'previous' } | undefined>;
   /**
-   * Adds counts to the history (kept {@link HISTORY_DAYS} days) and sets keys' last use. The same
-   * `batchId` sent again adds nothing (a batch that timed out may have been applied).
+   * Adds counts to the history (kept {@link HISTORY_DAYS} days), with `details` to the accounts'
+   * days in detail ({@link usageBreakdown}: not to the server's totals), and sets keys' last use.
+   * The same `batchId` sent again adds nothing, details included (a batch that timed out may have
+   * been applied).
    */
-  record(counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>, batchId?: string): Promise<void>;
+  record(counts: readonly HistoryCount[], lastUsed: ReadonlyMap<string, number>, batchId?: string, details?: readonly UsageDetail[]): Promise<void>;
   /** The account's history from `fromDayId` to `toDayId` (inclusive), every day and API listed. */
   history(accountId: string, apis: readonly string[], fromDayId: string, toDayId: string): Promise<HistoryDay[] | undefined>;
+  /** The account's calls in detail from `fromDayId` to `toDayId` (inclusive), every day listed: what {@link record}'s details added. */
+  usageBreakdown(accountId: string, fromDayId: string, toDayId: string): Promise<UsageBreakdownDay[] | undefined>;
   /** Every account's history added up, as {@link history} lists one account's: what {@link record} added. */
   serverHistory(apis: readonly string[], fromDayId: string, toDayId: string): Promise<HistoryDay[]>;
   /** The accounts with the most calls counted in a UTC month (`2026-03`), most first, at most `limit`; `active` is how many had any. */

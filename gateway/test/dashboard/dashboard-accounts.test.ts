@@ -327,6 +327,7 @@ describe('the dashboard routes in the API reference', () => {
       'get /dashboard/v1/session',
       'get /dashboard/v1/session/state',
       'get /dashboard/v1/usage',
+      'get /dashboard/v1/usage/breakdown',
       'post /dashboard/v1/account/delete',
       'post /dashboard/v1/account/delete/confirm',
       'post /dashboard/v1/account/email',

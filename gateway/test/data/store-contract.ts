@@ -6,6 +6,7 @@ import type { Account } from '../../src/data/account-store';
 import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
 import { describeBillingContract } from './billing-store-contract';
+import { describeUsageBreakdownContract } from './usage-breakdown-contract';
 import { describeOperatorContract } from './operator-store-contract';
 import { describeEventContract } from './event-store-contract';
 import { describeAccountSettingsContract } from './account-settings-contract';
@@ -632,5 +633,6 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
 
     describeOperatorContract(() => ({ stores, clock }));
     describeAccountSettingsContract(() => ({ stores, clock }));
+    describeUsageBreakdownContract(() => ({ stores, clock }));
   });
 }

@@ -115,9 +115,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 // them, but a plain test run must not leave the checkout changed.
 const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS : path.join(tmpdir(), 'tollgate-screenshots');
 
-/** A PNG of the viewport (a record for the docs, never compared); see SCREENSHOT_DIR for where. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled', caret: 'hide' });
+/** A PNG of the viewport, or of one element (a record for the docs, never compared); see SCREENSHOT_DIR for where. */
+export async function screenshot(target: Page | Locator, name: string): Promise<void> {
+  await target.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled', caret: 'hide' });
 }
 
 /** Waits until `locator` (its first match) shows `text`: Playwright's own waiting, no sleeps. */

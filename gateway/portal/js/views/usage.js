@@ -1,7 +1,8 @@
 import { dateTime, duration, el, errorRegion, heading, int, showError } from '../../shared/dom.js';
-import { drawChart, historyTable, lastDays, seriesOf } from '../../shared/chart.js';
+import { drawChart, drawLines, historyTable, lastDays, seriesOf } from '../../shared/chart.js';
 import { plans, request } from '../api.js';
 import { apiTitle, requireSession } from './common.js';
+import { usageDetail } from './usage-detail.js';
 
 export const title = 'Usage';
 
@@ -32,21 +33,50 @@ function alertsText(api, settings, endpoints) {
   return how.length ? `at ${at.map((t) => `${t}%`).join(' and ')}, ${how.join(' and ')}` : 'off';
 }
 
+/** Every UTC day of this month, first to last, as YYYY-MM-DD. */
+function monthDays() {
+  const now = new Date();
+  const count = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
+  return Array.from({ length: count }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), i + 1)).toISOString().slice(0, 10));
+}
+
+/**
+ * This month's calls added up day by day against the plan's monthly quota, drawn as a dashed line:
+ * the calls the quota counts are those answered 2xx or 4xx (429s and refunded calls are not charged).
+ */
+function quotaChart(api, history, line) {
+  const days = monthDays();
+  const today = new Date().toISOString().slice(0, 10);
+  const byDay = new Map(history.filter((d) => d.api === api).map((d) => [d.day, d.counts]));
+  let sum = 0;
+  const used = days.map((day) => (day > today ? null : (sum += (byDay.get(day)?.['2xx'] ?? 0) + (byDay.get(day)?.['4xx'] ?? 0))));
+  const label = `${apiTitle(api)}: ${int(sum)} calls this month against the monthly quota of ${int(line.limit)} (dashed line)`;
+  const holder = el('div', { class: 'chart quota-chart', role: 'img', 'aria-label': label, 'data-quota': String(line.limit) });
+  const lines = [
+    { label: 'Calls this month', stroke: '#1f6feb' },
+    { label: `Monthly quota (${int(line.limit)})`, stroke: '#c62828', dash: [6, 4] },
+  ];
+  return { holder, draw: () => drawLines(holder, days, lines, [used, days.map(() => line.limit)]) };
+}
+
 /** Per API: this period against the quota, the reset, plan and rate, and 30 days of calls by outcome. */
 export async function render(main, ctx) {
   if (!requireSession(main, ctx, title, 'see your usage')) return;
   const problem = errorRegion();
   main.append(heading(title), el('p', { class: 'lead' }, 'All your keys together, in UTC. Calls appear here within a few seconds.'), problem);
-  const [usage, history, planTable, settings, endpoints] = await Promise.all([
+  const days = lastDays(30);
+  // From the month's first day when it is more than 30 days back (the 31st), for the quota chart.
+  const from = [days[0], monthDays()[0]].sort()[0];
+  const [usage, history, planTable, settings, endpoints, breakdown] = await Promise.all([
     request('GET', '/dashboard/v1/usage'),
-    request('GET', '/dashboard/v1/history'),
+    request('GET', `/dashboard/v1/history?from=${from}`),
     plans(),
     request('GET', '/dashboard/v1/events/settings').catch(() => null),
     request('GET', '/dashboard/v1/webhooks').catch(() => []),
+    request('GET', '/dashboard/v1/usage/breakdown'),
   ]);
   const banner = quotaBanner(usage, settings, ctx.pathOf('webhooks'));
   if (banner) problem.after(banner);
-  const days = lastDays(30);
   const charts = [];
   for (const entry of planTable) {
     const { api } = entry;
@@ -68,15 +98,21 @@ export async function render(main, ctx) {
       el('dt', {}, 'Monthly quota'), el('dd', {}, plan ? int(plan.monthly_quota) : '—'),
       el('dt', {}, 'Quota alerts'), el('dd', { class: 'alerts' }, alertsText(api, settings, endpoints), ' ', el('a', { href: ctx.pathOf('webhooks') }, 'Change')),
     );
+    const quota = line?.window === 'month' ? quotaChart(api, history.days, line) : null;
     main.append(el('section', { class: 'card usage', 'aria-labelledby': id, 'data-api': api },
       el('h2', { id }, apiTitle(api)),
       el('div', { class: 'usage-grid' }, el('div', {}, facts), side),
+      quota && [el('h3', {}, 'This month against the quota'), quota.holder],
       el('h3', {}, 'Last 30 days'),
       holder,
       historyTable(apiTitle(api), api, days, series),
     ));
     charts.push(() => drawChart(holder, apiTitle(api), days, series));
+    if (quota) charts.push(quota.draw);
   }
+  const detail = usageDetail(breakdown);
+  main.append(detail.section);
+  charts.push(detail.draw);
   try {
     await Promise.all(charts.map((draw) => draw()));
   } catch (err) {

@@ -11,7 +11,7 @@ export interface StoredKey {
   previousHash?: string;
 }
 
-/** One account's history for one day: `<api>:<outcome>` → count, with when the day lapses. */
+/** One account's history for one day: `<api>:<outcome>` → count and its details (usage-breakdown.ts), with when the day lapses. */
 export interface HistoryEntry {
   counts: Map<string, number>;
   expiresAtMs: number;

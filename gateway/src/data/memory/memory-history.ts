@@ -1,11 +1,12 @@
 import { dayIds, monthWindow } from '../../domain/windows';
 import { HISTORY_OUTCOMES } from '../account-store';
 import type { AccountCalls, AccountStore, HistoryCount, HistoryDay } from '../account-store';
+import { breakdownDay } from '../usage-breakdown';
 import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, TOP_ACCOUNTS_KEEP_SECONDS } from '../retention';
 import { SERVER_HISTORY, TOP_HISTORY } from './account-state';
 import type { HistoryEntry, MemoryParts } from './account-state';
 
-type HistoryPart = Pick<AccountStore, 'record' | 'history' | 'serverHistory' | 'topAccounts'>;
+type HistoryPart = Pick<AccountStore, 'record' | 'history' | 'usageBreakdown' | 'serverHistory' | 'topAccounts'>;
 
 /** The counts of one day, every API and outcome listed (zeros where none). */
 function daysOf(read: (day: string) => Map<string, number> | undefined, apis: readonly string[], fromDayId: string, toDayId: string): HistoryDay[] {
@@ -76,7 +77,7 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
     return stored && stored.expiresAtMs > options.clock() ? stored.counts : undefined;
   };
   return {
-    async record(counts, lastUsed, batchId) {
+    async record(counts, lastUsed, batchId, details = []) {
       const nowMs = options.clock();
       // Ids of batches added, oldest first, as long as Redis keeps its markers: a batch sent again
       // adds nothing here either (the contract is one for every store).
@@ -87,6 +88,7 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
       const fresh = batchId === undefined || !batches.has(batchId);
       if (batchId !== undefined && fresh) batches.set(batchId, nowMs + HISTORY_BATCH_TTL_SECONDS * 1000);
       for (const c of fresh ? counts : []) addCount(c, nowMs);
+      for (const d of fresh ? details : []) add(`${d.accountId}|${d.dayId}`, d.field, d.count, nowMs + HISTORY_TTL_SECONDS * 1000);
       for (const [keyId, atMs] of lastUsed) {
         const stored = keys.get(keyId);
         if (stored) stored.record.last_used_at = new Date(atMs).toISOString();
@@ -98,6 +100,10 @@ export function memoryHistory(parts: MemoryParts): HistoryPart {
     async history(accountId, apis, fromDayId, toDayId): Promise<HistoryDay[] | undefined> {
       if (!accounts.has(accountId)) return undefined;
       return daysOf((day) => live(`${accountId}|${day}`), apis, fromDayId, toDayId);
+    },
+    async usageBreakdown(accountId, fromDayId, toDayId) {
+      if (!accounts.has(accountId)) return undefined;
+      return dayIds(fromDayId, toDayId).map((day) => breakdownDay(day, live(`${accountId}|${day}`) ?? []));
     },
     serverHistory: async (apis, fromDayId, toDayId) => daysOf((day) => live(`${SERVER_HISTORY}|${day}`), apis, fromDayId, toDayId),
     async topAccounts(monthId, limit) {

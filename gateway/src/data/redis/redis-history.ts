@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { dayIds, monthWindow } from '../../domain/windows';
 import { HISTORY_OUTCOMES } from '../account-store';
 import type { AccountStore, HistoryCount, HistoryDay } from '../account-store';
+import { breakdownDay } from '../usage-breakdown';
 import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, TOP_ACCOUNTS_KEEP_SECONDS } from '../retention';
 import type { AccountParts } from './account-context';
 import { HISTORY_ACCOUNTS_PER_CALL, historyCalls } from './history-calls';
@@ -9,7 +10,7 @@ import { isCluster, streamsOf } from './redis-client';
 import { redisKeys } from './redis-keys';
 import { createWriteCoalescer } from './write-coalescer';
 
-type HistoryPart = Pick<AccountStore, 'record' | 'history' | 'serverHistory' | 'topAccounts'>;
+type HistoryPart = Pick<AccountStore, 'record' | 'history' | 'usageBreakdown' | 'serverHistory' | 'topAccounts'>;
 
 /** One day's history counts read back, every API and outcome listed (zeros where none). */
 function daysOf(days: string[], replies: [Error | null, unknown][], apis: readonly string[]): HistoryDay[] {
@@ -61,10 +62,18 @@ export function redisHistory(parts: AccountParts): HistoryPart {
   const { redis, ctx, scripts } = parts;
   const { guard } = ctx;
   const coalesce = createWriteCoalescer(() => streamsOf(redis));
+  // An account's day hashes, read in one pipeline (one slot: one master of a Cluster); undefined for an unknown account.
+  const readDays = async (accountId: string, fromDayId: string, toDayId: string): Promise<{ days: string[]; replies: [Error | null, unknown][] } | undefined> => {
+    if (!(await redis.exists(redisKeys.account(accountId)))) return undefined;
+    const days = dayIds(fromDayId, toDayId);
+    const pipeline = redis.pipeline();
+    for (const day of days) pipeline.hgetall(redisKeys.history(accountId, day));
+    return { days, replies: (await pipeline.exec()) ?? [] };
+  };
   return {
-    record: (counts, lastUsed, batchId) =>
+    record: (counts, lastUsed, batchId, details = []) =>
       guard.run('record', async () => {
-        if (!counts.length && !lastUsed.size) return;
+        if (!counts.length && !details.length && !lastUsed.size) return;
         // One batch: the history costs a gateway one write a second, not one per call. Per
         // account, the script adds its counts at most once per batch id, so a batch sent again
         // after a timeout (it may have been applied) is not counted twice. Corking the sockets for
@@ -73,7 +82,7 @@ export function redisHistory(parts: AccountParts): HistoryPart {
         const sent: Promise<unknown>[] = [];
         const batch = batchId ?? randomUUID();
         // One Redis takes the whole batch in a few calls; a Cluster, one call per account.
-        for (const { keys, args } of historyCalls(counts, lastUsed, batch, isCluster(redis) ? 1 : HISTORY_ACCOUNTS_PER_CALL)) sent.push(scripts.tollgateHistory(keys.length, ...keys, ...args));
+        for (const { keys, args } of historyCalls(counts, lastUsed, batch, isCluster(redis) ? 1 : HISTORY_ACCOUNTS_PER_CALL, details)) sent.push(scripts.tollgateHistory(keys.length, ...keys, ...args));
         // The server's totals: one more call, on the {stats} slot, added once per batch id too.
         for (const call of statsCalls(counts, batch, ctx.clock())) sent.push(scripts.tollgateStats(...call));
         // Every command is waited for (none left running unseen), then the first failure thrown.
@@ -81,11 +90,13 @@ export function redisHistory(parts: AccountParts): HistoryPart {
       }),
     history: (accountId, apis, fromDayId, toDayId) =>
       guard.run('history', async (): Promise<HistoryDay[] | undefined> => {
-        if (!(await redis.exists(redisKeys.account(accountId)))) return undefined;
-        const days = dayIds(fromDayId, toDayId);
-        const pipeline = redis.pipeline();
-        for (const day of days) pipeline.hgetall(redisKeys.history(accountId, day));
-        return daysOf(days, (await pipeline.exec()) ?? [], apis);
+        const read = await readDays(accountId, fromDayId, toDayId);
+        return read && daysOf(read.days, read.replies, apis);
+      }),
+    usageBreakdown: (accountId, fromDayId, toDayId) =>
+      guard.run('usage_breakdown', async () => {
+        const read = await readDays(accountId, fromDayId, toDayId);
+        return read?.days.map((day, i) => breakdownDay(day, Object.entries((read.replies[i]?.[1] ?? {}) as Record<string, string>).map(([field, count]) => [field, Number(count)])));
       }),
     serverHistory: (apis, fromDayId, toDayId) =>
       guard.run('server_history', async () => {

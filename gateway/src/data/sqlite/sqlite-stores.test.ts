@@ -1,3 +1,4 @@
+import { usageFields } from '../usage-breakdown';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,8 +94,12 @@ describe('sqlite stores on disk', () => {
     expect((await admit(first, rolled.key)).outcome).toBe('admitted');
     expect((await admit(first, freeKey.key)).outcome).toBe('playground');
     await first.stores.quotaStore.countSignup('192.0.2.1', clock.now());
-    await accountStore.record([{ accountId: account.id, api: 'token', dayId: '2026-03-10', outcome: '2xx', count: 2 }], new Map([[kept.record.id, START]]));
+    await accountStore.record([{ accountId: account.id, api: 'token', dayId: '2026-03-10', outcome: '2xx', count: 2 }], new Map([[kept.record.id, START]]), 'b1', [
+      { accountId: account.id, dayId: '2026-03-10', field: usageFields.keyCalls(kept.record.id), count: 2 },
+      { accountId: account.id, dayId: '2026-03-10', field: usageFields.latency(4), count: 2 },
+    ]);
     const before = {
+      breakdown: await accountStore.usageBreakdown(account.id, '2026-03-09', '2026-03-10'),
       accounts: await accountStore.listAccounts({ limit: 10 }),
       keys: await accountStore.listKeys(account.id, { limit: 10 }),
       history: await accountStore.history(account.id, ['token'], '2026-03-09', '2026-03-10'),
@@ -102,6 +107,7 @@ describe('sqlite stores on disk', () => {
       played: await first.stores.quotaStore.usage(free.id, 'token', clock.now()),
     };
     expect(before.usage).toEqual({ month: 2, day: 0 });
+    expect(before.breakdown?.[1]?.keys).toEqual([{ key_id: kept.record.id, calls: 2, errors: 0 }]);
     expect(before.keys?.items.find((k) => k.id === kept.record.id)?.last_used_at).toBe(new Date(START).toISOString());
     first.close();
     // Closed: the write-ahead log is folded into the file, so copying the file alone is a backup.
@@ -112,6 +118,7 @@ describe('sqlite stores on disk', () => {
     const again = second.stores.accountStore;
     expect(second.stores.kind).toBe('sqlite');
     expect({
+      breakdown: await again.usageBreakdown(account.id, '2026-03-09', '2026-03-10'),
       accounts: await again.listAccounts({ limit: 10 }),
       keys: await again.listKeys(account.id, { limit: 10 }),
       history: await again.history(account.id, ['token'], '2026-03-09', '2026-03-10'),

@@ -1,6 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Redis from 'ioredis';
+import { createRedisStores } from '../../../src/data/redis/redis-stores';
+import { usageFields } from '../../../src/data/usage-breakdown';
 import { startGatewayProcess } from '../../support/gateway-process';
 import { rawCall } from '../../support/raw-http';
 import { startRedisServer } from '../../support/redis-server';
@@ -43,6 +46,32 @@ describe('Redis as the system of record', () => {
       } finally {
         await redisServer.stop();
       }
+    }
+  });
+
+  it('when Redis restarts with AOF on, then an account’s day in detail is still there', async () => {
+    const aofDir = mkdtempSync(path.join(dir, 'restart-'));
+    const first = await startRedisServer({ aofDir });
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    let redis = new Redis(first.url);
+    const { accountStore } = createRedisStores(redis, { clock: () => now });
+    const account = await accountStore.createAccount({ name: 'kept' });
+    await accountStore.record([{ accountId: account.id, api: 'token', dayId: '2026-03-10', outcome: '2xx', count: 2 }], new Map(), 'b1', [
+      { accountId: account.id, dayId: '2026-03-10', field: usageFields.keyCalls('key_kept'), count: 2 },
+      { accountId: account.id, dayId: '2026-03-10', field: usageFields.endpointCalls('token', '/v1/meta'), count: 2 },
+    ]);
+    const before = await accountStore.usageBreakdown(account.id, '2026-03-10', '2026-03-10');
+    await redis.quit();
+    await first.stop();
+    const second = await startRedisServer({ aofDir, port: first.port });
+    redis = new Redis(second.url);
+    try {
+      const after = await createRedisStores(redis, { clock: () => now }).accountStore.usageBreakdown(account.id, '2026-03-10', '2026-03-10');
+      expect(after).toEqual(before);
+      expect(after?.[0]?.keys).toEqual([{ key_id: 'key_kept', calls: 2, errors: 0 }]);
+    } finally {
+      await redis.quit();
+      await second.stop();
     }
   });
 });
