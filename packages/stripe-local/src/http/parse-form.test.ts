@@ -57,8 +57,21 @@ describe('parseForm', () => {
     );
   });
 
-  it('when a body names __proto__, then nothing is polluted', () => {
-    parseForm('__proto__[polluted]=1&a[__proto__][polluted]=1&constructor[prototype][polluted]=1');
+  it.each([
+    '__proto__[polluted]=1',
+    'a[__proto__][polluted]=1',
+    'metadata[__proto__]=%20',
+    'metadata%5B__proto__%5D=x',
+    'metadata[__proto__][]=x',
+    '__proto__=x',
+  ])('when a body names __proto__ (%s), then it is a Stripe 400 and nothing is polluted', (body) => {
+    expect(() => parseForm(body)).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining('__proto__') }));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('when a body names constructor or prototype, then they are ordinary keys and nothing is polluted', () => {
+    const parsed = parseForm('constructor[prototype][polluted]=1&metadata[toString]=t');
+    expect(JSON.parse(JSON.stringify(parsed))).toEqual({ constructor: { prototype: { polluted: '1' } }, metadata: { toString: 't' } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
