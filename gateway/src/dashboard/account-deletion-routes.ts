@@ -5,6 +5,7 @@ import { dayWindow } from '../domain/windows';
 import { HISTORY_DAYS } from '../data/account-store';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { AuditEntry, AuditLog } from '../data/audit-log';
+import { allPages } from '../data/all-pages';
 import type { AccountBilling } from '../data/billing-store';
 import type { SessionStore } from '../data/session-store';
 import { ACCOUNT_SCHEMA, API_KEY_SCHEMA, AUDIT_ENTRY_SCHEMA, HISTORY_SCHEMA } from '../http/account-schemas';
@@ -101,18 +102,6 @@ export interface AccountDeletionDeps {
 }
 
 const PAGE = 100;
-
-/** Every page of a cursor listing. */
-async function allPages<T>(read: (cursor: string | undefined) => Promise<{ items: T[]; next_cursor: string | null } | undefined>): Promise<T[]> {
-  const all: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await read(cursor);
-    all.push(...(page?.items ?? []));
-    cursor = page?.next_cursor ?? undefined;
-  } while (cursor);
-  return all;
-}
 
 /** Adds `/account/export`, `/account/delete` and its `/confirm` to the dashboard router. */
 export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDeps): void {

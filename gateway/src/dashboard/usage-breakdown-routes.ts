@@ -3,6 +3,7 @@ import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import { LATENCY_BOUNDS_MS, latencyPercentile } from '../domain/latency-histogram';
 import type { AccountStore } from '../data/account-store';
+import { allPages } from '../data/all-pages';
 import type { UsageBreakdownDay } from '../data/usage-breakdown';
 import { ACCOUNT_ID_PATTERN } from '../domain/api-key';
 import { toCsv } from '../http/csv';
@@ -97,29 +98,26 @@ export function addUsageBreakdownRoutes(router: Router, deps: UsageBreakdownDeps
     const stored = await deps.accountStore.usageBreakdown(account.id, from, to);
     if (!stored) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
     const days: ReportDay[] = stored.map((d) => ({
-      ...d,
-      endpoints: d.endpoints.map((e) => ({ ...e, label: endpointLabel(e.api, e.route) })),
+      day: d.day,
       calls: d.keys.reduce((sum, k) => sum + k.calls, 0),
       errors: d.keys.reduce((sum, k) => sum + k.errors, 0),
       p50_ms: latencyPercentile(d.latency, 0.5),
       p95_ms: latencyPercentile(d.latency, 0.95),
+      latency: d.latency,
+      keys: d.keys,
+      endpoints: d.endpoints.map((e) => ({ ...e, label: endpointLabel(e.api, e.route) })),
     }));
     // The names of the keys that called: every key of the account, a page at a time (a few dozen at most).
     const called = new Set(days.flatMap((d) => d.keys.map((k) => k.key_id)));
-    const keys: { id: string; name: string; revoked: boolean }[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await deps.accountStore.listKeys(account.id, { cursor, limit: 100 });
-      for (const key of page?.items ?? []) if (called.has(key.id)) keys.push({ id: key.id, name: key.name, revoked: key.revoked_at !== null });
-      cursor = page?.next_cursor ?? undefined;
-    } while (cursor);
+    const keys = (await allPages((cursor) => deps.accountStore.listKeys(account.id, { cursor, limit: 100 })))
+      .filter((key) => called.has(key.id))
+      .map((key) => ({ id: key.id, name: key.name, revoked: key.revoked_at !== null }));
     return { account_id: account.id, from, to, days, keys };
   };
 
   router.get('/usage/breakdown', async (req, res) => {
     const { days, keys, ...range } = await report(req);
-    const data = { ...range, latency_bounds_ms: LATENCY_BOUNDS_MS, keys, days: days.map(({ day, calls, errors, p50_ms, p95_ms, latency, keys: byKey, endpoints }) => ({ day, calls, errors, p50_ms, p95_ms, latency, keys: byKey, endpoints })) };
-    sendOk(res, data, USAGE_BREAKDOWN_ROUTES.usageBreakdown.message);
+    sendOk(res, { ...range, latency_bounds_ms: LATENCY_BOUNDS_MS, keys, days }, USAGE_BREAKDOWN_ROUTES.usageBreakdown.message);
   });
 
   router.get('/usage/breakdown.csv', async (req: Request, res: Response) => {

@@ -1,3 +1,4 @@
+import { allPages } from './all-pages';
 import type { Account, AccountStore, ApiKey } from './account-store';
 
 /** Visits every key of every account, a page of 100 accounts and of 100 keys at a time (so a large store is never read whole). */
@@ -6,12 +7,7 @@ export async function forEachKey(accounts: Pick<AccountStore, 'listAccounts' | '
   do {
     const page = await accounts.listAccounts({ cursor, limit: 100 });
     for (const account of page.items) {
-      let keyCursor: string | undefined;
-      do {
-        const keys = await accounts.listKeys(account.id, { cursor: keyCursor, limit: 100 });
-        for (const key of keys?.items ?? []) await visit(key, account);
-        keyCursor = keys?.next_cursor ?? undefined;
-      } while (keyCursor);
+      for (const key of await allPages((keyCursor) => accounts.listKeys(account.id, { cursor: keyCursor, limit: 100 }))) await visit(key, account);
     }
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
