@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@tollgate/envelope/test/processes';
+import { freePorts } from '@tollgate/envelope/test/processes';
 
 /** `npm start`'s script (scripts/stack.ts) as a real process, with what it printed. */
 export interface StackProcess {
@@ -22,9 +22,10 @@ export interface StackProcess {
 /** The variables that move the four ports of `npm start`. */
 export type StackPorts = Record<'GATEWAY_PORT' | 'BURGER_PORT' | 'TOKEN_PORT' | 'LOGS_PORT', string>;
 
-/** Four free ports, as the variables `npm start` reads them. */
+/** Four distinct free ports, as the variables `npm start` reads them. */
 export async function freeStackPorts(): Promise<StackPorts> {
-  return { GATEWAY_PORT: String(await freePort()), BURGER_PORT: String(await freePort()), TOKEN_PORT: String(await freePort()), LOGS_PORT: String(await freePort()) };
+  const [gateway, burger, token, logs] = (await freePorts(4)).map(String) as [string, string, string, string];
+  return { GATEWAY_PORT: gateway, BURGER_PORT: burger, TOKEN_PORT: token, LOGS_PORT: logs };
 }
 
 /**

@@ -23,6 +23,30 @@ export function freePort(port = 0): Promise<number> {
   });
 }
 
+/**
+ * `count` loopback ports free a moment ago and distinct: each is held until all are found, since
+ * ports asked for one after another may be the same one (a port let go is free to hand out again).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  try {
+    return await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<number>((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(0, '127.0.0.1', () => {
+              const address = server.address();
+              resolve(typeof address === 'object' && address ? address.port : 0);
+            });
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))));
+  }
+}
+
 /** Options of {@link waitForOk}. */
 export interface WaitOptions {
   attempts?: number;
