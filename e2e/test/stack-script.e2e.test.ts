@@ -5,8 +5,7 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { parseEnv } from '../../packages/envelope/src/parse-env';
 import { secretSchema } from '../../packages/envelope/src/secret-schema';
-import { freePort } from '@tollgate/envelope/test/processes';
-import { childrenRunning, freeStackPorts, startStackProcess } from './support/stack-process';
+import { childrenRunning, freeOfflineStack, freeStackPorts, startStackProcess } from './support/stack-process';
 import type { StackProcess } from './support/stack-process';
 
 // `npm start` as an operator meets it: scripts/stack.ts as a process, its output and exit code.
@@ -46,21 +45,12 @@ async function released(port: number, timeoutMs = 20_000): Promise<void> {
   }
 }
 
-/** Upstream variables that point every service at a loopback port nothing listens on: offline, without touching the internet. */
-async function closedUpstreams(): Promise<Record<string, string>> {
-  return {
-    BURGER_DATA_URL: `http://127.0.0.1:${await freePort()}/big-mac-full-index.csv`,
-    TOKEN_UPSTREAM_URL: `http://127.0.0.1:${await freePort()}`,
-    LOGS_RPC_ETHEREUM: `http://127.0.0.1:${await freePort()}`,
-  };
-}
-
 describe('npm start (scripts/stack.ts)', () => {
   it("when a deployable's port is taken, then it names the port and the deployable and exits 1 before any banner", async () => {
-    const ports = await freeStackPorts();
+    const { ports, upstreams } = await freeOfflineStack();
     holder = createServer();
     await new Promise<void>((resolve) => holder!.listen(Number(ports.BURGER_PORT), '127.0.0.1', resolve));
-    running = startStackProcess(ROOT, { ...ports, ...(await closedUpstreams()) });
+    running = startStackProcess(ROOT, { ...ports, ...upstreams });
     expect(await running.exited).toBe(1);
     expect(running.output()).toContain(`port ${ports.BURGER_PORT} (burger) is already in use`);
     expect(running.output()).toContain('set BURGER_PORT to a free port');
@@ -84,15 +74,16 @@ describe('npm start (scripts/stack.ts)', () => {
   });
 
   it('when a deployable exits during start-up, then it is named with its own error line and the exit code is 1, without a banner', async () => {
-    running = startStackProcess(ROOT, { ...(await freeStackPorts()), ...(await closedUpstreams()), BURGER_REFRESH_SECONDS: '0' });
+    const { ports, upstreams } = await freeOfflineStack();
+    running = startStackProcess(ROOT, { ...ports, ...upstreams, BURGER_REFRESH_SECONDS: '0' });
     expect(await running.exited).toBe(1);
     expect(running.output()).toMatch(/\[stack\] burger exited with code 1 during start-up: burger: BURGER_REFRESH_SECONDS must be/);
     expect(running.output()).not.toContain('Tollgate is up');
   });
 
   it('when every upstream is unreachable, then the banner names burger, token and logs and suggests --demo, with a generated admin token the gateway accepts', async () => {
-    const upstreams = await closedUpstreams();
-    running = startStackProcess(ROOT, { ...(await freeStackPorts()), ...upstreams });
+    const { ports, upstreams } = await freeOfflineStack();
+    running = startStackProcess(ROOT, { ...ports, ...upstreams });
     await running.waitFor(BANNER_END, 45_000);
     const banner = running.output().slice(running.output().indexOf('Tollgate is up'));
     expect(banner).toMatch(/^Tollgate is up, but burger, token, logs cannot reach their upstreams/);
@@ -115,8 +106,8 @@ describe('npm start (scripts/stack.ts)', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('when %s is sent to the npm start process alone, then every deployable stops cleanly and frees its port', async (signal) => {
-    const ports = await freeStackPorts();
-    running = startStackProcess(ROOT, { ...ports, ...(await closedUpstreams()) }, [], 'npm');
+    const { ports, upstreams } = await freeOfflineStack();
+    running = startStackProcess(ROOT, { ...ports, ...upstreams }, [], 'npm');
     await running.waitFor(BANNER_END, 60_000);
     process.kill(running.pid, signal);
     await Promise.all(Object.values(ports).map((port) => released(Number(port))));
@@ -127,7 +118,8 @@ describe('npm start (scripts/stack.ts)', () => {
   }, 120_000);
 
   it('when a deployable ends after the banner, then the stack stops and the exit code is 1, naming it', async () => {
-    running = startStackProcess(ROOT, { ...(await freeStackPorts()), ...(await closedUpstreams()) });
+    const { ports, upstreams } = await freeOfflineStack();
+    running = startStackProcess(ROOT, { ...ports, ...upstreams });
     await running.waitFor(BANNER_END, 45_000);
     const [token] = childrenRunning(running.pid, join('services', 'token', 'src', 'main.ts'));
     expect(token).toBeDefined();

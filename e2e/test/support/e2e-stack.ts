@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { BUILT_IN_PLANS } from '../../../gateway/src/domain/plans';
-import { freePort } from '@tollgate/envelope/test/processes';
+import { freePorts } from '@tollgate/envelope/test/processes';
 import { startRedisServer } from '../../../gateway/test/support/redis-server';
 import { startDemoBilling } from '../../../scripts/stack/demo-billing';
 import type { DemoBilling } from '../../../scripts/stack/demo-billing';
@@ -45,7 +45,8 @@ export async function startE2eStack(root: string): Promise<E2eStack> {
   let printed = '';
   const sink = new PassThrough();
   sink.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  const ports = { gateway: await freePort(), burger: await freePort(), token: await freePort(), logs: await freePort() };
+  const [gateway, burger, token, logs] = (await freePorts(4)) as [number, number, number, number];
+  const ports = { gateway, burger, token, logs };
   const billing = await startDemoBilling(root, `http://127.0.0.1:${ports.gateway}`).catch(async (err: unknown) => {
     await upstreams.stop();
     await redis.stop();

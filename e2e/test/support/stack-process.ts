@@ -22,10 +22,28 @@ export interface StackProcess {
 /** The variables that move the four ports of `npm start`. */
 export type StackPorts = Record<'GATEWAY_PORT' | 'BURGER_PORT' | 'TOKEN_PORT' | 'LOGS_PORT', string>;
 
+/** The variables that point every service at a loopback port nothing listens on: offline, without touching the internet. */
+export type ClosedUpstreams = Record<'BURGER_DATA_URL' | 'TOKEN_UPSTREAM_URL' | 'LOGS_RPC_ETHEREUM', string>;
+
 /** Four distinct free ports, as the variables `npm start` reads them. */
 export async function freeStackPorts(): Promise<StackPorts> {
-  const [gateway, burger, token, logs] = (await freePorts(4)).map(String) as [string, string, string, string];
-  return { GATEWAY_PORT: gateway, BURGER_PORT: burger, TOKEN_PORT: token, LOGS_PORT: logs };
+  return (await freeOfflineStack()).ports;
+}
+
+/**
+ * The four ports and three closed upstreams, all seven distinct: an upstream port that was also a
+ * deployable's would point a service at the stack itself instead of at nothing.
+ */
+export async function freeOfflineStack(): Promise<{ ports: StackPorts; upstreams: ClosedUpstreams }> {
+  const [gateway, burger, token, logs, csv, indexer, rpc] = (await freePorts(7)).map(String) as [string, string, string, string, string, string, string];
+  return {
+    ports: { GATEWAY_PORT: gateway, BURGER_PORT: burger, TOKEN_PORT: token, LOGS_PORT: logs },
+    upstreams: {
+      BURGER_DATA_URL: `http://127.0.0.1:${csv}/big-mac-full-index.csv`,
+      TOKEN_UPSTREAM_URL: `http://127.0.0.1:${indexer}`,
+      LOGS_RPC_ETHEREUM: `http://127.0.0.1:${rpc}`,
+    },
+  };
 }
 
 /**

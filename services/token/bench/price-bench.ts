@@ -5,7 +5,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { LOCAL_COINS } from '../test/support/local-indexer';
-import { freePort, waitForOk } from '@tollgate/envelope/test/processes';
+import { freePorts, waitForOk } from '@tollgate/envelope/test/processes';
 
 // Benchmark (not a test): GET /v1/price with 12 tokens against the local indexer, each in its own
 // process. Latency is measured with sequential keep-alive requests timed in microseconds (one at a
@@ -67,8 +67,7 @@ async function main(): Promise<void> {
   const ids = LOCAL_COINS.map((c) => c.id);
   // Rotating sets of 12, so that concurrent requests are mostly different calls upstream.
   const sets = Array.from({ length: ids.length }, (_, i) => Array.from({ length: 12 }, (_, j) => ids[(i + j) % ids.length]!));
-  const indexerPort = await freePort();
-  const servicePort = await freePort();
+  const [indexerPort, servicePort] = (await freePorts(2)) as [number, number];
   const indexer = start(['bench/local-indexer-server.ts', String(indexerPort)], {});
   const service = start(['src/main.ts'], { PORT: String(servicePort), TOKEN_UPSTREAM_URL: `http://127.0.0.1:${indexerPort}`, LOG_LEVEL: 'info' });
   try {

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort, startMain as startProcess } from '@tollgate/envelope/test/processes';
+import { freePorts, startMain as startProcess } from '@tollgate/envelope/test/processes';
 import { REAL_DATASET_PATH, realDatasetText } from '../support/real-dataset';
 
 const SERVICE_DIR = join(__dirname, '..', '..');
@@ -69,7 +69,7 @@ describe('the service process', () => {
   }, PROCESS_TIMEOUT_MS);
 
   it('when the CSV host is down, then a failed call logs one line with its cause beside its access line, no stack', async () => {
-    const [port, deadPort] = [await freePort(), await freePort()];
+    const [port, deadPort] = (await freePorts(2)) as [number, number];
     child = startMain({ PORT: String(port), BURGER_DATA_URL: `http://127.0.0.1:${deadPort}/big-mac.csv`, LOG_LEVEL: 'warn' });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

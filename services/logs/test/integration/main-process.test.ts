@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { freePort, startMain, waitForOk } from '@tollgate/envelope/test/processes';
+import { freePort, freePorts, startMain, waitForOk } from '@tollgate/envelope/test/processes';
 import { startAnvil, type Anvil } from '../support/anvil.js';
 
 // A real anvil and the real composition root in a child process.
@@ -22,8 +22,7 @@ afterAll(async () => {
 
 describe('the logs service process', () => {
   it('when an RPC is unreachable, then a failed call logs one line with its cause beside its access line, no stack', async () => {
-    const port = await freePort();
-    const dead = await freePort();
+    const [port, dead] = (await freePorts(2)) as [number, number];
     const service = startService({ PORT: String(port), LOGS_RPC_ETHEREUM: anvil.url, LOGS_RPC_BASE: `http://127.0.0.1:${dead}` });
     try {
       await waitForHealth(`http://127.0.0.1:${port}`, service.exited);
