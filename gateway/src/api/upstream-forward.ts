@@ -5,6 +5,8 @@ import { AppError } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
 import type { ApiCall } from './api-call';
 import { clientHeaders } from './forwarded-headers';
+import { WaitingLine } from './waiting-line';
+import type { InLine } from './waiting-line';
 
 /** What the forwarder to one service needs. */
 export interface UpstreamDeps {
@@ -45,7 +47,7 @@ function flushHeadersOnly(): void {
  * first write, so a small answer (headers, body and end parsed from one read) leaves in one write;
  * headers the service sent alone reach the client at once, as the service meant.
  */
-class Forward implements Dispatcher.DispatchHandler {
+class Forward implements Dispatcher.DispatchHandler, InLine {
   controller: Dispatcher.DispatchController | undefined = undefined;
   /** The request was written to a socket. */
   started = false;
@@ -59,6 +61,9 @@ class Forward implements Dispatcher.DispatchHandler {
   sentAt = this.queuedAt;
   /** Some of the body was written (and the headers with it). */
   private wrote = false;
+  lineNext: InLine | undefined = undefined;
+  linePrev: InLine | undefined = undefined;
+  inLine = false;
 
   constructor(
     readonly upstream: ServiceForwarder,
@@ -75,7 +80,7 @@ class Forward implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     this.started = true;
-    this.upstream.waiting.delete(this);
+    this.upstream.waiting.remove(this);
     if (this.dropped) controller.abort(new Error('the call was given up before a connection came free'));
   }
 
@@ -121,7 +126,7 @@ class Forward implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error & { code?: string }): void {
     const { call, upstream } = this;
-    upstream.waiting.delete(this);
+    upstream.waiting.remove(this);
     // A call the client left was given back when it left; one given up in the queue, when it was.
     if (this.dropped) return;
     if (this.answered) {
@@ -154,7 +159,7 @@ class ServiceForwarder implements Upstream {
   private readonly basePath: string;
   private readonly timeoutMs: number;
   // Calls sent and not yet on a socket, oldest first: each leaves as it gets one, so a finished call is not kept.
-  readonly waiting = new Set<Forward>();
+  readonly waiting = new WaitingLine<Forward>();
 
   constructor(deps: UpstreamDeps) {
     this.api = deps.api;
@@ -183,7 +188,7 @@ class ServiceForwarder implements Upstream {
 
   dispatch(forward: Forward): void {
     forward.queuedAt = performance.now();
-    this.waiting.add(forward);
+    this.waiting.push(forward);
     this.pool.dispatch(forward.options, forward);
   }
 
@@ -202,11 +207,11 @@ class ServiceForwarder implements Upstream {
   /** Ends every call that has waited longer than the timeout for a connection, without a timer per call. */
   private sweep(): void {
     const now = performance.now();
-    for (const forward of this.waiting) {
+    for (let forward = this.waiting.first(); forward; forward = this.waiting.first()) {
       const waited = now - forward.queuedAt;
       // Oldest first: the rest waited less.
       if (waited <= this.timeoutMs) break;
-      this.waiting.delete(forward);
+      this.waiting.remove(forward);
       if (forward.dropped || forward.call.gone) continue;
       forward.dropped = true;
       this.failed(forward, Object.assign(new Error(`no connection to the ${this.api} service came free within ${Math.round(waited)} ms`), { code: QUEUE_TIMEOUT }));
