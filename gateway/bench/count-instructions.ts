@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { BENCH_PATH, createBenchKeys } from './bench-setup';
 import { runBench, withBenchServers } from './bench-servers';
 import type { BenchServers } from './bench-servers';
 import { startChild } from './child-server';
-import { rotate } from './measure';
+import { rotate, sendCalls } from './measure';
 
 /**
  * Instructions per proxied call of a gateway build, counted by valgrind's callgrind: a count, not
@@ -35,18 +34,6 @@ const CONCURRENCY = 4;
 // with such work are compared at the same rate.
 const RATE = Number(process.env.COUNT_RATE ?? 0);
 
-/** Sends exactly `total` calls, `CONCURRENCY` at a time, each with the next key; resolves with how many got 200. */
-async function closedLoop(url: string, nextKey: () => string, total: number, rate = 0): Promise<number> {
-  const result = await autocannon({
-    url,
-    connections: CONCURRENCY,
-    amount: total,
-    ...(rate > 0 ? { overallRate: rate } : {}),
-    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-tollgate-key': nextKey() } }) }],
-  });
-  return result['2xx'];
-}
-
 async function main(): Promise<void> {
   await withBenchServers(count);
 }
@@ -71,10 +58,10 @@ async function count({ upstream, dir, env: benchEnv }: BenchServers): Promise<vo
     const { url } = child;
     const nextKey = rotate(BUILD.includes('bare') ? [''] : await createBenchKeys({ url }, 20));
     const target = url + BENCH_PATH;
-    await closedLoop(target, nextKey, WARMUP);
+    await sendCalls(target, nextKey, WARMUP, CONCURRENCY);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
     const started = performance.now();
-    const ok = await closedLoop(target, nextKey, CALLS, RATE);
+    const ok = await sendCalls(target, nextKey, CALLS, CONCURRENCY, RATE);
     const seconds = (performance.now() - started) / 1000;
     execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
     await child.stop();

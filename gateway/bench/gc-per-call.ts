@@ -1,11 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { BENCH_PATH, createBenchKeys } from './bench-setup';
 import { runBench, withBenchServers } from './bench-servers';
 import { startChild } from './child-server';
-import { median, rotate } from './measure';
+import { median, rotate, sendCalls } from './measure';
 
 /**
  * What the young-generation collector does per call at saturation, read from V8's own trace
@@ -25,6 +24,7 @@ const BUILDS = (process.env.GC_BUILDS ?? 'bench/bare-proxy.ts,dist/main.js').spl
 const ROUNDS = Number(process.env.GC_ROUNDS ?? 2);
 const CALLS = Number(process.env.GC_CALLS ?? 40_000);
 const WARMUP = 10_000;
+const CONNECTIONS = 64;
 
 interface Scavenges {
   count: number;
@@ -59,13 +59,12 @@ async function measureBuild(build: string, env: Record<string, string>, dir: str
   try {
     const bare = build.endsWith('bare-proxy.ts');
     const keys = bare ? () => 'none' : rotate(await createBenchKeys(server, 200));
-    const load = (amount: number) =>
-      autocannon({ url: server.url + BENCH_PATH, connections: 64, amount, requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-tollgate-key': keys() } }) }] });
-    await load(WARMUP);
+    const url = server.url + BENCH_PATH;
+    await sendCalls(url, keys, WARMUP, CONNECTIONS);
     const gcLines = () => readFileSync(trace, 'utf8').split('\n').filter((l) => / gc=/.test(l));
     const before = gcLines().length;
-    const result = await load(CALLS);
-    if (result['2xx'] !== CALLS) throw new Error(`${build}: ${CALLS - result['2xx']} of ${CALLS} calls were not answered 2xx`);
+    const ok = await sendCalls(url, keys, CALLS, CONNECTIONS);
+    if (ok !== CALLS) throw new Error(`${build}: ${CALLS - ok} of ${CALLS} calls were not answered 2xx`);
     return readTrace(gcLines().slice(before), CALLS);
   } finally {
     await server.stop();
@@ -96,7 +95,7 @@ runBench(async () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    console.log(`\nYoung-generation collections over ${CALLS} calls at saturation (64 connections, after ${WARMUP} of warm-up), from --trace-gc-nvp:`);
+    console.log(`\nYoung-generation collections over ${CALLS} calls at saturation (${CONNECTIONS} connections, after ${WARMUP} of warm-up), from --trace-gc-nvp:`);
     console.table(rows);
   });
 });

@@ -69,6 +69,21 @@ export function rotate(keys: string[]): () => string {
   return () => keys[i++ % keys.length] as string;
 }
 
+/**
+ * Sends exactly `total` calls, `connections` at a time (at `rate` a second in all, when given),
+ * each with the next key; resolves with how many got 2xx.
+ */
+export async function sendCalls(url: string, nextKey: () => string, total: number, connections: number, rate = 0): Promise<number> {
+  const result = await autocannon({
+    url,
+    connections,
+    amount: total,
+    ...(rate > 0 ? { overallRate: rate } : {}),
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-tollgate-key': nextKey() } }) }],
+  });
+  return result['2xx'];
+}
+
 async function load(url: string, settings: LoadSettings, seconds: number, nextKey: () => string, sample?: ChildServer): Promise<{ result: autocannon.Result; rssMb: number }> {
   let rssMb = sample?.rssMb() ?? 0;
   const timer = setInterval(() => (rssMb = Math.max(rssMb, sample?.rssMb() ?? 0)), 250);

@@ -18,11 +18,6 @@ export interface InLine {
 export class WaitingLine<T extends InLine> {
   private head: T | undefined = undefined;
   private tail: T | undefined = undefined;
-  private count = 0;
-
-  get size(): number {
-    return this.count;
-  }
 
   /** The oldest entry, if any. */
   first(): T | undefined {
@@ -38,7 +33,6 @@ export class WaitingLine<T extends InLine> {
     if (this.tail) this.tail.lineNext = entry;
     else this.head = entry;
     this.tail = entry;
-    this.count += 1;
   }
 
   /** Takes `entry` out of the line (a no-op if it is not in it). */
@@ -52,6 +46,5 @@ export class WaitingLine<T extends InLine> {
     entry.lineNext = undefined;
     entry.linePrev = undefined;
     entry.inLine = false;
-    this.count -= 1;
   }
 }
