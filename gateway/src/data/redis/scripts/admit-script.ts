@@ -40,7 +40,7 @@ const RENEW_BUCKET_MS = 10_000;
  * when the account holds no such secret, and then moved into it), 3 second log (sorted set), 4 month counter, 5 day
  * counter, 6 playground log (sorted set of the day's playground calls, for refunds) — all tagged
  * with the account id, so one Cluster slot.
- * ARGV: 1 presented key hash, 2 now (ms), 3 unique log member, 4 month TTL (s), 5 day TTL (s),
+ * ARGV: 1 presented key hash, 2 now (integer ms), 3 unique log member, 4 month TTL (s), 5 day TTL (s),
  * 6 deadline (Unix ms).
  * Returns {outcome ({@link ADMIT_REPLY_OUTCOMES}, 0-based), plan (its 1-based place in the table, or
  * its name when the table has no such plan, '' for none), used, calls in the rolling second, ms until
@@ -66,7 +66,11 @@ const RENEW_BUCKET_MS = 10_000;
  * - the log's idle TTL is renewed by the first admission of each ten seconds (the one that finds
  *   no entry of its ten seconds in the rolling second), so every call sees it live for 50 s or
  *   more (gateways' clocks must agree within 48 s), where two would do;
- * - a month counter gets its TTL (to the month's end and a day) when it is made, by its first charge.
+ * - a month counter gets its TTL (to the month's end and a day) when it is made, by its first charge;
+ * - numbers cross into commands as strings: Redis formats a Lua number given to a command with
+ *   `%.17g` (about 2,500 instructions in glibc), where `string.format('%d')` or the argument's own
+ *   string costs a fraction; and a string becomes a number by `+ 0` (one `strtod`), not `tonumber`
+ *   (two), or not at all where comparing with '0' answers (times are integer milliseconds).
  * Nothing is written unless the call is admitted: a 401, 402, 403 or 429 charges nothing. A script
  * that reaches Redis after its deadline (the gateway already answered 503: Redis was frozen, or
  * the network held the command) returns `late` and writes nothing either.
@@ -81,7 +85,7 @@ export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeco
   const lapses = LAPSE_REASONS.map((reason, i) => `['lapsed:' .. ${luaName(reason)}] = ${FIRST_LAPSE + i}`).join(', ');
   return `
 local time = redis.call('TIME')
-if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[6]) then return {${code('late')}} end
+if time[1] * 1000 + math.floor(time[2] / 1000) > ARGV[6] + 0 then return {${code('late')}} end
 local rec = redis.call('HMGET', KEYS[1], ARGV[1], 'status', '${subscriptionField(api)}')
 local entry = rec[1]
 if not entry then
@@ -92,9 +96,10 @@ if not entry then
   moveSecrets(KEYS[1], KEYS[2])
 end
 local keyId, expires, revoked, grace = string.match(entry, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
-expires, revoked, grace = tonumber(expires), tonumber(revoked), tonumber(grace)
-local now = tonumber(ARGV[2])
-if revoked > 0 then return {${code('revoked')}, 0, 0, 0, 0, 0, keyId} end
+local now = ARGV[2] + 0
+if revoked ~= '0' then return {${code('revoked')}, 0, 0, 0, 0, 0, keyId} end
+grace = grace ~= '0' and grace + 0 or 0
+expires = expires ~= '0' and expires + 0 or 0
 if grace > 0 and now >= grace then return {${code('rolled')}, 0, 0, 0, 0, 0, keyId} end
 if expires > 0 and now >= expires then return {${code('expired')}, 0, 0, 0, 0, 0, keyId} end
 if not rec[2] then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
@@ -105,19 +110,21 @@ local quota, rate, planRef
 ${limitsOf}
 if status == 'active' then
   if not quota then return {${code('unknown_plan')}, planRef, 0, 0, 0, ${active}, keyId} end
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 2000)
-  local count = redis.call('ZCOUNT', KEYS[3], '(' .. (now - 1000), '+inf')
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now - 2000))
+  local count = redis.call('ZCOUNT', KEYS[3], string.format('(%d', now - 1000), '+inf')
   local oldest, reset = nil, 0
   if count > 0 then
     -- The log is in time order: the rolling second's oldest entry is the count-th from the end.
-    oldest = tonumber(redis.call('ZRANGE', KEYS[3], -count, -count, 'WITHSCORES')[2])
+    local rank = string.format('%d', -count)
+    oldest = redis.call('ZRANGE', KEYS[3], rank, rank, 'WITHSCORES')[2] + 0
     reset = math.max(0, oldest + 1000 - now)
   end
-  local used = tonumber(redis.call('GET', KEYS[4]) or '0')
+  local used = redis.call('GET', KEYS[4])
+  used = used and used + 0 or 0
   if used >= quota then return {${code('quota_exceeded')}, planRef, used, count, reset, ${active}, keyId} end
   if count >= rate then return {${code('rate_limited')}, planRef, used, count, reset, ${active}, keyId} end
-  redis.call('ZADD', KEYS[3], now, ARGV[3])
-  if not oldest or math.floor(oldest / ${RENEW_BUCKET_MS}) ~= math.floor(now / ${RENEW_BUCKET_MS}) then redis.call('EXPIRE', KEYS[3], ${Math.trunc(secondLogTtlSeconds)}) end
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
+  if not oldest or math.floor(oldest / ${RENEW_BUCKET_MS}) ~= math.floor(now / ${RENEW_BUCKET_MS}) then redis.call('EXPIRE', KEYS[3], '${Math.trunc(secondLogTtlSeconds)}') end
   used = redis.call('INCR', KEYS[4])
   if used == 1 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
   if count == 0 then reset = 1000 end
