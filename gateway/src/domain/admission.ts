@@ -66,8 +66,6 @@ export interface AdmissionDecision {
   used: number;
   /** Calls in the rolling second ending now. */
   secondCount: number;
-  /** Milliseconds until the oldest call in the rolling second leaves it; 0 when it is empty. */
-  secondResetMs: number;
   /** Which counter this call increments, if admitted. */
   charge?: 'month' | 'day';
 }
@@ -81,7 +79,7 @@ export interface AdmissionDecision {
  */
 export function decideAdmission(input: AdmissionInput): AdmissionDecision {
   const { secret, account, apiPlans, nowMs } = input;
-  const empty = { used: 0, secondCount: 0, secondResetMs: 0 };
+  const empty = { used: 0, secondCount: 0 };
   if (!secret || !account) return { outcome: 'unknown_key', ...empty };
   if (secret.revokedAtMs > 0) return { outcome: 'revoked', ...empty };
   if (secret.graceUntilMs > 0 && nowMs >= secret.graceUntilMs) return { outcome: 'rolled', ...empty };
@@ -92,21 +90,18 @@ export function decideAdmission(input: AdmissionInput): AdmissionDecision {
     const plan = ownEntry(apiPlans.plans, subscription.plan);
     if (!plan) return { outcome: 'unknown_plan', subscription, ...empty };
     const inWindow = input.secondLog.filter((t) => t > nowMs - 1000);
-    const oldest = inWindow.length ? Math.min(...inWindow) : undefined;
-    const resetMs = (from: number | undefined): number => (from === undefined ? 0 : Math.max(0, from + 1000 - nowMs));
     const base = { plan: subscription.plan, subscription };
     if (input.monthUsed >= plan.monthly_quota) {
-      return { outcome: 'quota_exceeded', ...base, used: input.monthUsed, secondCount: inWindow.length, secondResetMs: resetMs(oldest) };
+      return { outcome: 'quota_exceeded', ...base, used: input.monthUsed, secondCount: inWindow.length };
     }
     if (inWindow.length >= plan.rate_per_second) {
-      return { outcome: 'rate_limited', ...base, used: input.monthUsed, secondCount: inWindow.length, secondResetMs: resetMs(oldest) };
+      return { outcome: 'rate_limited', ...base, used: input.monthUsed, secondCount: inWindow.length };
     }
     return {
       outcome: 'admitted',
       ...base,
       used: input.monthUsed + 1,
       secondCount: inWindow.length + 1,
-      secondResetMs: resetMs(oldest ?? nowMs),
       charge: 'month',
     };
   }

@@ -4,6 +4,12 @@ import type { ApiPlans } from './plans';
 import { dayWindow, monthWindow, secondsUntil } from './windows';
 
 /**
+ * When the rolling second frees a slot, in the whole seconds both headers use (at least 1): its
+ * oldest call leaves it within the second, so it is always 1, and no store reads that call's time.
+ */
+const SECOND_RESET_SECONDS = 1;
+
+/**
  * Client-facing limit headers for a decision: RapidAPI-style `X-RateLimit-Requests-*` for the
  * billing window (month for a plan, day for the playground) and the IETF `RateLimit-Policy` /
  * `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers) for every window that applies.
@@ -28,19 +34,18 @@ export function rateLimitHeaders(decision: AdmissionDecision, apiPlans: ApiPlans
   const monthRemaining = Math.max(0, plan.monthly_quota - decision.used);
   const monthReset = secondsUntil(month.endMs, nowMs);
   const secondRemaining = Math.max(0, plan.rate_per_second - decision.secondCount);
-  const secondReset = Math.max(1, Math.ceil(decision.secondResetMs / 1000));
   const monthSeconds = (month.endMs - month.startMs) / 1000;
   return {
     'X-RateLimit-Requests-Limit': String(plan.monthly_quota),
     'X-RateLimit-Requests-Remaining': String(monthRemaining),
     'X-RateLimit-Requests-Reset': String(monthReset),
     'RateLimit-Policy': `"second";q=${plan.rate_per_second};w=1, "month";q=${plan.monthly_quota};w=${monthSeconds}`,
-    RateLimit: `"second";r=${secondRemaining};t=${secondReset}, "month";r=${monthRemaining};t=${monthReset}`,
+    RateLimit: `"second";r=${secondRemaining};t=${SECOND_RESET_SECONDS}, "month";r=${monthRemaining};t=${monthReset}`,
   };
 }
 
 /** `Retry-After` seconds for a 429: when the rolling second frees a slot, or when the month ends. */
 export function retryAfterSeconds(decision: AdmissionDecision, nowMs: number): number {
   if (decision.outcome === 'quota_exceeded') return secondsUntil(monthWindow(nowMs).endMs, nowMs);
-  return Math.max(1, Math.ceil(decision.secondResetMs / 1000));
+  return SECOND_RESET_SECONDS;
 }

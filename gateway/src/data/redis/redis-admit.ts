@@ -23,7 +23,7 @@ export interface RedisQuotaContext {
 }
 
 /** The admission script's reply (see admit-script.ts): outcome, plan, used, second count and reset, status, key id, valid until. */
-type ScriptReply = [number, (number | string)?, number?, number?, number?, number?, string?, number?];
+type ScriptReply = [number, (number | string)?, number?, number?, number?, string?, number?];
 
 type AdmitCommand = (...args: (string | number)[]) => Promise<ScriptReply>;
 
@@ -116,11 +116,11 @@ function createAdmitCommands(redis: RedisClient): (api: string, apiPlans: ApiPla
 }
 
 /** The script's reply read as an {@link Admission}; a charged call carries the ticket that refunds it. */
-function admissionOf([code, planRef = '', used = 0, secondCount = 0, secondResetMs = 0, status = 0, keyId, validUntilMs]: ScriptReply, planNames: string[], ticket: RefundTicket): Admission {
+function admissionOf([code, planRef = '', used = 0, secondCount = 0, status = 0, keyId, validUntilMs]: ScriptReply, planNames: string[], ticket: RefundTicket): Admission {
   const outcome = ADMIT_REPLY_OUTCOMES[code];
   if (outcome === 'late' || outcome === undefined) throw new Error('the admission reached Redis after its deadline and was not charged');
   const plan = typeof planRef === 'number' ? (planNames[planRef - 1] ?? '') : planRef;
-  const admission: Admission = { outcome: outcome as AdmitOutcome, used, secondCount, secondResetMs };
+  const admission: Admission = { outcome: outcome as AdmitOutcome, used, secondCount };
   if (keyId) admission.keyId = keyId;
   if (validUntilMs) admission.validUntilMs = validUntilMs;
   // Only a refused call's subscription can be lapsed: the admitted path builds its object directly.

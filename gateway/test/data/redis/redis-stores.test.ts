@@ -58,6 +58,41 @@ describe('redis layout', () => {
     await redis.quit();
   });
 
+  it("when a key keeps calling, then its second log's TTL is renewed by the calls that open a run or a ten-second bucket's first second, and by no other", async () => {
+    const redis = new Redis(server.url);
+    await redis.flushall();
+    let now = Date.parse('2026-03-15T12:00:03.500Z');
+    const { keyStore, quotaStore } = createRedisStores(redis, { clock: () => now });
+    const made = await keyStore.create({ owner: 'a@example.com', subscriptions: { token: { plan: 'free', status: 'active' } } });
+    const parsed = parseApiKey(made.key);
+    if (!parsed.ok) throw new Error('a generated key did not parse');
+    const log = redisKeys.secondLog(parsed.accountId, 'token');
+    // Calls 900 ms apart (under the free plan's 3 a second), a pause of 1.5 s that ends the run, then more.
+    const steps = [...Array<number>(30).fill(900), 1_500, ...Array<number>(15).fill(900)];
+    const renewedAt: number[] = [];
+    const expected: number[] = [];
+    let previous: number | undefined;
+    for (const step of steps) {
+      // An hour's TTL marks the log: a call that renews it sets the script's minute instead.
+      if (await redis.exists(log)) await redis.pexpire(log, 3_600_000);
+      const admission = await quotaStore.admit({ accountId: parsed.accountId, keyHash: parsed.hash, api: 'token', apiPlans: BUILT_IN_PLANS.token!, nowMs: now });
+      expect(admission.outcome).toBe('admitted');
+      if ((await redis.pttl(log)) <= 60_000) renewedAt.push(now);
+      if (previous === undefined || now - previous >= 1_000 || now % 10_000 < 1_000) expected.push(now);
+      previous = now;
+      now += step;
+    }
+    expect(renewedAt).toEqual(expected);
+    expect(renewedAt.length).toBeLessThan(steps.length / 4);
+    // No call of the run is more than ten seconds after the log's last renewal.
+    let last = renewedAt[0]!;
+    for (let t = renewedAt[0]!, i = 0; i < steps.length; t += steps[i]!, i++) {
+      if (renewedAt.includes(t)) last = t;
+      expect(t - last).toBeLessThan(10_000);
+    }
+    await redis.quit();
+  });
+
   it('when history is recorded and changes audited, then the server totals are in one slot with a TTL, and the audit streams keep their entries without one', async () => {
     const redis = new Redis(server.url);
     await redis.flushall();

@@ -25,13 +25,13 @@ export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_
 export const ADMIT_REPLY_STATUS = { none: 0, active: 1, inactive: 2 } as const;
 export const FIRST_LAPSE = 3;
 
-/** Seconds a per-second log's TTL is renewed by only the first admission of (see the script). */
+/** The per-second log's TTL is renewed by the admissions of the first second of each of these (see the script). */
 const RENEW_BUCKET_MS = 10_000;
 
 /**
  * The admission script of one API: one EVALSHA per call. It mirrors `decideAdmission`
  * (domain/admission.ts) step for step; the shared store contract suite and a property test
- * (test/data/redis/admit-script.test.ts) hold the two to the same answers. The API's plan table is
+ * (test/data/redis/admission-property.test.ts) hold the two to the same answers. The API's plan table is
  * written into the script's source (the table is fixed for a process's life), so a call sends six
  * arguments instead of eighteen, and the reply names the plan by its place in the table: with the
  * keys, the arguments were the largest part of the gateway's cost per admission.
@@ -43,9 +43,9 @@ const RENEW_BUCKET_MS = 10_000;
  * ARGV: 1 presented key hash, 2 now (integer ms), 3 unique log member, 4 month TTL (s), 5 day TTL (s),
  * 6 deadline (Unix ms).
  * Returns {outcome ({@link ADMIT_REPLY_OUTCOMES}, 0-based), plan (its 1-based place in the table, or
- * its name when the table has no such plan, '' for none), used, calls in the rolling second, ms until
- * its oldest call leaves, status ({@link ADMIT_REPLY_STATUS}), key id, and (admitted only) when the
- * secret stops working (ms, 0 for never)}.
+ * its name when the table has no such plan, '' for none), used, calls in the rolling second, status
+ * ({@link ADMIT_REPLY_STATUS}), key id, and (admitted only) when the secret stops working (ms, 0 for
+ * never)}.
  *
  * The secret's entry (`keyId|expiresMs|revokedMs|graceUntilMs`, the account's field named by the secret's hash)
  * says which key it opens and whether that key still may be used; the account holds it beside the
@@ -59,13 +59,15 @@ const RENEW_BUCKET_MS = 10_000;
  * entries are kept two seconds, not one, and the count is of the call's last second. It is exact,
  * unlike a sliding-window counter. What each command costs Redis counts (each is about a
  * microsecond or more), so an admission runs as few as its answer needs:
- * - the oldest entry of the rolling second is read only when the second holds one, by its rank
- *   (a ZRANGE by rank costs Redis less than by score with a LIMIT);
+ * - the rolling second's oldest entry is not read: when a slot frees is told to clients in whole
+ *   seconds, at least 1 (`Retry-After`, `RateLimit`), which for a one-second window is always 1,
+ *   and the read was 11% of the script's instructions;
  * - the plan's limits are a chain of comparisons and the lapse reasons' table is built only on
  *   the paths that read it (a table in the script is made anew on every call);
- * - the log's idle TTL is renewed by the first admission of each ten seconds (the one that finds
- *   no entry of its ten seconds in the rolling second), so every call sees it live for 50 s or
- *   more (gateways' clocks must agree within 48 s), where two would do;
+ * - the log's idle TTL is renewed by an admission that finds the rolling second empty and by those
+ *   in the first second of each ten: calls less than a second apart cannot step over that second,
+ *   so a log in use was renewed within the last ten seconds, and every call sees it live for 50 s
+ *   or more (gateways' clocks must agree within 48 s), where two would do;
  * - a month counter gets its TTL (to the month's end and a day) when it is made, by its first charge;
  * - numbers cross into commands as strings: Redis formats a Lua number given to a command with
  *   `%.17g` (about 2,500 instructions in glibc), where `string.format('%d')` or the argument's own
@@ -91,58 +93,50 @@ local entry = rec[1]
 if not entry then
   -- A secret an older gateway wrote (${OLD_SECRET_PREFIX}<hash> in the account, or in the secrets' own hash): all the account's secrets move now.
   entry = redis.call('HGET', KEYS[1], '${OLD_SECRET_PREFIX}' .. ARGV[1]) or redis.call('HGET', KEYS[2], ARGV[1])
-  if not entry then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
+  if not entry then return {${code('unknown_key')}, 0, 0, 0, 0, ''} end
   ${MOVE_SECRETS.trim()}
   moveSecrets(KEYS[1], KEYS[2])
 end
 local keyId, expires, revoked, grace = string.match(entry, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
 local now = ARGV[2] + 0
-if revoked ~= '0' then return {${code('revoked')}, 0, 0, 0, 0, 0, keyId} end
+if revoked ~= '0' then return {${code('revoked')}, 0, 0, 0, 0, keyId} end
 grace = grace ~= '0' and grace + 0 or 0
 expires = expires ~= '0' and expires + 0 or 0
-if grace > 0 and now >= grace then return {${code('rolled')}, 0, 0, 0, 0, 0, keyId} end
-if expires > 0 and now >= expires then return {${code('expired')}, 0, 0, 0, 0, 0, keyId} end
-if not rec[2] then return {${code('unknown_key')}, 0, 0, 0, 0, 0, ''} end
-if rec[2] == 'suspended' then return {${code('suspended')}, 0, 0, 0, 0, 0, keyId} end
+if grace > 0 and now >= grace then return {${code('rolled')}, 0, 0, 0, 0, keyId} end
+if expires > 0 and now >= expires then return {${code('expired')}, 0, 0, 0, 0, keyId} end
+if not rec[2] then return {${code('unknown_key')}, 0, 0, 0, 0, ''} end
+if rec[2] == 'suspended' then return {${code('suspended')}, 0, 0, 0, 0, keyId} end
 local status, plan = '', ''
 if rec[3] then status, plan = string.match(rec[3], '^([^|]*)|(.*)$') end
 local quota, rate, planRef
 ${limitsOf}
 if status == 'active' then
-  if not quota then return {${code('unknown_plan')}, planRef, 0, 0, 0, ${active}, keyId} end
+  if not quota then return {${code('unknown_plan')}, planRef, 0, 0, ${active}, keyId} end
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now - 2000))
   local count = redis.call('ZCOUNT', KEYS[3], string.format('(%d', now - 1000), '+inf')
-  local oldest, reset = nil, 0
-  if count > 0 then
-    -- The log is in time order: the rolling second's oldest entry is the count-th from the end.
-    local rank = string.format('%d', -count)
-    oldest = redis.call('ZRANGE', KEYS[3], rank, rank, 'WITHSCORES')[2] + 0
-    reset = math.max(0, oldest + 1000 - now)
-  end
   local used = redis.call('GET', KEYS[4])
   used = used and used + 0 or 0
-  if used >= quota then return {${code('quota_exceeded')}, planRef, used, count, reset, ${active}, keyId} end
-  if count >= rate then return {${code('rate_limited')}, planRef, used, count, reset, ${active}, keyId} end
+  if used >= quota then return {${code('quota_exceeded')}, planRef, used, count, ${active}, keyId} end
+  if count >= rate then return {${code('rate_limited')}, planRef, used, count, ${active}, keyId} end
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
-  if not oldest or math.floor(oldest / ${RENEW_BUCKET_MS}) ~= math.floor(now / ${RENEW_BUCKET_MS}) then redis.call('EXPIRE', KEYS[3], '${Math.trunc(secondLogTtlSeconds)}') end
+  if count == 0 or now % ${RENEW_BUCKET_MS} < 1000 then redis.call('EXPIRE', KEYS[3], '${Math.trunc(secondLogTtlSeconds)}') end
   used = redis.call('INCR', KEYS[4])
   if used == 1 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
-  if count == 0 then reset = 1000 end
   local limit = grace
   if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
-  return {${code('admitted')}, planRef, used, count + 1, reset, ${active}, keyId, limit}
+  return {${code('admitted')}, planRef, used, count + 1, ${active}, keyId, limit}
 end
 local LAPSES = {${lapses}}
 local state = rec[3] and (LAPSES[status] or ${inactive}) or 0
 -- A subscription billing stopped ('lapsed:<reason>') gets no playground: its owner is told to pay.
-if ${Math.trunc(apiPlans.playground_per_day)} <= 0 or state >= ${FIRST_LAPSE} then return {${code('no_subscription')}, planRef, 0, 0, 0, state, keyId} end
+if ${Math.trunc(apiPlans.playground_per_day)} <= 0 or state >= ${FIRST_LAPSE} then return {${code('no_subscription')}, planRef, 0, 0, state, keyId} end
 local day = tonumber(redis.call('GET', KEYS[5]) or '0')
-if day >= ${Math.trunc(apiPlans.playground_per_day)} then return {${code('playground_exhausted')}, planRef, day, 0, 0, state, keyId} end
+if day >= ${Math.trunc(apiPlans.playground_per_day)} then return {${code('playground_exhausted')}, planRef, day, 0, state, keyId} end
 day = redis.call('INCR', KEYS[5])
 redis.call('EXPIRE', KEYS[5], ARGV[5])
 redis.call('ZADD', KEYS[6], ARGV[2], ARGV[3])
 redis.call('EXPIRE', KEYS[6], ARGV[5])
-return {${code('playground')}, planRef, day, 0, 0, state, keyId}
+return {${code('playground')}, planRef, day, 0, state, keyId}
 `;
 }
 
