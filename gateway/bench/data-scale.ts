@@ -20,8 +20,10 @@ import type { Row } from './measure';
 /**
  * Whether a call's cost grows with the data: two gateways on two Redis servers, one holding 10
  * accounts, the other 100,000 (DATA_ACCOUNTS), each account with 3 keys and 90 days of history,
- * measured side by side in alternating rounds with the same number of keys under load (30, drawn
- * from the whole population on the big one). Also the memory an account takes (3 keys, 90 days of
+ * measured side by side in alternating rounds under the same load: every key of 10 accounts (all of
+ * the small one's; 10 drawn at random from the big one's), so the two differ only in the data
+ * around them. (Until 2026-11-27 the big one's load was 30 keys drawn at random, so 30 accounts
+ * against 10, and the figure compared how calls were spread as much as the data.) Also the memory an account takes (3 keys, 90 days of
  * history, a month counter): in Redis (`used_memory` over the 100,000, and `MEMORY USAGE` of an
  * account's hash) and in the embedded SQLite store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the
  * store also holds it all in the heap). Each Redis's `usec_per_call` of EVALSHA is read in every
@@ -31,7 +33,7 @@ const ACCOUNTS = Number(process.env.DATA_ACCOUNTS ?? 100_000);
 const SQLITE_ACCOUNTS = Number(process.env.DATA_SQLITE_ACCOUNTS ?? 2_000);
 const KEYS_PER_ACCOUNT = 3;
 const HISTORY_DAYS = 90;
-const LOADED_KEYS = 30;
+const SMALL_ACCOUNTS = 10;
 const CONCURRENCY = 200;
 // A rate no run reaches: this bench is about the data, not the limits.
 const PLANS = { token: { playground_per_day: 0, plans: { scale: { monthly_quota: 1_000_000_000, rate_per_second: 10_000, price: 0, currency: 'EUR' } } } };
@@ -79,6 +81,21 @@ async function populate(stores: Stores, n: number, nowMs: number): Promise<strin
     await stores.accountStore.record(counts, new Map(), `scale-${from}`);
   }
   return secrets;
+}
+
+/** Every key of `n` accounts drawn at random from those the secrets belong to. */
+function keysOfRandomAccounts(secrets: string[], n: number): string[] {
+  const byAccount = new Map<string, string[]>();
+  for (const secret of secrets) {
+    const parsed = parseApiKey(secret);
+    if (!parsed.ok) throw new Error('a generated key did not parse');
+    const keys = byAccount.get(parsed.accountId) ?? [];
+    byAccount.set(parsed.accountId, [...keys, secret]);
+  }
+  const ids = [...byAccount.keys()];
+  const chosen = new Set<string>();
+  while (chosen.size < n) chosen.add(ids[Math.floor(Math.random() * ids.length)]!);
+  return [...chosen].flatMap((id) => byAccount.get(id)!);
 }
 
 const usedMemory = async (redis: Redis): Promise<number> => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1]);
@@ -132,7 +149,7 @@ export async function dataScale(rounds: number): Promise<DataScale> {
   const servers: ChildServer[] = [];
   try {
     const stores = clients.map((c) => createRedisStores(c, { clock: () => nowMs, timeoutMs: 60_000 }));
-    const smallKeys = await populate(stores[0]!, 10, nowMs);
+    const smallKeys = await populate(stores[0]!, SMALL_ACCOUNTS, nowMs);
     const before = await usedMemory(clients[1]!);
     console.error(`writing ${ACCOUNTS} accounts of ${KEYS_PER_ACCOUNT} keys and ${HISTORY_DAYS} days of history into Redis…`);
     const largeSecrets = await populate(stores[1]!, ACCOUNTS, nowMs);
@@ -145,7 +162,7 @@ export async function dataScale(rounds: number): Promise<DataScale> {
     await Promise.all(clients.map((c) => c.set(redisKeys.keyPrefixIndexed(), '1')));
     const settledAfterMs = await settled(clients[1]!);
     console.error(`Redis was moving its table of keys to a grown one after the writes: saved and loaded again in ${(settledAfterMs / 1000).toFixed(1)} s`);
-    const largeKeys = Array.from({ length: LOADED_KEYS }, () => largeSecrets[Math.floor(Math.random() * largeSecrets.length)]!);
+    const largeKeys = keysOfRandomAccounts(largeSecrets, SMALL_ACCOUNTS);
     const env = { TOKEN_URL: upstream.url, PLANS_FILE: plansFile, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, PROXY_SECRET: BENCH_PROXY_SECRET, LOG_LEVEL: 'info' };
     const small = await startBenchGateway({ ...env, REDIS_URL: smallRedis.url });
     servers.push(small);
