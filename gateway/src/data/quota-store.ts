@@ -9,6 +9,7 @@ export interface AdmitRequest {
   legacy?: boolean;
   api: string;
   apiPlans: ApiPlans;
+  /** Whole milliseconds (the Redis script writes the log's bounds with `%d`). */
   nowMs: number;
 }
 

@@ -22,7 +22,7 @@ export interface RedisQuotaContext {
   undo: (command: () => Promise<unknown>) => void;
 }
 
-/** The admission script's reply (see admit-script.ts): outcome, plan, used, second count and reset, status, key id, valid until. */
+/** The admission script's reply (see admit-script.ts): outcome, plan, used, second count, status, key id, valid until. */
 type ScriptReply = [number, (number | string)?, number?, number?, number?, string?, number?];
 
 type AdmitCommand = (...args: (string | number)[]) => Promise<ScriptReply>;

@@ -67,8 +67,11 @@ describe('redis layout', () => {
     const parsed = parseApiKey(made.key);
     if (!parsed.ok) throw new Error('a generated key did not parse');
     const log = redisKeys.secondLog(parsed.accountId, 'token');
-    // Calls 900 ms apart (under the free plan's 3 a second), a pause of 1.5 s that ends the run, then more.
-    const steps = [...Array<number>(30).fill(900), 1_500, ...Array<number>(15).fill(900)];
+    // Calls under the free plan's 3 a second, 3.5 s into a ten-second bucket: 900 ms apart, then
+    // 500 ms apart across the next bucket's start (10.0 s and 10.5 s both renew: a rule keyed to
+    // the oldest entry's bucket would renew only the first), one at 20.949 s (the window is a whole
+    // second, not less), a pause of 1.5 s that ends the run, then more.
+    const steps = [...Array<number>(6).fill(900), 600, 500, 500, 500, ...Array<number>(9).fill(900), 850, 999, 1_500, ...Array<number>(15).fill(900)];
     const renewedAt: number[] = [];
     const expected: number[] = [];
     let previous: number | undefined;
@@ -77,7 +80,9 @@ describe('redis layout', () => {
       if (await redis.exists(log)) await redis.pexpire(log, 3_600_000);
       const admission = await quotaStore.admit({ accountId: parsed.accountId, keyHash: parsed.hash, api: 'token', apiPlans: BUILT_IN_PLANS.token!, nowMs: now });
       expect(admission.outcome).toBe('admitted');
-      if ((await redis.pttl(log)) <= 60_000) renewedAt.push(now);
+      const ttl = await redis.pttl(log);
+      expect(ttl).toBeGreaterThan(0);
+      if (ttl <= 60_000) renewedAt.push(now);
       if (previous === undefined || now - previous >= 1_000 || now % 10_000 < 1_000) expected.push(now);
       previous = now;
       now += step;

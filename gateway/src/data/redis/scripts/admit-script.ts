@@ -25,7 +25,7 @@ export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_
 export const ADMIT_REPLY_STATUS = { none: 0, active: 1, inactive: 2 } as const;
 export const FIRST_LAPSE = 3;
 
-/** The per-second log's TTL is renewed by the admissions of the first second of each of these (see the script). */
+/** Besides an admission into an empty rolling second, those in the first second of each of these renew the per-second log's TTL (see the script). */
 const RENEW_BUCKET_MS = 10_000;
 
 /**
@@ -66,8 +66,8 @@ const RENEW_BUCKET_MS = 10_000;
  *   the paths that read it (a table in the script is made anew on every call);
  * - the log's idle TTL is renewed by an admission that finds the rolling second empty and by those
  *   in the first second of each ten: calls less than a second apart cannot step over that second,
- *   so a log in use was renewed within the last ten seconds, and every call sees it live for 50 s
- *   or more (gateways' clocks must agree within 48 s), where two would do;
+ *   so a log in use was renewed within the last ten seconds of its calls' times, and every call
+ *   sees it live for 50 s or more (gateways' clocks must agree within 48 s), where two would do;
  * - a month counter gets its TTL (to the month's end and a day) when it is made, by its first charge;
  * - numbers cross into commands as strings: Redis formats a Lua number given to a command with
  *   `%.17g` (about 2,500 instructions in glibc), where `string.format('%d')` or the argument's own
@@ -98,6 +98,8 @@ if not entry then
   moveSecrets(KEYS[1], KEYS[2])
 end
 local keyId, expires, revoked, grace = string.match(entry, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
+-- Only a hand-edited entry lacks its four fields: no key for it, rather than a script error.
+if not grace then return {${code('unknown_key')}, 0, 0, 0, 0, ''} end
 local now = ARGV[2] + 0
 if revoked ~= '0' then return {${code('revoked')}, 0, 0, 0, 0, keyId} end
 grace = grace ~= '0' and grace + 0 or 0
