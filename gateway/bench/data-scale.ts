@@ -22,10 +22,10 @@ import type { Row } from './measure';
  * accounts, the other 100,000 (DATA_ACCOUNTS), each account with 3 keys and 90 days of history,
  * measured side by side in alternating rounds under the same load: every key of 10 accounts (all of
  * the small one's; 10 drawn at random from the big one's): how calls are spread over accounts
- * changes what a call costs (a busier account's log is longer), so only the data may differ. Also the memory an account takes (3 keys, 90 days of
- * history, a month counter): in Redis (`used_memory` over the 100,000, and `MEMORY USAGE` of an
- * account's hash) and in the embedded SQLite store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the
- * store also holds it all in the heap). Each Redis's `usec_per_call` of EVALSHA is read in every
+ * changes what a call costs (a busier account's log is longer), so only the data may differ.
+ * Also the memory an account takes (3 keys, 90 days of history, a month counter): in Redis
+ * (`used_memory` over the 100,000, and `MEMORY USAGE` of an account's hash) and in the embedded
+ * SQLite store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the store also holds it all in the heap). Each Redis's `usec_per_call` of EVALSHA is read in every
  * round, so a gap tells Redis's lookups in a large keyspace from the gateway's work.
  */
 const ACCOUNTS = Number(process.env.DATA_ACCOUNTS ?? 100_000);
@@ -88,8 +88,9 @@ function keysOfRandomAccounts(secrets: string[], n: number): string[] {
   for (const secret of secrets) {
     const parsed = parseApiKey(secret);
     if (!parsed.ok) throw new Error('a generated key did not parse');
-    const keys = byAccount.get(parsed.accountId) ?? [];
-    byAccount.set(parsed.accountId, [...keys, secret]);
+    const keys = byAccount.get(parsed.accountId);
+    if (keys) keys.push(secret);
+    else byAccount.set(parsed.accountId, [secret]);
   }
   const ids = [...byAccount.keys()];
   const chosen = new Set<string>();

@@ -84,6 +84,8 @@ export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeco
   luaName(api);
   const code = (outcome: (typeof ADMIT_REPLY_OUTCOMES)[number]): number => ADMIT_REPLY_OUTCOMES.indexOf(outcome);
   const { active, inactive } = ADMIT_REPLY_STATUS;
+  // A refusal before any plan is read: nothing counted, no subscription, and the key it names, if any.
+  const refused = (outcome: (typeof ADMIT_REPLY_OUTCOMES)[number], keyId = "''"): string => `{${code(outcome)}, 0, 0, 0, 0, ${keyId}}`;
   const lapses = LAPSE_REASONS.map((reason, i) => `['lapsed:' .. ${luaName(reason)}] = ${FIRST_LAPSE + i}`).join(', ');
   return `
 local time = redis.call('TIME')
@@ -93,21 +95,21 @@ local entry = rec[1]
 if not entry then
   -- A secret an older gateway wrote (${OLD_SECRET_PREFIX}<hash> in the account, or in the secrets' own hash): all the account's secrets move now.
   entry = redis.call('HGET', KEYS[1], '${OLD_SECRET_PREFIX}' .. ARGV[1]) or redis.call('HGET', KEYS[2], ARGV[1])
-  if not entry then return {${code('unknown_key')}, 0, 0, 0, 0, ''} end
+  if not entry then return ${refused('unknown_key')} end
   ${MOVE_SECRETS.trim()}
   moveSecrets(KEYS[1], KEYS[2])
 end
 local keyId, expires, revoked, grace = string.match(entry, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
 -- Only a hand-edited entry lacks its four fields: no key for it, rather than a script error.
-if not grace then return {${code('unknown_key')}, 0, 0, 0, 0, ''} end
+if not grace then return ${refused('unknown_key')} end
 local now = ARGV[2] + 0
-if revoked ~= '0' then return {${code('revoked')}, 0, 0, 0, 0, keyId} end
+if revoked ~= '0' then return ${refused('revoked', 'keyId')} end
 grace = grace ~= '0' and grace + 0 or 0
 expires = expires ~= '0' and expires + 0 or 0
-if grace > 0 and now >= grace then return {${code('rolled')}, 0, 0, 0, 0, keyId} end
-if expires > 0 and now >= expires then return {${code('expired')}, 0, 0, 0, 0, keyId} end
-if not rec[2] then return {${code('unknown_key')}, 0, 0, 0, 0, ''} end
-if rec[2] == 'suspended' then return {${code('suspended')}, 0, 0, 0, 0, keyId} end
+if grace > 0 and now >= grace then return ${refused('rolled', 'keyId')} end
+if expires > 0 and now >= expires then return ${refused('expired', 'keyId')} end
+if not rec[2] then return ${refused('unknown_key')} end
+if rec[2] == 'suspended' then return ${refused('suspended', 'keyId')} end
 local status, plan = '', ''
 if rec[3] then status, plan = string.match(rec[3], '^([^|]*)|(.*)$') end
 local quota, rate, planRef
