@@ -27,11 +27,9 @@ describe('redactUrl', () => {
     fc.assert(
       fc.property(fc.array(param, { minLength: 1, maxLength: 8 }), (params) => {
         const logged = redactUrl(`/p?${params.map((p) => `${p.name}=${p.value}`).join('&')}`);
-        for (const p of params) {
-          if (p.secret) expect(logged).not.toContain(`=${p.value}`);
-          else expect(logged).toContain(`${p.name}=${p.value}`);
-        }
-        expect(logged.split(REDACTED).length - 1).toBe(params.filter((p) => p.secret).length);
+        // Compared part by part: a secret and a plain parameter may be generated with the same value.
+        expect(logged).toBe(`/p?${params.map((p) => `${p.name}=${p.secret ? REDACTED : p.value}`).join('&')}`);
+        for (const p of params.filter((p) => p.secret)) expect(logged).not.toContain(`${p.name}=${p.value}`);
       }),
       { numRuns: 300 },
     );
