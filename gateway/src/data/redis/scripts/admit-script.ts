@@ -1,6 +1,6 @@
 import { LAPSE_REASONS } from '../../../domain/admission';
 import type { ApiPlans } from '../../../domain/plans';
-import { OLD_SECRET_PREFIX, subscriptionField } from '../record-codec';
+import { OLD_SECRET_PREFIX, encodeSubscription, subscriptionField } from '../record-codec';
 import { MOVE_SECRETS } from './key-scripts';
 
 // Names written into the script's source: plan files allow only these (plans-file.ts), and the
@@ -69,6 +69,10 @@ const RENEW_BUCKET_MS = 10_000;
  *   so a log in use was renewed within the last ten seconds of its calls' times, and every call
  *   sees it live for 50 s or more (gateways' clocks must agree within 48 s), where two would do;
  * - a month counter gets its TTL (to the month's end and a day) when it is made, by its first charge;
+ * - the usual secret entry (`<key id>|0|0|0`: no expiry, not revoked, not rolled) and an active
+ *   subscription to a plan of the table are recognised by plain comparison, not split by a pattern:
+ *   a pattern's captures are new strings for Lua to make and collect, and the subscription's field
+ *   is the script's own constant (Lua keeps one copy of each string);
  * - numbers cross into commands as strings: Redis formats a Lua number given to a command with
  *   `%.17g` (about 2,500 instructions in glibc), where `string.format('%d')` or the argument's own
  *   string costs a fraction; and a string becomes a number by `+ 0` (one `strtod`), not `tonumber`
@@ -79,8 +83,12 @@ const RENEW_BUCKET_MS = 10_000;
  */
 export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
   // A chain of comparisons, not a table: a table written in the script is built again on every call.
-  const chain = Object.entries(apiPlans.plans).map(([name, p], i) => `${i ? 'elseif' : 'if'} plan == ${luaName(name)} then quota, rate, planRef = ${Math.trunc(p.monthly_quota)}, ${Math.trunc(p.rate_per_second)}, ${i + 1}`);
+  const plans = Object.entries(apiPlans.plans).map(([name, p], i) => ({ name, limits: `${Math.trunc(p.monthly_quota)}, ${Math.trunc(p.rate_per_second)}, ${i + 1}` }));
+  const chain = plans.map(({ name, limits }, i) => `${i ? 'elseif' : 'if'} plan == ${luaName(name)} then quota, rate, planRef = ${limits}`);
   const limitsOf = chain.length ? `${chain.join('\n')}\nelse planRef = plan end` : 'planRef = plan';
+  // An active subscription's field compared whole: the string Redis replies with is the script's
+  // own constant (Lua keeps one copy of each string), so nothing is split or made.
+  const activeOf = plans.map(({ name, limits }) => `'${encodeSubscription({ status: 'active', plan: name })}' then status, quota, rate, planRef = 'active', ${limits}`);
   luaName(api);
   const code = (outcome: (typeof ADMIT_REPLY_OUTCOMES)[number]): number => ADMIT_REPLY_OUTCOMES.indexOf(outcome);
   const { active, inactive } = ADMIT_REPLY_STATUS;
@@ -99,21 +107,30 @@ if not entry then
   ${MOVE_SECRETS.trim()}
   moveSecrets(KEYS[1], KEYS[2])
 end
-local keyId, expires, revoked, grace = string.match(entry, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
--- Only a hand-edited entry lacks its four fields: no key for it, rather than a script error.
-if not grace then return ${refused('unknown_key')} end
 local now = ARGV[2] + 0
-if revoked ~= '0' then return ${refused('revoked', 'keyId')} end
-grace = grace ~= '0' and grace + 0 or 0
-expires = expires ~= '0' and expires + 0 or 0
-if grace > 0 and now >= grace then return ${refused('rolled', 'keyId')} end
-if expires > 0 and now >= expires then return ${refused('expired', 'keyId')} end
+local keyId, expires, grace
+local bar = string.find(entry, '|', 1, true)
+if bar and #entry == bar + 5 and string.find(entry, '|0|0|0', bar, true) == bar then
+  -- Most keys never expire and are neither revoked nor rolled: their entry is read without a pattern.
+  keyId, expires, grace = string.sub(entry, 1, bar - 1), 0, 0
+else
+  local revoked
+  keyId, expires, revoked, grace = string.match(entry, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
+  -- Only a hand-edited entry lacks its four fields: no key for it, rather than a script error.
+  if not grace then return ${refused('unknown_key')} end
+  if revoked ~= '0' then return ${refused('revoked', 'keyId')} end
+  grace = grace ~= '0' and grace + 0 or 0
+  expires = expires ~= '0' and expires + 0 or 0
+  if grace > 0 and now >= grace then return ${refused('rolled', 'keyId')} end
+  if expires > 0 and now >= expires then return ${refused('expired', 'keyId')} end
+end
 if not rec[2] then return ${refused('unknown_key')} end
 if rec[2] == 'suspended' then return ${refused('suspended', 'keyId')} end
-local status, plan = '', ''
-if rec[3] then status, plan = string.match(rec[3], '^([^|]*)|(.*)$') end
-local quota, rate, planRef
-${limitsOf}
+local status, plan, quota, rate, planRef = '', ''
+${activeOf.length ? `if rec[3] == ${activeOf.join('\nelseif rec[3] == ')}\nelse` : 'do'}
+  if rec[3] then status, plan = string.match(rec[3], '^([^|]*)|(.*)$') end
+  ${limitsOf}
+end
 if status == 'active' then
   if not quota then return {${code('unknown_plan')}, planRef, 0, 0, ${active}, keyId} end
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now - 2000))
