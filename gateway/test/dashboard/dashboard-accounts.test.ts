@@ -361,7 +361,8 @@ describe('the dashboard under hostile bodies, ids and query strings (property-ba
     const foreign = (await accounts.createKey(other.id, { name: 'foreign' }))!;
     const hostile = [...HOSTILE_NUMBERS, ...HOSTILE_TEXT, ...PROTOTYPE_NAMES];
     // Never the caller's own id: revoking or rolling it would end the run's authentication.
-    const ids = [victim.record.id, foreign.record.id, `key_${mine.id.slice(4)}00000000`, '%ZZ', '%00', '__proto__', 'x'.repeat(500), encodeURIComponent('ünï/..')];
+    const missing = `key_${mine.id.slice(4)}00000000`;
+    const ids = [victim.record.id, foreign.record.id, ...(missing === caller.record.id ? [] : [missing]), '%ZZ', '%00', '__proto__', 'x'.repeat(500), encodeURIComponent('ünï/..')];
     const apis = ['token', 'burger', 'weather', '%ZZ', ...PROTOTYPE_NAMES];
     const valueOf = fc.oneof(
       fc.constantFrom<unknown>('free', 'pro', 'ci', '2026-03-01', '2026-03-10T13:00:00Z', 0, 20, 86_400, 604_800, null, true, [], {}),
