@@ -20,9 +20,10 @@ import type { Row } from './measure';
 /**
  * Whether a call's cost grows with the data: two gateways on two Redis servers, one holding 10
  * accounts, the other 100,000 (DATA_ACCOUNTS), each account with 3 keys and 90 days of history,
- * measured side by side in alternating rounds under the same load: every key of 10 accounts (all of
- * the small one's; 10 drawn at random from the big one's): how calls are spread over accounts
- * changes what a call costs (a busier account's log is longer), so only the data may differ.
+ * measured side by side in pairs of rounds (each side first in one) under the same load: every
+ * key of 10 accounts (all of the small one's; 10 drawn at random from the big one's): how calls
+ * are spread over accounts changes what a call costs (a busier account's log is longer), so only
+ * the data may differ.
  * Also the memory an account takes (3 keys, 90 days of history, a month counter): in Redis
  * (`used_memory` over the 100,000, and `MEMORY USAGE` of an account's hash) and in the embedded
  * SQLite store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the store also holds it all in the heap). Each Redis's `usec_per_call` of EVALSHA is read in every
@@ -43,8 +44,10 @@ const LARGE = 'gateway, Redis with 100,000 accounts';
 export interface DataScale {
   accounts: number;
   rounds: Row[][];
-  /** Large over small, req/s, per round. */
+  /** Large over small, req/s, per pair of rounds (the geometric mean of a round with each side first). */
   ratios: number[];
+  /** Large over small, req/s, per round. */
+  roundRatios: number[];
   /** Large over small, the gateway's CPU per call, per round. */
   cpuRatios: number[];
   redisBytesPerAccount: number;
@@ -54,6 +57,8 @@ export interface DataScale {
   evalshaUsec: { small: number[]; large: number[] };
   sqliteFileBytesPerAccount: number;
   sqliteAccounts: number;
+  /** How long each gateway worked after it started, before any load (s of wall time, s of CPU): large, small. */
+  startupWork: { large: { seconds: number; cpuSeconds: number }; small: { seconds: number; cpuSeconds: number } };
 }
 
 async function pool(n: number, task: (i: number) => Promise<unknown>): Promise<void> {
@@ -116,6 +121,27 @@ async function accountHashMemory(redis: Redis, secrets: string[]): Promise<numbe
   return median(sizes);
 }
 
+/**
+ * Waits until the server has used under 5% of a core for two seconds in a row, and returns how
+ * long it worked before that. A gateway starts the hourly key-expiry sweep at once, and it reads
+ * every key of every account: with 100,000 accounts that took minutes of the large gateway's CPU
+ * and its Redis's, and measured while it ran, the small side's rounds lost the cores to it (req/s
+ * 1.50 large over small in the first pairs, 0.90 once it was done, on 2026-11-27).
+ */
+async function untilIdle(server: ChildServer, maxMs = 600_000): Promise<{ seconds: number; cpuSeconds: number }> {
+  const started = Date.now();
+  const cpuStarted = server.cpuSeconds();
+  let quiet = 0;
+  let last = cpuStarted;
+  while (quiet < 2 && Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = server.cpuSeconds();
+    quiet = now - last < 0.05 ? quiet + 1 : 0;
+    last = now;
+  }
+  return { seconds: (Date.now() - started) / 1000 - quiet, cpuSeconds: last - cpuStarted };
+}
+
 const rehashing = async (redis: Redis): Promise<boolean> => /rehashing target/i.test((await redis.call('DEBUG', 'HTSTATS', '0')) as string);
 
 /**
@@ -135,8 +161,19 @@ async function settled(redis: Redis): Promise<number> {
   return Date.now() - started;
 }
 
-/** See the top of this file. */
-export async function dataScale(rounds: number): Promise<DataScale> {
+/**
+ * Each pair's ratio from a round with each side measured first: in one run on 2026-11-27 whichever
+ * side went first in a round was 16-19% slower, both rounds, and with three rounds in turn
+ * (small first, large first, small first) the median fell on that side twice.
+ */
+function pairRatios(ratios: number[]): number[] {
+  const pairs: number[] = [];
+  for (let i = 0; i + 1 < ratios.length; i += 2) pairs.push(Math.sqrt(ratios[i]! * ratios[i + 1]!));
+  return pairs;
+}
+
+/** See the top of this file; `pairs` pairs of rounds, each side first in one of them. */
+export async function dataScale(pairs: number): Promise<DataScale> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-scale-'));
   const plansFile = path.join(dir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(PLANS));
@@ -168,22 +205,27 @@ export async function dataScale(rounds: number): Promise<DataScale> {
     servers.push(small);
     const large = await startBenchGateway({ ...env, REDIS_URL: largeRedis.url });
     servers.push(large);
+    const [largeStartup, smallStartup] = await Promise.all([untilIdle(large), untilIdle(small)]);
+    console.error(`after start, before any load: the large gateway worked ${largeStartup.seconds.toFixed(0)} s (${largeStartup.cpuSeconds.toFixed(1)} s of CPU), the small one ${smallStartup.seconds.toFixed(0)} s (${smallStartup.cpuSeconds.toFixed(1)} s)`);
     const measured = await alternatingRounds(
-      rounds,
+      2 * pairs,
       () => measure(SMALL, small, BENCH_LOAD, rotate(smallKeys), clients[0]),
       () => measure(LARGE, large, BENCH_LOAD, rotate(largeKeys), clients[1]),
     );
     const sqliteFileBytesPerAccount = await sqliteBytes(dir, nowMs);
+    const roundRatios = measured.map((r) => byName(r, LARGE).rps / byName(r, SMALL).rps);
     return {
       accounts: ACCOUNTS,
       rounds: measured,
-      ratios: measured.map((r) => byName(r, LARGE).rps / byName(r, SMALL).rps),
+      ratios: pairRatios(roundRatios),
+      roundRatios,
       cpuRatios: measured.map((r) => byName(r, LARGE).cpuUs / byName(r, SMALL).cpuUs),
       redisBytesPerAccount,
       accountHashBytes,
       evalshaUsec: { small: measured.map((r) => byName(r, SMALL).evalshaUsec ?? NaN), large: measured.map((r) => byName(r, LARGE).evalshaUsec ?? NaN) },
       sqliteFileBytesPerAccount,
       sqliteAccounts: SQLITE_ACCOUNTS,
+      startupWork: { large: largeStartup, small: smallStartup },
     };
   } finally {
     for (const server of servers) await server.stop();
@@ -196,13 +238,15 @@ export async function dataScale(rounds: number): Promise<DataScale> {
 
 /** The lines {@link dataScale} prints on its own. */
 export function reportDataScale(scale: DataScale): void {
-  const each = scale.ratios.map((x) => x.toFixed(2)).join(', ');
-  console.log(`req/s with ${scale.accounts} accounts / with 10: ${median(scale.ratios).toFixed(2)} (rounds: ${each})  (target 0.95 to 1.05)`);
+  const each = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(', ');
+  console.log(`req/s with ${scale.accounts} accounts / with 10: ${median(scale.ratios).toFixed(2)} (pairs of rounds: ${each(scale.ratios)}; rounds, the small side first in odd ones: ${each(scale.roundRatios)})  (target 0.95 to 1.05)`);
   const usec = (xs: number[]): string => `${median(xs).toFixed(1)} µs (rounds: ${xs.map((x) => x.toFixed(1)).join(', ')})`;
   console.log(`gateway CPU per call with ${scale.accounts} accounts / with 10: ${median(scale.cpuRatios).toFixed(2)} (rounds: ${scale.cpuRatios.map((x) => x.toFixed(2)).join(', ')})`);
   console.log(`Redis's time per admission (EVALSHA usec_per_call): ${usec(scale.evalshaUsec.large)} with ${scale.accounts} accounts, ${usec(scale.evalshaUsec.small)} with 10`);
   console.log(`Redis: ${Math.round(scale.redisBytesPerAccount)} bytes per account (3 keys, 90 days of history, a month counter; used_memory over ${scale.accounts}); an account's hash ${scale.accountHashBytes} bytes (MEMORY USAGE)`);
   console.log(`SQLite: ${Math.round(scale.sqliteFileBytesPerAccount)} bytes per account on disk (over ${scale.sqliteAccounts} accounts)`);
+  const { large, small } = scale.startupWork;
+  console.log(`work after start (the hourly key-expiry sweep reads every key), waited out before the rounds: ${large.seconds.toFixed(0)} s, ${large.cpuSeconds.toFixed(1)} s of CPU with ${scale.accounts} accounts; ${small.seconds.toFixed(0)} s, ${small.cpuSeconds.toFixed(1)} s with 10`);
 }
 
 if (require.main === module) {
