@@ -168,6 +168,12 @@ export interface AccountStore {
   /** Revokes a key, every secret of it (idempotent: the first revocation time is kept). */
   revokeKey(keyId: string): Promise<ApiKey | undefined>;
   /**
+   * The keys not revoked whose expiry falls in (`fromMs`, `toMs`], with their accounts, in no set
+   * order: found through an index of keys by expiry, so what it reads is the keys found, not every
+   * key (the hourly expiry notices ask for the next week's).
+   */
+  keysExpiringBetween(fromMs: number, toMs: number): Promise<{ key: ApiKey; account: Account }[]>;
+  /**
    * Keys whose record's `prefix` is exactly `prefix` (a store index, not a scan), at most `limit`,
    * in no set order.
    */

@@ -5,7 +5,7 @@ import { createMemoryStores } from './memory/memory-stores';
 import type { Stores } from './stores';
 import { createStoreClient, whenReady } from './redis/redis-client';
 import type { RedisClient } from './redis/redis-client';
-import { indexKeyPrefixes } from './redis/key-prefix-index';
+import { indexKeyExpiries, indexKeyPrefixes } from './redis/key-indexes';
 import { migrateLegacyKeys } from './redis/legacy-migration';
 import { createRedisStores } from './redis/redis-stores';
 import { openSqliteStores } from './sqlite/sqlite-stores';
@@ -80,12 +80,21 @@ async function migrateAtStart(redis: RedisClient, nowMs: number, apis: readonly 
   }
 }
 
-/** Keys made before the prefix index are put into it now, once; until then an operator's search by prefix may miss them. */
+/**
+ * Keys made before the prefix and expiry indexes are put into them now, once; until then an
+ * operator's search by prefix may miss them, and so may the expiry notices.
+ */
 async function indexAtStart(redis: RedisClient, logger: Logger): Promise<void> {
-  try {
-    const indexed = await indexKeyPrefixes(redis);
-    if (indexed) logger.info({ keys: indexed }, 'keys made before the prefix index are in it now');
-  } catch (err) {
-    logger.warn({ err: (err as Error).message }, 'keys made before the prefix index not indexed at start; tried again at the next start (searching by prefix may miss them until then)');
+  const indexes = [
+    { name: 'prefix', build: indexKeyPrefixes, missed: 'searching by prefix may miss them until then' },
+    { name: 'expiry', build: indexKeyExpiries, missed: 'their expiry notices may be missed until then' },
+  ];
+  for (const { name, build, missed } of indexes) {
+    try {
+      const indexed = await build(redis);
+      if (indexed) logger.info({ keys: indexed }, `keys made before the ${name} index are in it now`);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, `keys made before the ${name} index not indexed at start; tried again at the next start (${missed})`);
+    }
   }
 }

@@ -4,7 +4,6 @@ import { EXPIRY_NOTICE_DAYS } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import { hourWindow, monthWindow } from '../domain/windows';
 import type { AccountStore, ApiKey } from '../data/account-store';
-import { forEachKey } from '../data/each-key';
 import type { EventStore } from '../data/event-store';
 import type { Stores } from '../data/stores';
 import type { AccountEvent } from './event-bus';
@@ -86,16 +85,18 @@ export interface AccountSweeps {
 export function createAccountSweeps(deps: AccountNoticesDeps, everyMs = 3_600_000): AccountSweeps {
   const { accountStore, eventStore, clock } = deps;
 
-  const expiring = (nowMs: number): Promise<void> =>
-    forEachKey(accountStore, async (key, account) => {
-      if (key.revoked_at || !key.expires_at) return;
+  // Only the keys that expire within the longest notice's reach are read (an index by expiry).
+  const expiring = async (nowMs: number): Promise<void> => {
+    for (const { key, account } of await accountStore.keysExpiringBetween(nowMs, nowMs + Math.max(...EXPIRY_NOTICE_DAYS) * DAY_MS)) {
+      if (key.revoked_at || !key.expires_at) continue;
       const left = Date.parse(key.expires_at) - nowMs;
       // The nearest notice due: 1 day when a day or less is left, else 7 days when a week or less is.
       const days = [...EXPIRY_NOTICE_DAYS].sort((a, b) => a - b).find((d) => left > 0 && left <= d * DAY_MS);
-      if (days === undefined) return;
+      if (days === undefined) continue;
       const [claimed] = await eventStore.claim([{ accountId: account.id, name: `expiring:${key.id}:${days}`, expiresAtMs: Date.parse(key.expires_at) + DAY_MS }], nowMs);
       if (claimed) await deps.publish({ accountId: account.id, type: 'key.expiring', data: { ...keyData(key), expires_at: key.expires_at, days } });
-    });
+    }
+  };
 
   const resets = async (nowMs: number): Promise<void> => {
     const month = monthWindow(nowMs);

@@ -487,6 +487,33 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         expect((await usage(account.id)).month).toBe(1);
       });
 
+      it('when keys expiring in a window are asked for, then exactly the unrevoked ones whose expiry falls in it come back, with their accounts, also after a roll', async () => {
+        const day = 86_400_000;
+        const a = await stores.accountStore.createAccount({ name: 'a' });
+        const b = await stores.accountStore.createAccount({ name: 'b' });
+        const make = async (accountId: string, name: string, expiresAtMs?: number) => (await stores.accountStore.createKey(accountId, { name, ...(expiresAtMs === undefined ? {} : { expiresAtMs }) }))!.record;
+        const soon = await make(a.id, 'soon', START + day);
+        const edge = await make(b.id, 'edge', START + 7 * day);
+        const revoked = await make(a.id, 'revoked', START + 2 * day);
+        await make(a.id, 'later', START + 7 * day + 1);
+        await make(b.id, 'past', START);
+        await make(b.id, 'never');
+        await stores.accountStore.revokeKey(revoked.id);
+        const rolled = (await stores.accountStore.rollKey(soon.id, 0))!.record;
+        const found = async (fromMs: number, toMs: number) =>
+          (await stores.accountStore.keysExpiringBetween(fromMs, toMs)).map(({ key, account }) => [key.name, account.id, key]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+        expect(await found(START, START + 7 * day)).toEqual([
+          ['edge', b.id, edge],
+          ['soon', a.id, rolled],
+        ]);
+        expect(await found(START + day, START + 8 * day)).toEqual([
+          ['edge', b.id, edge],
+          ['later', a.id, expect.objectContaining({ expires_at: iso(START + 7 * day + 1) })],
+        ]);
+        expect(await found(START - day, START)).toEqual([['past', b.id, expect.objectContaining({ expires_at: iso(START) })]]);
+        expect(await found(START + 8 * day, START + 9 * day)).toEqual([]);
+      });
+
       it('when a key is revoked, then every secret of it is refused, the one in a grace period too, and the first revocation time is kept', async () => {
         const { keys } = await accountWithKeys(2);
         const [doomed, other] = [keys[0]!, keys[1]!];

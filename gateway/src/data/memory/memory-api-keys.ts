@@ -5,7 +5,7 @@ import type { AccountStore } from '../account-store';
 import { copy, indexPrefix, pageOf } from './account-state';
 import type { MemoryParts, StoredKey } from './account-state';
 
-type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'findKeysByPrefix' | 'findKey'>;
+type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'keysExpiringBetween' | 'findKeysByPrefix' | 'findKey'>;
 
 /** An account's keys in this process: records, the secrets admission reads, and their lifecycle. */
 export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
@@ -69,6 +69,16 @@ export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
         options.revoked(keyId);
       }
       return copy(stored.record);
+    },
+    // Every key is in this process's memory: one pass over them is the index.
+    async keysExpiringBetween(fromMs, toMs) {
+      const found = [];
+      for (const { record } of keys.values()) {
+        const expiresMs = record.expires_at === null ? 0 : Date.parse(record.expires_at);
+        const account = accounts.get(record.account_id);
+        if (record.revoked_at === null && expiresMs > fromMs && expiresMs <= toMs && account) found.push({ key: copy(record)!, account: copy(account)! });
+      }
+      return found;
     },
     async findKeysByPrefix(prefix, limit) {
       return [...(prefixes.get(prefix) ?? [])].slice(0, limit).map((keyId) => copy(keys.get(keyId)!.record)!);

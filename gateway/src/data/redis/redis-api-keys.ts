@@ -8,7 +8,7 @@ import { OLD_SECRET_PREFIX, decodeKey, decodeSecret, encodeKey, encodeSecret, se
 import { indexMember, redisKeys } from './redis-keys';
 import { END_GRACE_SCRIPT } from './scripts/end-grace-script';
 
-type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'findKeysByPrefix' | 'findKey'>;
+type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'keysExpiringBetween' | 'findKeysByPrefix' | 'findKey'>;
 
 /** An account's keys in Redis: records, the secrets admission reads, and their lifecycle. */
 export function redisApiKeys(parts: AccountParts): ApiKeysPart {
@@ -29,6 +29,7 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
           async () => {
             // Indexed first: the index may name a key that is not there (read back, it is left out), never miss one.
             await indexPrefix(parts, record.prefix, keyId);
+            if (input.expiresAtMs !== undefined) await redis.zadd(redisKeys.keyExpiries(), input.expiresAtMs, keyId);
             const member = indexMember(Date.parse(record.created_at), keyId);
             const made = await scripts.tollgateCreateKey(...names, ctx.deadline(ctx.maxWaitMs), hash, secret, member, input.maxLive ?? 0, clock(), ...Object.entries(encodeKey(record, hash)).flat());
             if (made === 0) throw new Error(LATE);
@@ -70,6 +71,21 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
         await redis.publish(redisKeys.revocations(), keyId);
         return readKey(keyId);
       }),
+    keysExpiringBetween: (fromMs, toMs) =>
+      guard.run('keys_expiring', async () => {
+        const index = redisKeys.keyExpiries();
+        // A week past its expiry a key is told nothing more: its entry goes.
+        await redis.zremrangebyscore(index, '-inf', fromMs - EXPIRED_KEPT_MS);
+        const found = await Promise.all(
+          (await redis.zrangebyscore(index, `(${fromMs}`, toMs)).map(async (keyId) => {
+            const accountId = accountOfKeyId(keyId);
+            // The index may name a key not made (yet: it is indexed first) or gone with its account: left out.
+            const [key, account] = accountId ? await Promise.all([readKey(keyId), readAccount(accountId)]) : [];
+            return key && account && !key.revoked_at ? [{ key, account }] : [];
+          }),
+        );
+        return found.flat();
+      }),
     findKeysByPrefix: (prefix, limit) =>
       guard.run('find_keys_by_prefix', async () => {
         if (!isIndexedPrefix(prefix)) return [];
@@ -96,6 +112,9 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
       }),
   };
 }
+
+/** How long past its expiry a key's entry stays in the expiry index. */
+const EXPIRED_KEPT_MS = 7 * 86_400_000;
 
 /** The keys of a script that changes a key's secrets: its record, its account, the secrets' old hash. */
 const secretKeys = (accountId: string, keyId: string): [string, string, string] => [redisKeys.key(accountId, keyId), redisKeys.account(accountId), redisKeys.legacy.secrets(accountId)];

@@ -66,6 +66,10 @@ export const redisKeys = {
   keyPrefix: (prefix: string): string => `gw:keyprefix:${prefix}`,
   /** String: set once every key made before this index existed is in it. */
   keyPrefixIndexed: (): string => 'gw:keyprefix-indexed',
+  /** Sorted set: key id → its expiry (Unix ms), for every key made with one; durable (the expiry notices read a week of it). */
+  keyExpiries: (): string => 'gw:keyexpiry',
+  /** String: set once every key made before the expiry index existed is in it. */
+  keyExpiryIndexed: (): string => 'gw:keyexpiry-indexed',
   /** Hash: the whole server's calls of one UTC day by `<api>:<outcome>` (the sum of the accounts' history). */
   serverDay: (dayId: string): string => `gw:{stats}:day:${dayId}`,
   /** Sorted set: account id → calls counted in one UTC month, for the operators' top accounts. */

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
-import { indexKeyPrefixes } from '../../../src/data/redis/key-prefix-index';
+import { indexKeyExpiries, indexKeyPrefixes } from '../../../src/data/redis/key-indexes';
 import { keyHints, parseApiKey } from '../../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../../src/domain/plans';
 import { startRedisServer } from '../../support/redis-server';
@@ -128,6 +128,23 @@ describe('redis layout', () => {
     expect(await indexKeyPrefixes(redis)).toBe(1);
     expect(await accountStore.findKeysByPrefix(key.record.prefix, 10)).toEqual([key.record]);
     expect(await indexKeyPrefixes(redis)).toBe(0);
+    await redis.quit();
+  });
+
+  it('when keys with an expiry were made before the expiry index, then indexing at start finds them, once, and the expiring ones are found', async () => {
+    const redis = new Redis(server.url);
+    await redis.flushall();
+    const nowMs = Date.now();
+    const { accountStore } = createRedisStores(redis, { clock: () => nowMs });
+    const account = await accountStore.createAccount({ name: 'a' });
+    const expiring = (await accountStore.createKey(account.id, { name: 'expiring', expiresAtMs: nowMs + 86_400_000 }))!;
+    await accountStore.createKey(account.id, { name: 'never' });
+    // As an older gateway left them: no index at all.
+    await redis.del(redisKeys.keyExpiries());
+    expect(await accountStore.keysExpiringBetween(nowMs, nowMs + 7 * 86_400_000)).toEqual([]);
+    expect(await indexKeyExpiries(redis)).toBe(1);
+    expect(await accountStore.keysExpiringBetween(nowMs, nowMs + 7 * 86_400_000)).toEqual([{ key: expiring.record, account: await accountStore.getAccount(account.id) }]);
+    expect(await indexKeyExpiries(redis)).toBe(0);
     await redis.quit();
   });
 });
