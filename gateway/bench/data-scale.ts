@@ -140,6 +140,7 @@ async function untilIdle(server: ChildServer, maxMs = 600_000): Promise<{ second
     quiet = now - last < 0.05 ? quiet + 1 : 0;
     last = now;
   }
+  if (quiet < 2) console.error(`the gateway was still busy after ${maxMs / 1000} s: the rounds measure it busy`);
   return { seconds: (Date.now() - started) / 1000 - quiet, cpuSeconds: last - cpuStarted };
 }
 

@@ -1,6 +1,6 @@
 import { accountOfKeyId, hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
 import { KeyLimitError, KeyRevokedError, isIndexedPrefix, newKeyRecord } from '../account-store';
-import type { AccountStore, ApiKey, Page } from '../account-store';
+import type { Account, AccountStore, ApiKey, Page } from '../account-store';
 import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
 import type { AccountParts } from './account-context';
 import { migrateLegacyKey } from './legacy-migration';
@@ -71,21 +71,28 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
         await redis.publish(redisKeys.revocations(), keyId);
         return readKey(keyId);
       }),
-    keysExpiringBetween: (fromMs, toMs) =>
-      guard.run('keys_expiring', async () => {
-        const index = redisKeys.keyExpiries();
-        // A week past its expiry a key is told nothing more: its entry goes.
-        await redis.zremrangebyscore(index, '-inf', fromMs - EXPIRED_KEPT_MS);
-        const found = await Promise.all(
-          (await redis.zrangebyscore(index, `(${fromMs}`, toMs)).map(async (keyId) => {
-            const accountId = accountOfKeyId(keyId);
-            // The index may name a key not made (yet: it is indexed first) or gone with its account: left out.
-            const [key, account] = accountId ? await Promise.all([readKey(keyId), readAccount(accountId)]) : [];
-            return key && account && !key.revoked_at ? [{ key, account }] : [];
-          }),
+    keysExpiringBetween: async (fromMs, toMs) => {
+      const index = redisKeys.keyExpiries();
+      // A week past its expiry a key is told nothing more: its entry goes.
+      await guard.run('keys_expiring', () => redis.zremrangebyscore(index, '-inf', clock() - EXPIRED_KEPT_MS));
+      const found: { key: ApiKey; account: Account }[] = [];
+      // A page at a time, each its own store call: a week of keys may be many, and each costs two reads.
+      for (let offset = 0; ; offset += EXPIRING_PAGE) {
+        const ids = await guard.run('keys_expiring', () => redis.zrangebyscore(index, `(${fromMs}`, toMs, 'LIMIT', offset, EXPIRING_PAGE));
+        const page = await guard.run('keys_expiring', () =>
+          Promise.all(
+            ids.map(async (keyId) => {
+              const accountId = accountOfKeyId(keyId);
+              // The index may name a key not made (yet: it is indexed first) or gone with its account: left out.
+              const [key, account] = accountId ? await Promise.all([readKey(keyId), readAccount(accountId)]) : [];
+              return key && account && !key.revoked_at ? [{ key, account }] : [];
+            }),
+          ),
         );
-        return found.flat();
-      }),
+        found.push(...page.flat());
+        if (ids.length < EXPIRING_PAGE) return found;
+      }
+    },
     findKeysByPrefix: (prefix, limit) =>
       guard.run('find_keys_by_prefix', async () => {
         if (!isIndexedPrefix(prefix)) return [];
@@ -115,6 +122,8 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
 
 /** How long past its expiry a key's entry stays in the expiry index. */
 const EXPIRED_KEPT_MS = 7 * 86_400_000;
+/** Keys read per store call by keysExpiringBetween. */
+const EXPIRING_PAGE = 200;
 
 /** The keys of a script that changes a key's secrets: its record, its account, the secrets' old hash. */
 const secretKeys = (accountId: string, keyId: string): [string, string, string] => [redisKeys.key(accountId, keyId), redisKeys.account(accountId), redisKeys.legacy.secrets(accountId)];

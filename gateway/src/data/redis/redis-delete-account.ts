@@ -26,6 +26,7 @@ export function redisDeleteAccount(parts: AccountParts): AccountStore['deleteAcc
       if (account.email) await releaseEmail(redis, account.email, accountId);
       await redis.zrem(redisKeys.accountIndex(), indexMember(Date.parse(account.created_at), accountId));
       for (const [i, prefix] of prefixes.entries()) if (prefix) await redis.srem(redisKeys.keyPrefix(prefix), keyIds[i]!);
+      if (keyIds.length) await redis.zrem(redisKeys.keyExpiries(), ...keyIds);
       for (const customerId of customers) await redis.del(redisKeys.billingCustomer(customerId));
       await redis.zrem(redisKeys.billingIndex(), accountId);
       await redis.del(

@@ -147,4 +147,20 @@ describe('redis layout', () => {
     expect(await indexKeyExpiries(redis)).toBe(0);
     await redis.quit();
   });
+
+  it('when more keys expire in the window than a page holds, then every one is found, and deleting their account takes them out of the index', async () => {
+    const redis = new Redis(server.url);
+    await redis.flushall();
+    const nowMs = Date.now();
+    const { accountStore } = createRedisStores(redis, { clock: () => nowMs });
+    const account = await accountStore.createAccount({ name: 'many' });
+    const made = new Set<string>();
+    for (let i = 0; i < 450; i++) made.add((await accountStore.createKey(account.id, { name: `k${i}`, expiresAtMs: nowMs + 1_000 + (i % 3) }))!.record.id);
+    const found = await accountStore.keysExpiringBetween(nowMs, nowMs + 86_400_000);
+    expect(new Set(found.map(({ key }) => key.id))).toEqual(made);
+    expect(found).toHaveLength(450);
+    await accountStore.deleteAccount(account.id);
+    expect(await redis.zcard(redisKeys.keyExpiries())).toBe(0);
+    await redis.quit();
+  });
 });
