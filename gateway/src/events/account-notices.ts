@@ -88,7 +88,7 @@ export function createAccountSweeps(deps: AccountNoticesDeps, everyMs = 3_600_00
   // Only the keys that expire within the longest notice's reach are read (an index by expiry).
   const expiring = async (nowMs: number): Promise<void> => {
     for (const { key, account } of await accountStore.keysExpiringBetween(nowMs, nowMs + Math.max(...EXPIRY_NOTICE_DAYS) * DAY_MS)) {
-      if (key.revoked_at || !key.expires_at) continue;
+      if (!key.expires_at) continue;
       const left = Date.parse(key.expires_at) - nowMs;
       // The nearest notice due: 1 day when a day or less is left, else 7 days when a week or less is.
       const days = [...EXPIRY_NOTICE_DAYS].sort((a, b) => a - b).find((d) => left > 0 && left <= d * DAY_MS);

@@ -76,7 +76,14 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
       // A week past its expiry a key is told nothing more: its entry goes.
       await guard.run('keys_expiring', () => redis.zremrangebyscore(index, '-inf', clock() - EXPIRED_KEPT_MS));
       const found: { key: ApiKey; account: Account }[] = [];
-      // A page at a time, each its own store call: a week of keys may be many, and each costs two reads.
+      // An account with several expiring keys is read once.
+      const accounts = new Map<string, Promise<Account | undefined>>();
+      const accountOf = (accountId: string): Promise<Account | undefined> => {
+        let account = accounts.get(accountId);
+        if (!account) accounts.set(accountId, (account = readAccount(accountId)));
+        return account;
+      };
+      // A page at a time, each its own store call: a week of keys may be many, and each costs a read or two.
       for (let offset = 0; ; offset += EXPIRING_PAGE) {
         const ids = await guard.run('keys_expiring', () => redis.zrangebyscore(index, `(${fromMs}`, toMs, 'LIMIT', offset, EXPIRING_PAGE));
         const page = await guard.run('keys_expiring', () =>
@@ -84,7 +91,7 @@ export function redisApiKeys(parts: AccountParts): ApiKeysPart {
             ids.map(async (keyId) => {
               const accountId = accountOfKeyId(keyId);
               // The index may name a key not made (yet: it is indexed first) or gone with its account: left out.
-              const [key, account] = accountId ? await Promise.all([readKey(keyId), readAccount(accountId)]) : [];
+              const [key, account] = accountId ? await Promise.all([readKey(keyId), accountOf(accountId)]) : [];
               return key && account && !key.revoked_at ? [{ key, account }] : [];
             }),
           ),

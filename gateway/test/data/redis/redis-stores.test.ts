@@ -6,6 +6,7 @@ import { keyHints, parseApiKey } from '../../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../../src/domain/plans';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
+import type { Stores } from '../../../src/data/stores';
 import { describeStoreContract } from '../store-contract';
 
 let server: RedisServer;
@@ -14,18 +15,22 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-describeStoreContract('redis', async (clock) => {
+/** A client of the emptied server and the stores over it (the caller quits the client). */
+async function freshStores(clock: () => number): Promise<{ redis: Redis; stores: Stores }> {
   const redis = new Redis(server.url);
   await redis.flushall();
-  return { stores: createRedisStores(redis, { clock }), close: async () => void (await redis.quit()) };
+  return { redis, stores: createRedisStores(redis, { clock }) };
+}
+
+describeStoreContract('redis', async (clock) => {
+  const { redis, stores } = await freshStores(clock);
+  return { stores, close: async () => void (await redis.quit()) };
 });
 
 describe('redis layout', () => {
   it("when accounts, keys and calls are made, then every name of an account's data carries its hash tag, and only counters expire", async () => {
-    const redis = new Redis(server.url);
-    await redis.flushall();
     const now = Date.parse('2026-03-15T12:00:00Z');
-    const { keyStore, accountStore, quotaStore } = createRedisStores(redis, { clock: () => now });
+    const { redis, stores: { keyStore, accountStore, quotaStore } } = await freshStores(() => now);
     const paid = await keyStore.create({ owner: 'a@example.com', subscriptions: { token: { plan: 'free', status: 'active' } } });
     const play = await keyStore.create({ owner: 'b' });
     const second = (await accountStore.createKey(paid.record.account_id, { name: 'second' }))!;
@@ -59,10 +64,8 @@ describe('redis layout', () => {
   });
 
   it("when a key keeps calling, then its second log's TTL is renewed by the calls that open a run or a ten-second bucket's first second, and by no other", async () => {
-    const redis = new Redis(server.url);
-    await redis.flushall();
     let now = Date.parse('2026-03-15T12:00:03.500Z');
-    const { keyStore, quotaStore } = createRedisStores(redis, { clock: () => now });
+    const { redis, stores: { keyStore, quotaStore } } = await freshStores(() => now);
     const made = await keyStore.create({ owner: 'a@example.com', subscriptions: { token: { plan: 'free', status: 'active' } } });
     const parsed = parseApiKey(made.key);
     if (!parsed.ok) throw new Error('a generated key did not parse');
@@ -100,10 +103,8 @@ describe('redis layout', () => {
   });
 
   it('when history is recorded and changes audited, then the server totals are in one slot with a TTL, and the audit streams keep their entries without one', async () => {
-    const redis = new Redis(server.url);
-    await redis.flushall();
     const now = Date.parse('2026-03-15T12:00:00Z');
-    const { accountStore, auditLog } = createRedisStores(redis, { clock: () => now });
+    const { redis, stores: { accountStore, auditLog } } = await freshStores(() => now);
     const account = await accountStore.createAccount({ name: 'a' });
     await accountStore.record([{ accountId: account.id, api: 'token', dayId: '2026-03-15', outcome: '2xx', count: 2 }], new Map(), 'b1');
     await auditLog.append({ account_id: account.id, actor: { type: 'system', id: 'test', via: 'test' }, from: null, action: 'account.create', target: null, details: {} });
@@ -117,9 +118,7 @@ describe('redis layout', () => {
   });
 
   it('when keys were made before the prefix index, then indexing at start finds them, once', async () => {
-    const redis = new Redis(server.url);
-    await redis.flushall();
-    const { accountStore } = createRedisStores(redis, { clock: Date.now });
+    const { redis, stores: { accountStore } } = await freshStores(Date.now);
     const account = await accountStore.createAccount({ name: 'a' });
     const key = (await accountStore.createKey(account.id, { name: 'k' }))!;
     // As an older gateway left them: no index at all.
@@ -132,10 +131,8 @@ describe('redis layout', () => {
   });
 
   it('when keys with an expiry were made before the expiry index, then indexing at start finds them, once, and the expiring ones are found', async () => {
-    const redis = new Redis(server.url);
-    await redis.flushall();
     const nowMs = Date.now();
-    const { accountStore } = createRedisStores(redis, { clock: () => nowMs });
+    const { redis, stores: { accountStore } } = await freshStores(() => nowMs);
     const account = await accountStore.createAccount({ name: 'a' });
     const expiring = (await accountStore.createKey(account.id, { name: 'expiring', expiresAtMs: nowMs + 86_400_000 }))!;
     await accountStore.createKey(account.id, { name: 'never' });
@@ -149,10 +146,8 @@ describe('redis layout', () => {
   });
 
   it('when more keys expire in the window than a page holds, then every one is found, and deleting their account takes them out of the index', async () => {
-    const redis = new Redis(server.url);
-    await redis.flushall();
     const nowMs = Date.now();
-    const { accountStore } = createRedisStores(redis, { clock: () => nowMs });
+    const { redis, stores: { accountStore } } = await freshStores(() => nowMs);
     const account = await accountStore.createAccount({ name: 'many' });
     const made = new Set<string>();
     for (let i = 0; i < 450; i++) made.add((await accountStore.createKey(account.id, { name: `k${i}`, expiresAtMs: nowMs + 1_000 + (i % 3) }))!.record.id);
