@@ -16,7 +16,7 @@ const upstreams: CsvUpstream[] = [];
 async function setUp(options: Partial<TestAppOptions> = {}): Promise<{ upstream: CsvUpstream; t: TestApp }> {
   const upstream = await startCsvUpstream(fixtureText('small-index.csv'));
   upstreams.push(upstream);
-  return { upstream, t: createTestApp({ dataUrl: upstream.url, ttlMs: TTL, retryMs: RETRY, timeoutMs: 300, ...options }) };
+  return { upstream, t: createTestApp({ dataUrl: upstream.url, ttlMs: TTL, retryMs: RETRY, timeoutMs: 8_000, ...options }) };
 }
 afterEach(async () => {
   await Promise.all(upstreams.splice(0).map((u) => u.close()));
@@ -141,16 +141,18 @@ describe('after a first load', () => {
     expect((await meta(t)).latest_release).toBe('2026-07-01');
   });
 
-  it.each([
-    ['answers 503', (u: CsvUpstream) => u.setMode('error-503'), 'upstream answered HTTP 503'],
-    ['never answers', (u: CsvUpstream) => u.setMode('hang'), 'upstream did not answer within 300 ms'],
-    ['drops the connection mid-body', (u: CsvUpstream) => { u.setBody(fixtureText('new-release.csv')); u.setMode('cut-body'); }, 'upstream request failed'],
-    ['is gone', (u: CsvUpstream) => void u.close(), 'upstream request failed (ECONNREFUSED)'],
-    ['serves a truncated file', (u: CsvUpstream) => u.setBody(fixtureText('truncated-mid-row.csv')), 'does not end with a line break'],
-    ['serves an HTML page', (u: CsvUpstream) => u.setBody(fixtureText('html-instead-of-csv.csv')), 'missing columns'],
-    ['serves a file with a bad number', (u: CsvUpstream) => u.setBody(fixtureText('not-a-number.csv')), "dollar_price is not a number ('NA')"],
-  ])('when the upstream %s, then the last good copy is served and meta reports it stale', async (_case, breakIt, reason) => {
-    const { upstream, t } = await loaded();
+  // Only the hang case waits out the timeout, so only it gets a short one. Every row has all four
+  // values: jest reads a test function with more parameters than its row as one that takes `done`.
+  it.each<[string, (u: CsvUpstream) => void, string, Partial<TestAppOptions>]>([
+    ['answers 503', (u: CsvUpstream) => u.setMode('error-503'), 'upstream answered HTTP 503', {}],
+    ['never answers', (u: CsvUpstream) => u.setMode('hang'), 'upstream did not answer within 300 ms', { timeoutMs: 300 }],
+    ['drops the connection mid-body', (u: CsvUpstream) => { u.setBody(fixtureText('new-release.csv')); u.setMode('cut-body'); }, 'upstream request failed', {}],
+    ['is gone', (u: CsvUpstream) => void u.close(), 'upstream request failed (ECONNREFUSED)', {}],
+    ['serves a truncated file', (u: CsvUpstream) => u.setBody(fixtureText('truncated-mid-row.csv')), 'does not end with a line break', {}],
+    ['serves an HTML page', (u: CsvUpstream) => u.setBody(fixtureText('html-instead-of-csv.csv')), 'missing columns', {}],
+    ['serves a file with a bad number', (u: CsvUpstream) => u.setBody(fixtureText('not-a-number.csv')), "dollar_price is not a number ('NA')", {}],
+  ])('when the upstream %s, then the last good copy is served and meta reports it stale', async (_case, breakIt, reason, options) => {
+    const { upstream, t } = await loaded(options);
     breakIt(upstream);
     t.advance(TTL);
     expect((await index(t)).status).toBe(200);

@@ -16,6 +16,7 @@ export interface TestAppOptions {
   proxySecret?: string;
   ttlMs?: number;
   retryMs?: number;
+  /** The download timeout; long by default, so that a stalled test process cannot turn a load into a timeout. */
   timeoutMs?: number;
 }
 
@@ -32,7 +33,7 @@ export function createTestApp(options: TestAppOptions): TestApp {
   let now = 1_000_000;
   const logger = createLogger({ service: 'burger', level: 'silent', destination: { write: () => undefined } });
   const store = createDatasetStore({
-    source: createDatasetSource(options.dataUrl, options.timeoutMs ?? 2000),
+    source: createDatasetSource(options.dataUrl, options.timeoutMs ?? 8_000),
     clock: () => now,
     logger,
     ttlMs: options.ttlMs ?? 600_000,
