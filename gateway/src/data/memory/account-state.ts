@@ -80,6 +80,8 @@ export interface MemoryParts extends MemoryAccountState {
   order: string[];
   /** Key prefix → the ids of the keys whose record has it (see {@link indexPrefix}). */
   prefixes: Map<string, Set<string>>;
+  /** Account id → the ids of its keys: an account’s keys without a pass over every key of every account. */
+  accountKeys: Map<string, Set<string>>;
   /** UTC month → account → calls counted that month: the `*top|<month>|<account>` history entries, indexed. */
   monthCalls: Map<string, Map<string, number>>;
   options: MemoryAccountsOptions;
@@ -94,7 +96,11 @@ export interface MemoryParts extends MemoryAccountState {
 export function memoryParts(options: MemoryAccountsOptions): MemoryParts {
   const state = options.state ?? emptyAccountState();
   const prefixes = new Map<string, Set<string>>();
-  for (const { record } of state.keys.values()) indexPrefix(prefixes, record.prefix, record.id, true);
+  const accountKeys = new Map<string, Set<string>>();
+  for (const { record } of state.keys.values()) {
+    indexPrefix(prefixes, record.prefix, record.id, true);
+    indexAccountKey(accountKeys, record.account_id, record.id);
+  }
   const monthCalls = new Map<string, Map<string, number>>();
   for (const [name, entry] of state.history) {
     const [kind, month, accountId] = name.split('|');
@@ -106,6 +112,7 @@ export function memoryParts(options: MemoryAccountsOptions): MemoryParts {
     ...state,
     order: [...state.accounts.values()].map(listingMember).sort(),
     prefixes,
+    accountKeys,
     monthCalls,
     options,
     persist: options.persistence,
@@ -150,6 +157,13 @@ export function sortedIndex(members: readonly string[], member: string): number 
     else high = mid;
   }
   return low;
+}
+
+/** Adds a key id to its account's (keys are only ever removed with their account). */
+export function indexAccountKey(accountKeys: Map<string, Set<string>>, accountId: string, keyId: string): void {
+  const ids = accountKeys.get(accountId);
+  if (ids) ids.add(keyId);
+  else accountKeys.set(accountId, new Set([keyId]));
 }
 
 /** Adds (or removes) a key id under its prefix. */

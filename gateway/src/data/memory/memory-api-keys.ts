@@ -1,16 +1,17 @@
 import { hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
 import type { SecretEntry } from '../../domain/admission';
 import { KeyLimitError, KeyRevokedError, newKeyRecord } from '../account-store';
-import type { AccountStore } from '../account-store';
-import { copy, indexPrefix, pageOf } from './account-state';
+import type { AccountStore, ApiKey } from '../account-store';
+import { copy, indexAccountKey, indexPrefix, pageOf } from './account-state';
 import type { MemoryParts, StoredKey } from './account-state';
 
 type ApiKeysPart = Pick<AccountStore, 'createKey' | 'getKey' | 'listKeys' | 'rollKey' | 'endGrace' | 'revokeKey' | 'keysExpiringBetween' | 'findKeysByPrefix' | 'findKey'>;
 
 /** An account's keys in this process: records, the secrets admission reads, and their lifecycle. */
 export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
-  const { accounts, keys, secrets, prefixes, persist, options } = parts;
+  const { accounts, keys, secrets, prefixes, accountKeys, persist, options } = parts;
   const { clock } = options;
+  const recordsOf = (accountId: string): ApiKey[] => [...(accountKeys.get(accountId) ?? [])].map((keyId) => keys.get(keyId)!.record);
   const setEntries = (stored: StoredKey, change: (entry: SecretEntry) => SecretEntry): void => {
     for (const hash of [stored.hash, stored.previousHash]) {
       const entry = hash === undefined ? undefined : secrets.get(hash);
@@ -19,8 +20,8 @@ export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
   };
   const liveKeys = (accountId: string, nowMs: number): number => {
     let live = 0;
-    for (const { record } of keys.values()) {
-      if (record.account_id === accountId && record.revoked_at === null && (record.expires_at === null || Date.parse(record.expires_at) > nowMs)) live++;
+    for (const record of recordsOf(accountId)) {
+      if (record.revoked_at === null && (record.expires_at === null || Date.parse(record.expires_at) > nowMs)) live++;
     }
     return live;
   };
@@ -34,6 +35,7 @@ export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
       const record = newKeyRecord(newKeyId(accountId), accountId, input, keyHints(key), clock());
       keys.set(record.id, { record, hash });
       indexPrefix(prefixes, record.prefix, record.id, true);
+      indexAccountKey(accountKeys, accountId, record.id);
       secrets.set(hash, { keyId: record.id, expiresAtMs: input.expiresAtMs ?? 0, revokedAtMs: 0, graceUntilMs: 0 });
       persist?.key(record.id);
       return { key, record: copy(record)! };
@@ -41,7 +43,7 @@ export function memoryApiKeys(parts: MemoryParts): ApiKeysPart {
     getKey: async (keyId) => copy(keys.get(keyId)?.record),
     async listKeys(accountId, { cursor, limit }) {
       if (!accounts.has(accountId)) return undefined;
-      return pageOf([...keys.values()].map((s) => s.record).filter((k) => k.account_id === accountId), cursor, limit);
+      return pageOf(recordsOf(accountId), cursor, limit);
     },
     rollKey: memoryRollKey(parts),
     async endGrace(keyId) {

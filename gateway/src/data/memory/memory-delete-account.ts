@@ -8,12 +8,12 @@ import type { MemoryParts } from './account-state';
  * then on), then its history days, billing, address and record, each change told to the persistence.
  */
 export function memoryDeleteAccount(parts: MemoryParts): AccountStore['deleteAccount'] {
-  const { accounts, emails, keys, secrets, history, billing, customers, order, prefixes, persist, options } = parts;
+  const { accounts, emails, keys, secrets, history, billing, customers, order, prefixes, accountKeys, persist, options } = parts;
   return async (accountId) => {
     const account = accounts.get(accountId);
     if (!account) return undefined;
-    for (const [keyId, stored] of [...keys]) {
-      if (stored.record.account_id !== accountId) continue;
+    for (const keyId of accountKeys.get(accountId) ?? []) {
+      const stored = keys.get(keyId)!;
       secrets.delete(stored.hash);
       if (stored.previousHash !== undefined) secrets.delete(stored.previousHash);
       indexPrefix(prefixes, stored.record.prefix, keyId, false);
@@ -21,6 +21,7 @@ export function memoryDeleteAccount(parts: MemoryParts): AccountStore['deleteAcc
       persist?.key(keyId);
       options.revoked(keyId);
     }
+    accountKeys.delete(accountId);
     for (const day of historyDaysKept(options.clock())) {
       const name = `${accountId}|${day}`;
       if (history.delete(name)) persist?.history(name);
