@@ -47,21 +47,24 @@ describe('operator CLI', () => {
 
     // A call admitted through the same store shows up in the CLI's usage.
     const redis = new Redis(server.url);
-    const { quotaStore } = createRedisStores(redis, { clock: Date.now });
-    expect((await admit(quotaStore, key.key)).outcome).toBe('admitted');
-    const usage = JSON.parse((await cli('usage', key.id)).stdout) as { apis: { api: string; used: number; limit: number }[] };
-    expect(usage.apis.find((a) => a.api === 'token')).toMatchObject({ used: 1, limit: 650_000 });
+    try {
+      const { quotaStore } = createRedisStores(redis, { clock: Date.now });
+      expect((await admit(quotaStore, key.key)).outcome).toBe('admitted');
+      const usage = JSON.parse((await cli('usage', key.id)).stdout) as { apis: { api: string; used: number; limit: number }[] };
+      expect(usage.apis.find((a) => a.api === 'token')).toMatchObject({ used: 1, limit: 650_000 });
 
-    const revoked = JSON.parse((await cli('revoke', key.id)).stdout) as { revoked_at: string | null };
-    expect(revoked.revoked_at).not.toBeNull();
-    expect((await admit(quotaStore, key.key)).outcome).toBe('revoked');
-    await redis.quit();
+      const revoked = JSON.parse((await cli('revoke', key.id)).stdout) as { revoked_at: string | null };
+      expect(revoked.revoked_at).not.toBeNull();
+      expect((await admit(quotaStore, key.key)).outcome).toBe('revoked');
+    } finally {
+      await redis.quit();
+    }
   });
 
   it('when an account is created, subscribed, suspended, reactivated and cancelled, then the gateway admits its keys accordingly', async () => {
     const redis = new Redis(server.url);
-    const { quotaStore, accountStore } = createRedisStores(redis, { clock: Date.now });
     try {
+      const { quotaStore, accountStore } = createRedisStores(redis, { clock: Date.now });
       const account = await ok<{ id: string; email: string; subscriptions: object }>('account', 'create', '--email', 'Team@Example.com', '--name', 'Team', '--subscribe', 'burger=starter');
       expect(account).toMatchObject({ email: 'team@example.com', name: 'Team', status: 'active', subscriptions: { burger: { plan: 'starter', status: 'active' } } });
       expect(await ok('account', 'get', account.id)).toEqual(account);
@@ -97,8 +100,8 @@ describe('operator CLI', () => {
 
   it('when keys are listed, rolled and revoked, then the old secret stops as told and a revoked key cannot be rolled', async () => {
     const redis = new Redis(server.url);
-    const { quotaStore } = createRedisStores(redis, { clock: Date.now });
     try {
+      const { quotaStore } = createRedisStores(redis, { clock: Date.now });
       const account = await ok<{ id: string }>('account', 'create', '--subscribe', 'token=free');
       const first = await ok<{ id: string; key: string }>('key', 'create', account.id, '--name', 'one');
       const second = await ok<{ id: string; key: string }>('key', 'create', account.id, '--name', 'two');

@@ -61,38 +61,43 @@ describe('per-second rate', () => {
     const admittedAt: number[] = [];
     const recorders: UsageRecorder[] = [];
     const clients = [new Redis(redisServer.url), new Redis(redisServer.url)];
-    const apps = clients.map((redis) => {
-      const stores: Stores = createRedisStores(redis, { clock: Date.now });
-      const logger = createLogger({ service: 'rate-test', level: 'silent' });
-      const recorder = createUsageRecorder({ store: stores.accountStore, clock: Date.now });
-      recorders.push(recorder);
-      return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ upstreams: config.upstreams, clock: Date.now }), recorder });
-    });
-    const servers = await Promise.all(apps.map((app) => new Promise<http.Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    })));
-    const { key } = await createRedisStores(clients[0]!, { clock: Date.now }).keyStore.create({ owner: 'rate', subscriptions: { token: { plan: 'r', status: 'active' } } });
-
+    // Closed whether the calls went through or not: a server or client left open would keep jest from exiting.
+    const servers: http.Server[] = [];
     const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
     const statuses: Record<number, number> = {};
-    const until = Date.now() + 3_000;
-    const worker = async (n: number) => {
-      const port = (servers[n % 2]!.address() as AddressInfo).port;
-      while (Date.now() < until) {
-        const status = await new Promise<number>((resolve, reject) => {
-          http.get({ host: '127.0.0.1', port, path: '/token/v1/prices', agent, headers: { 'x-tollgate-key': key } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          }).on('error', reject);
-        });
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, (_, n) => worker(n)));
-    agent.destroy();
-    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-    await Promise.all(recorders.map((r) => r.stop()));
-    await Promise.all(clients.map((c) => c.quit()));
+    try {
+      const apps = clients.map((redis) => {
+        const stores: Stores = createRedisStores(redis, { clock: Date.now });
+        const logger = createLogger({ service: 'rate-test', level: 'silent' });
+        const recorder = createUsageRecorder({ store: stores.accountStore, clock: Date.now });
+        recorders.push(recorder);
+        return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ upstreams: config.upstreams, clock: Date.now }), recorder });
+      });
+      servers.push(...await Promise.all(apps.map((app) => new Promise<http.Server>((resolve) => {
+        const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      }))));
+      const { key } = await createRedisStores(clients[0]!, { clock: Date.now }).keyStore.create({ owner: 'rate', subscriptions: { token: { plan: 'r', status: 'active' } } });
+
+      const until = Date.now() + 3_000;
+      const worker = async (n: number) => {
+        const port = (servers[n % 2]!.address() as AddressInfo).port;
+        while (Date.now() < until) {
+          const status = await new Promise<number>((resolve, reject) => {
+            http.get({ host: '127.0.0.1', port, path: '/token/v1/prices', agent, headers: { 'x-tollgate-key': key } }, (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            }).on('error', reject);
+          });
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, (_, n) => worker(n)));
+    } finally {
+      agent.destroy();
+      await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+      await Promise.all(recorders.map((r) => r.stop()));
+      await Promise.all(clients.map((c) => c.quit()));
+    }
 
     expect(Object.keys(statuses).sort()).toEqual(['200', '429']);
     expect(statuses[200]).toBe(admittedAt.length);

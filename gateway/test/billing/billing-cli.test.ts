@@ -7,6 +7,7 @@ import { createStripeLocal } from '@tollgate/stripe-local';
 import type { StripeLocal } from '@tollgate/stripe-local';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
 import { BUILT_IN_PLANS } from '../../src/domain/plans';
+import { useCloseAfterEach } from '../support/close-after-each';
 import { runGatewayScript, startGatewayProcess } from '../support/gateway-process';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
@@ -33,6 +34,7 @@ afterAll(async () => {
   await redis.stop();
   rmSync(dir, { recursive: true, force: true });
 });
+const closeAfterEach = useCloseAfterEach();
 
 type Synced = { products: { api: string; created: boolean }[]; prices: { api: string; plan: string; id: string; action: string; archived?: string }[]; webhook: { url: string; created: boolean; secret?: string; note: string }; missing: string[] };
 async function sync(extra: Record<string, string> = {}): Promise<Synced> {
@@ -96,7 +98,7 @@ describe('tollgate billing sync', () => {
 
 describe('tollgate billing reconcile', () => {
   it('when Stripe has a subscription the store does not, then reconcile (on the shared Redis) applies it and prints what it changed; run again, it changes nothing', async () => {
-    const client = new Redis(redis.url);
+    const client = closeAfterEach(new Redis(redis.url), (c) => c.disconnect());
     const { accountStore, billingStore } = createRedisStores(client, { clock: Date.now });
     const account = await accountStore.createAccount({ email: 'missed@example.com' });
     const customer = await stripe.customers.create({ email: 'missed@example.com' });
@@ -120,6 +122,5 @@ describe('tollgate billing reconcile', () => {
     expect(JSON.parse(summary.stdout)).toMatchObject({ mrr: { USD: 3940 }, subscriptions: { active: 1 } });
     const unknown = await runGatewayScript('src/cli.ts', ['billing', 'account', 'acc_000000000000000000000000'], { ...env, REDIS_URL: redis.url });
     expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'gateway cli: no account with id acc_000000000000000000000000']);
-    await client.quit();
   });
 });

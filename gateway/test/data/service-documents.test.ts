@@ -1,8 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServiceDocuments } from '../../src/data/service-documents';
+import { useCloseAfterEach } from '../support/close-after-each';
 
-// A service answering its document with `answer` and counting the asks.
+const closeAfterEach = useCloseAfterEach();
+
+// A service answering its document with `answer` and counting the asks; closed after the test, pass or fail.
 async function startService(answer: { status: number; body: unknown }): Promise<{ url: string; asked: () => number; close: () => Promise<void> }> {
   let asked = 0;
   const server = http.createServer((_req, res) => {
@@ -11,7 +14,8 @@ async function startService(answer: { status: number; body: unknown }): Promise<
     res.end(JSON.stringify(answer.body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked: () => asked, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const service = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked: () => asked, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return closeAfterEach(service, (s) => s.close());
 }
 
 describe('createServiceDocuments().hasRoute', () => {
@@ -21,7 +25,6 @@ describe('createServiceDocuments().hasRoute', () => {
     expect(docs.hasRoute('token', '/v1/prices')).toBeUndefined();
     await docs.idle();
     expect([docs.hasRoute('token', '/v1/prices'), docs.hasRoute('token', '/v1/other')]).toEqual([true, false]);
-    await service.close();
   });
 
   it('when the service answers without a document, then paths are not judged and it is asked again only after the maximum age', async () => {
@@ -38,7 +41,6 @@ describe('createServiceDocuments().hasRoute', () => {
     docs.hasRoute('token', '/v1/prices');
     await docs.idle();
     expect(service.asked()).toBe(2);
-    await service.close();
   });
 
   it('when the service is unreachable, then it is asked again after the retry time, and the last good document is kept meanwhile', async () => {

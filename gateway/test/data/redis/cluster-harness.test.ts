@@ -1,5 +1,6 @@
 import { connect, createServer } from 'node:net';
 import type { Server } from 'node:net';
+import { useCloseAfterEach } from '../../support/close-after-each';
 import { freeClusterPort, startRedisCluster } from '../../support/redis-cluster';
 
 jest.setTimeout(60_000);
@@ -9,6 +10,8 @@ const held: Server[] = [];
 afterAll(async () => {
   await Promise.all(held.map((s) => new Promise((resolve) => s.close(resolve))));
 });
+// A cluster that comes up where a test expects it to fail is stopped after the test all the same.
+const closeAfterEach = useCloseAfterEach();
 
 /** Listens on `port` (0: any) on loopback and keeps it, so a redis-server cannot bind it. */
 function hold(port = 0): Promise<number> {
@@ -72,6 +75,7 @@ describe('the Redis Cluster test harness', () => {
         return port;
       },
     });
+    void start.then((cluster) => closeAfterEach(cluster, (c) => c.stop()), () => undefined);
     await expect(start).rejects.toThrow(/port number too high/i);
     const free = handedOut.slice(1, 6);
     expect(free).toHaveLength(5);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { usageFields } from '../../../src/data/usage-breakdown';
+import { useCloseAfterEach } from '../../support/close-after-each';
 import { startGatewayProcess } from '../../support/gateway-process';
 import { rawCall } from '../../support/raw-http';
 import { startRedisServer } from '../../support/redis-server';
@@ -16,6 +17,7 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'tollgate-aof-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const closeAfterEach = useCloseAfterEach();
 
 // /readyz once the gateway has read the settings (they are read when the connection is ready).
 async function readiness(redisServer: RedisServer): Promise<{ persistence: unknown; warned: boolean }> {
@@ -51,9 +53,9 @@ describe('Redis as the system of record', () => {
 
   it('when Redis restarts with AOF on, then an account’s day in detail is still there', async () => {
     const aofDir = mkdtempSync(path.join(dir, 'restart-'));
-    const first = await startRedisServer({ aofDir });
+    const first = closeAfterEach(await startRedisServer({ aofDir }), (server) => server.stop());
     const now = Date.parse('2026-03-10T12:00:00Z');
-    let redis = new Redis(first.url);
+    let redis = closeAfterEach(new Redis(first.url), (client) => client.disconnect());
     const { accountStore } = createRedisStores(redis, { clock: () => now });
     const account = await accountStore.createAccount({ name: 'kept' });
     await accountStore.record([{ accountId: account.id, api: 'token', dayId: '2026-03-10', outcome: '2xx', count: 2 }], new Map(), 'b1', [
@@ -63,15 +65,10 @@ describe('Redis as the system of record', () => {
     const before = await accountStore.usageBreakdown(account.id, '2026-03-10', '2026-03-10');
     await redis.quit();
     await first.stop();
-    const second = await startRedisServer({ aofDir, port: first.port });
-    redis = new Redis(second.url);
-    try {
-      const after = await createRedisStores(redis, { clock: () => now }).accountStore.usageBreakdown(account.id, '2026-03-10', '2026-03-10');
-      expect(after).toEqual(before);
-      expect(after?.[0]?.keys).toEqual([{ key_id: 'key_kept', calls: 2, errors: 0 }]);
-    } finally {
-      await redis.quit();
-      await second.stop();
-    }
+    const second = closeAfterEach(await startRedisServer({ aofDir, port: first.port }), (server) => server.stop());
+    redis = closeAfterEach(new Redis(second.url), (client) => client.disconnect());
+    const after = await createRedisStores(redis, { clock: () => now }).accountStore.usageBreakdown(account.id, '2026-03-10', '2026-03-10');
+    expect(after).toEqual(before);
+    expect(after?.[0]?.keys).toEqual([{ key_id: 'key_kept', calls: 2, errors: 0 }]);
   });
 });

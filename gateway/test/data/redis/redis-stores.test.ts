@@ -4,6 +4,7 @@ import { redisKeys } from '../../../src/data/redis/redis-keys';
 import { indexKeyExpiries, indexKeyPrefixes } from '../../../src/data/redis/key-indexes';
 import { keyHints, parseApiKey } from '../../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../../src/domain/plans';
+import { useCloseAfterEach } from '../../support/close-after-each';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
 import type { Stores } from '../../../src/data/stores';
@@ -14,10 +15,11 @@ beforeAll(async () => {
   server = await startRedisServer();
 });
 afterAll(() => server.stop());
+const closeAfterEach = useCloseAfterEach();
 
-/** A client of the emptied server and the stores over it (the caller quits the client). */
+/** A client of the emptied server and the stores over it; the client is closed after the test, pass or fail. */
 async function freshStores(clock: () => number): Promise<{ redis: Redis; stores: Stores }> {
-  const redis = new Redis(server.url);
+  const redis = closeAfterEach(new Redis(server.url), (r) => r.disconnect());
   await redis.flushall();
   return { redis, stores: createRedisStores(redis, { clock }) };
 }
@@ -60,7 +62,6 @@ describe('redis layout', () => {
       expect(name).toMatch(/^gw:\{acc_[0-9a-f]{24}\}:/);
       expect([a, b]).toContain(/\{(acc_[0-9a-f]{24})\}/.exec(name)![1]);
     }
-    await redis.quit();
   });
 
   it("when a key keeps calling, then its second log's TTL is renewed by the calls that open a run or a ten-second bucket's first second, and by no other", async () => {
@@ -99,7 +100,6 @@ describe('redis layout', () => {
       if (renewedAt.includes(t)) last = t;
       expect(t - last).toBeLessThan(10_000);
     }
-    await redis.quit();
   });
 
   it('when history is recorded and changes audited, then the server totals are in one slot with a TTL, and the audit streams keep their entries without one', async () => {
@@ -114,7 +114,6 @@ describe('redis layout', () => {
       expect(name).toMatch(/^gw:\{stats\}:/);
     }
     for (const name of [redisKeys.audit(), redisKeys.accountAudit(account.id)]) expect([name, await redis.type(name), await redis.ttl(name)]).toEqual([name, 'stream', -1]);
-    await redis.quit();
   });
 
   it('when keys were made before the prefix index, then indexing at start finds them, once', async () => {
@@ -127,7 +126,6 @@ describe('redis layout', () => {
     expect(await indexKeyPrefixes(redis)).toBe(1);
     expect(await accountStore.findKeysByPrefix(key.record.prefix, 10)).toEqual([key.record]);
     expect(await indexKeyPrefixes(redis)).toBe(0);
-    await redis.quit();
   });
 
   it('when keys with an expiry were made before the expiry index, then indexing at start finds them, once, and the expiring ones are found', async () => {
@@ -142,7 +140,6 @@ describe('redis layout', () => {
     expect(await indexKeyExpiries(redis)).toBe(1);
     expect(await accountStore.keysExpiringBetween(nowMs, nowMs + 7 * 86_400_000)).toEqual([{ key: expiring.record, account: await accountStore.getAccount(account.id) }]);
     expect(await indexKeyExpiries(redis)).toBe(0);
-    await redis.quit();
   });
 
   it('when more keys expire in the window than a page holds, then every one is found, and deleting their account takes them out of the index', async () => {
@@ -156,6 +153,5 @@ describe('redis layout', () => {
     expect(found).toHaveLength(450);
     await accountStore.deleteAccount(account.id);
     expect(await redis.zcard(redisKeys.keyExpiries())).toBe(0);
-    await redis.quit();
   });
 });

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
 import { createRedisUsageStream, shardOf } from '../../../src/data/redis/redis-usage-stream';
+import { useCloseAfterEach } from '../../support/close-after-each';
 import { startRedisServer } from '../../support/redis-server';
 import { useStarted } from '../../support/use-started';
 
@@ -16,6 +17,10 @@ const env = useStarted(async () => {
   return { server, redis, close };
 });
 
+/** A writer over a client of its own; the client is closed after the test, pass or fail. */
+const closeAfterEach = useCloseAfterEach();
+const openWriter = () => createRedisUsageStream(closeAfterEach(new Redis(env.server.url), (r) => r.disconnect()), { shards: SHARDS, maxLen: 1000 });
+
 /** Every entry's event in every shard, by shard. */
 async function entries(): Promise<string[][]> {
   return Promise.all(Array.from({ length: SHARDS }, async (_, s) => (await env.redis.xrange(redisKeys.usageStream(s), '-', '+')).map(([, fields]) => fields[1]!)));
@@ -23,18 +28,17 @@ async function entries(): Promise<string[][]> {
 
 describe('the usage stream on Redis Streams', () => {
   it('when a batch of 250 events of 40 accounts is written, then each is one entry (field event) in its account’s shard, in order', async () => {
-    const writer = createRedisUsageStream(new Redis(env.server.url), { shards: SHARDS, maxLen: 1000 });
+    const writer = openWriter();
     const subjects = Array.from({ length: 250 }, (_, i) => `acc_${i % 40}`);
     const events = subjects.map((subject, i) => JSON.stringify({ id: `e${i}`, subject }));
     await writer.write(events, subjects);
     const byShard = await entries();
     for (let s = 0; s < SHARDS; s++) expect(byShard[s]).toEqual(events.filter((_, i) => shardOf(subjects[i]!, SHARDS) === s));
-    await writer.close();
     await env.redis.del(...Array.from({ length: SHARDS }, (_, s) => redisKeys.usageStream(s)));
   });
 
   it('when one shard refuses a batch and the batch comes again, then every event is written once: what went in the first time is not sent again', async () => {
-    const writer = createRedisUsageStream(new Redis(env.server.url), { shards: SHARDS, maxLen: 1000 });
+    const writer = openWriter();
     const subjects = Array.from({ length: 400 }, (_, i) => `acc_${i % 16}`);
     const events = subjects.map((subject, i) => JSON.stringify({ id: `f${i}`, subject }));
     // A key of another type where one shard's stream should be: its XADDs fail (WRONGTYPE), the other shards' do not.
@@ -47,6 +51,5 @@ describe('the usage stream on Redis Streams', () => {
     const all = (await entries()).flat();
     expect(all).toHaveLength(400);
     expect(new Set(all)).toEqual(new Set(events));
-    await writer.close();
   });
 });

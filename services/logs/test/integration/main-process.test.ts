@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { freePort, freePorts, startMain, waitForOk } from '@tollgate/envelope/test/processes';
+import { freePort, freePorts, startMain, waitForOk, type MainProcess } from '@tollgate/envelope/test/processes';
 import { startAnvil, type Anvil } from '../support/anvil.js';
 
 // A real anvil and the real composition root in a child process.
@@ -9,11 +9,22 @@ jest.setTimeout(60_000);
 const root = path.resolve(__dirname, '../..');
 let anvil: Anvil;
 
-const startService = (env: Record<string, string>) => startMain(root, { LOG_LEVEL: 'warn', ...env });
+// Every process a test starts is stopped after it, pass or fail: one a failed test left running
+// (a bad variable it did not exit on) would keep jest from exiting.
+const started: MainProcess[] = [];
+const startService = (env: Record<string, string>): MainProcess => {
+  const service = startMain(root, { LOG_LEVEL: 'warn', ...env });
+  started.push(service);
+  return service;
+};
 const waitForHealth = (url: string, exited: Promise<unknown>) => waitForOk(`${url}/healthz`, { attempts: 300, delayMs: 100, exited });
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 1 });
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((service) => service.stop()));
 });
 
 afterAll(async () => {

@@ -2,10 +2,21 @@ import { join } from 'node:path';
 import { startLocalIndexer } from '../support/local-indexer';
 import type { LocalIndexer } from '../support/local-indexer';
 import { freePort, startMain as startProcess, waitForOk } from '@tollgate/envelope/test/processes';
+import type { MainProcess } from '@tollgate/envelope/test/processes';
 
 const root = join(__dirname, '..', '..');
 
-const startMain = (env: Record<string, string>) => startProcess(root, { LOG_LEVEL: 'warn', ...env });
+// Every process a test starts is stopped after it, pass or fail: one a failed test left running
+// (a bad variable it did not exit on) would keep jest from exiting.
+const started: MainProcess[] = [];
+const startMain = (env: Record<string, string>): MainProcess => {
+  const main = startProcess(root, { LOG_LEVEL: 'warn', ...env });
+  started.push(main);
+  return main;
+};
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((main) => main.stop()));
+});
 
 describe('the token service as a process', () => {
   let indexer: LocalIndexer;
