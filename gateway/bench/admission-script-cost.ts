@@ -56,17 +56,29 @@ async function writeAccounts(redis: Redis, source: string): Promise<void> {
   await pipeline.exec();
 }
 
-/** The admission script of a source tree, for the bench's plans. */
-function scriptOf(source: string): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { admitScriptFor } = require(path.resolve(source, 'data/redis/scripts/admit-script')) as { admitScriptFor: (api: string, plans: ApiPlans, ttl: number) => string };
-  return admitScriptFor('token', PLANS, 60);
+/** A tree's admission script for the bench's plans, and the keys and arguments of one call to it. */
+interface TreeScript {
+  lua: string;
+  args(tag: string, keyHash: string, now: number, member: string, deadline: number): (string | number)[];
 }
 
-
+/**
+ * The script a call with an active subscription is sent in a source tree: the usual script where
+ * the tree has one (since 2026-11-28: three keys, four arguments), else its only one (six and six).
+ */
+function scriptOf(source: string): TreeScript {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const tree = require(path.resolve(source, 'data/redis/scripts/admit-script')) as Record<string, ((api: string, plans: ApiPlans, ttl: number) => string) | undefined>;
+  const usual = tree.usualAdmitScriptFor;
+  if (usual) return { lua: usual('token', PLANS, 60), args: (tag, keyHash, now, member, deadline) => [3, `${tag}:acct`, `${tag}:sec:token`, `${tag}:month:token:2026-11`, keyHash, now, member, deadline] };
+  return {
+    lua: tree.admitScriptFor!('token', PLANS, 60),
+    args: (tag, keyHash, now, member, deadline) => [6, `${tag}:acct`, `${tag}:secrets`, `${tag}:sec:token`, `${tag}:month:token:2026-11`, `${tag}:day:token:2026-11-25`, `${tag}:pg:token:2026-11-25`, keyHash, now, member, 86_400 * 6, 86_400, deadline],
+  };
+}
 
 /** Sends RATE calls a second for SECONDS; resolves with EVALSHA's usec_per_call and the commands run per call. */
-async function run(redis: Redis, sha: string, source: string): Promise<{ usec: number; perCall: string; refused: number }> {
+async function run(redis: Redis, sha: string, source: string, script: TreeScript): Promise<{ usec: number; perCall: string; refused: number }> {
   await writeAccounts(redis, source);
   await redis.config('RESETSTAT');
   let sequence = 0;
@@ -84,7 +96,7 @@ async function run(redis: Redis, sha: string, source: string): Promise<{ usec: n
         const i = sequence++ % ACCOUNTS;
         const tag = `gw:{${accountOf(i)}}`;
         const now = Date.now();
-        const call = redis.evalsha(sha, 6, `${tag}:acct`, `${tag}:secrets`, `${tag}:sec:token`, `${tag}:month:token:2026-11`, `${tag}:day:token:2026-11-25`, `${tag}:pg:token:2026-11-25`, hashOf(i), now, `m:${sequence}`, 86_400 * 6, 86_400, now + 5_000);
+        const call = redis.evalsha(sha, ...(script.args(tag, hashOf(i), now, `m:${sequence}`, now + 5_000) as [number, ...string[]]));
         sent.push((call as Promise<number[]>).then((reply) => void (reply[0] === 1 || refused++)));
       }
     }, 10);
@@ -109,7 +121,8 @@ async function countInstructions(source: string, calls: number): Promise<number>
   try {
     await redis.ping();
     await writeAccounts(redis, source);
-    const sha = (await redis.script('LOAD', scriptOf(source))) as string;
+    const script = scriptOf(source);
+    const sha = (await redis.script('LOAD', script.lua)) as string;
     // The middle of a ten-second bucket, so the count is the same whatever the clock says: the
     // calls in the first second of each ten also renew their log's TTL (one EXPIRE more each).
     const start = Math.floor(Date.now() / 10_000) * 10_000 + Number(process.env.ADMIT_OFFSET_MS ?? 5_000);
@@ -117,7 +130,7 @@ async function countInstructions(source: string, calls: number): Promise<number>
       const i = sequence % ACCOUNTS;
       const tag = `gw:{${accountOf(i)}}`;
       const now = start + Math.floor((sequence * 1000) / RATE);
-      const reply = (await redis.evalsha(sha, 6, `${tag}:acct`, `${tag}:secrets`, `${tag}:sec:token`, `${tag}:month:token:2026-11`, `${tag}:day:token:2026-11-25`, `${tag}:pg:token:2026-11-25`, hashOf(i), now, `m:${sequence}`, 86_400 * 6, 86_400, Date.now() + 600_000)) as number[];
+      const reply = (await redis.evalsha(sha, ...(script.args(tag, hashOf(i), now, `m:${sequence}`, Date.now() + 600_000) as [number, ...string[]]))) as number[];
       if (reply[0] !== 1) throw new Error(`call ${sequence} was not admitted: ${JSON.stringify(reply)}`);
     }
     // Redis closes the connection instead of answering: the client must not send it again.
@@ -141,14 +154,15 @@ async function main(): Promise<void> {
   const server = await startRedisServer();
   const redis = new Redis(server.url);
   try {
+    const scripts = SOURCES.map(scriptOf);
     const shas: string[] = [];
-    for (const source of SOURCES) shas.push((await redis.script('LOAD', scriptOf(source))) as string);
+    for (const script of scripts) shas.push((await redis.script('LOAD', script.lua)) as string);
     const usec: number[][] = SOURCES.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       const order = SOURCES.map((_, i) => i);
       if (round % 2) order.reverse();
       for (const i of order) {
-        const result = await run(redis, shas[i]!, SOURCES[i]!);
+        const result = await run(redis, shas[i]!, SOURCES[i]!, scripts[i]!);
         usec[i]!.push(result.usec);
         console.log(`round ${round + 1} ${SOURCES[i]}: ${result.usec} µs per admission (${result.refused} not admitted); per call: ${result.perCall}`);
       }

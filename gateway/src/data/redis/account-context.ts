@@ -1,7 +1,7 @@
 import { accountOfKeyId, generateApiKey, newAccountId } from '../../domain/api-key';
 import { EmailTakenError, KeyLimitError, KeyRevokedError } from '../account-store';
 import type { Account, ApiKey } from '../account-store';
-import { CREATE_SCRIPT } from './scripts/admit-script';
+import { CREATE_SCRIPT } from './scripts/create-script';
 import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, STATS_SCRIPT, UNROLL_SCRIPT } from './scripts/key-scripts';
 import { migrateLegacyKeyById } from './legacy-migration';
 import type { RedisClient } from './redis-client';

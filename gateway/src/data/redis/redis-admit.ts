@@ -8,7 +8,8 @@ import type { Admission, AdmitRequest, RefundTicket } from '../quota-store';
 import { streamsOf } from './redis-client';
 import type { RedisClient } from './redis-client';
 import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
-import { ADMIT_REPLY_OUTCOMES, ADMIT_REPLY_STATUS, FIRST_LAPSE, REFUND_SCRIPT, admitScriptFor } from './scripts/admit-script';
+import { ADMIT_REPLY_OUTCOMES, ADMIT_REPLY_STATUS, FIRST_LAPSE, admitScriptFor, usualAdmitScriptFor } from './scripts/admit-script';
+import { REFUND_SCRIPT } from './scripts/refund-script';
 import type { StoreGuard } from './store-guard';
 import { createWriteCoalescer } from './write-coalescer';
 
@@ -27,11 +28,14 @@ type ScriptReply = [number, (number | string)?, number?, number?, number?, strin
 
 type AdmitCommand = (...args: (string | number)[]) => Promise<ScriptReply>;
 
-/** A command and how to read its reply: the plan names by their place in the table the script was written with. */
+/** An API's two admission commands (see admit-script.ts) and how to read their reply: the plan names by their place in the table the scripts were written with. */
 interface AdmitScript {
-  command: AdmitCommand;
+  usual: AdmitCommand;
+  full: AdmitCommand;
   planNames: string[];
 }
+
+const NEEDS_FULL = ADMIT_REPLY_OUTCOMES.indexOf('needs_full');
 
 /** The refund script's keys and arguments for a ticket. */
 export const refundArgs = (t: RefundTicket): (string | number)[] => [
@@ -66,49 +70,70 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
     const day = dayWindow(nowMs);
     const member = `${memberPrefix}:${++sequence}`;
     const ticket: RefundTicket = { accountId, api, monthId: month.id, dayId: day.id, member };
+    // Set when the client is told 503: the full script must not follow the refund sent then.
+    let gaveUp = false;
     return ctx.guard.run(
       'admit',
       (): Promise<Admission> => {
         coalesce();
         const script = admitCommandOf(api, apiPlans);
-        const reply = script.command(
-          redisKeys.account(accountId),
-          redisKeys.legacy.secrets(accountId),
-          redisKeys.secondLog(accountId, api),
-          redisKeys.month(accountId, api, month.id),
-          redisKeys.day(accountId, api, day.id),
-          redisKeys.playgroundLog(accountId, api, day.id),
-          request.keyHash,
-          nowMs,
-          member,
-          ttlSeconds(month, nowMs),
-          ttlSeconds(day, nowMs),
-          ctx.deadline(ctx.maxWaitMs),
-        );
+        const account = redisKeys.account(accountId);
+        const secondLog = redisKeys.secondLog(accountId, api);
+        const monthCounter = redisKeys.month(accountId, api, month.id);
+        const deadline = ctx.deadline(ctx.maxWaitMs);
+        // The usual script answers a call with an active subscription; any other it hands back
+        // untouched, and the full one answers it (a second round trip, only for those). Once the
+        // client was told 503 the refund is on its way; a full script sent after it could charge.
+        const reply = script.usual(account, secondLog, monthCounter, request.keyHash, nowMs, member, deadline).then((usual) => {
+          if (usual[0] !== NEEDS_FULL) return usual;
+          if (gaveUp) throw new Error('the admission was given up before the full script was sent');
+          return script.full(
+            account,
+            redisKeys.legacy.secrets(accountId),
+            secondLog,
+            monthCounter,
+            redisKeys.day(accountId, api, day.id),
+            redisKeys.playgroundLog(accountId, api, day.id),
+            request.keyHash,
+            nowMs,
+            member,
+            ttlSeconds(day, nowMs),
+            deadline,
+          );
+        });
         return reply.then((fields) => admissionOf(fields, script.planNames, ticket));
       },
       // The client is told 503: whatever the script does when it finally runs is given back.
-      () => ctx.undo(() => refund(ticket)),
+      () => {
+        gaveUp = true;
+        ctx.undo(() => refund(ticket));
+      },
     );
   };
 }
 
 /**
- * One admission script per API, its plans written in (admit-script.ts), defined on first use;
+ * The admission scripts of each API, their plans written in (admit-script.ts), defined on first use;
  * ioredis sends each by its SHA and falls back to EVAL on NOSCRIPT.
  */
 function createAdmitCommands(redis: RedisClient): (api: string, apiPlans: ApiPlans) => AdmitScript {
   const admitCommands = new WeakMap<ApiPlans, Map<string, AdmitScript>>();
+  const define = (lua: string, numberOfKeys: number): AdmitCommand => {
+    // Named by the script itself: the same plans on the same client define the same command.
+    const name = `tollgateAdmit_${createHash('sha1').update(lua).digest('hex')}`;
+    redis.defineCommand(name, { numberOfKeys, lua });
+    return (redis as unknown as Record<string, AdmitCommand>)[name]!.bind(redis);
+  };
   return (api, apiPlans) => {
     let byApi = admitCommands.get(apiPlans);
     if (!byApi) admitCommands.set(apiPlans, (byApi = new Map()));
     let script = byApi.get(api);
     if (!script) {
-      const lua = admitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS);
-      // Named by the script itself: the same plans on the same client define the same command.
-      const name = `tollgateAdmit_${createHash('sha1').update(lua).digest('hex')}`;
-      redis.defineCommand(name, { numberOfKeys: 6, lua });
-      script = { command: (redis as unknown as Record<string, AdmitCommand>)[name]!.bind(redis), planNames: Object.keys(apiPlans.plans) };
+      script = {
+        usual: define(usualAdmitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS), 3),
+        full: define(admitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS), 6),
+        planNames: Object.keys(apiPlans.plans),
+      };
       byApi.set(api, script);
     }
     return script;

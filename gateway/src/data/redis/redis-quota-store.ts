@@ -8,7 +8,7 @@ import { mastersOf } from './redis-client';
 import type { RedisClient } from './redis-client';
 import { redisKeys } from './redis-keys';
 import { subscribeRevocations } from './revocations';
-import { COUNT_SCRIPT } from './scripts/admit-script';
+import { COUNT_SCRIPT } from './scripts/count-script';
 
 /** Options of {@link createRedisQuotaStore}: what it shares with the other Redis stores. */
 export interface RedisQuotaStoreOptions extends RedisQuotaContext {

@@ -2,6 +2,7 @@ import { LAPSE_REASONS } from '../../../domain/admission';
 import type { ApiPlans } from '../../../domain/plans';
 import { OLD_SECRET_PREFIX, encodeSubscription, subscriptionField } from '../record-codec';
 import { MOVE_SECRETS } from './key-scripts';
+import { MONTH_TTL_LUA } from './month-ttl-lua';
 
 // Names written into the script's source: plan files allow only these (plans-file.ts), and the
 // built-in table keeps to them; anything else would be Lua code, not a name.
@@ -13,10 +14,11 @@ function luaName(name: string): string {
 }
 
 /**
- * The answers of the admission script, by their number in its reply (one integer, not a string to
- * copy and compare): `late` is a script that reached Redis after its deadline.
+ * The answers of the admission scripts, by their number in their reply (one integer, not a string
+ * to copy and compare): `late` is a script that reached Redis after its deadline; `needs_full` is
+ * the usual script saying the call is one only the full script answers (it wrote nothing).
  */
-export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_key', 'revoked', 'expired', 'rolled', 'suspended', 'no_subscription', 'unknown_plan', 'playground_exhausted', 'rate_limited', 'quota_exceeded'] as const;
+export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_key', 'revoked', 'expired', 'rolled', 'suspended', 'no_subscription', 'unknown_plan', 'playground_exhausted', 'rate_limited', 'quota_exceeded', 'needs_full'] as const;
 
 /**
  * The subscription status in the script's reply: none, active, any other (inactive), or, from
@@ -29,19 +31,49 @@ export const FIRST_LAPSE = 3;
 const RENEW_BUCKET_MS = 10_000;
 
 /**
- * The admission script of one API: one EVALSHA per call. It mirrors `decideAdmission`
+ * Where a script finds its log, month counter and deadline: the full script has six keys and five
+ * arguments, the usual one three and four (see {@link usualAdmitScriptFor}).
+ */
+interface ScriptShape {
+  full: boolean;
+  log: string;
+  month: string;
+  deadline: string;
+}
+const FULL_SHAPE: ScriptShape = { full: true, log: 'KEYS[3]', month: 'KEYS[4]', deadline: 'ARGV[5]' };
+const USUAL_SHAPE: ScriptShape = { full: false, log: 'KEYS[2]', month: 'KEYS[3]', deadline: 'ARGV[4]' };
+
+/**
+ * The usual admission script of one API: the full script ({@link admitScriptFor}) without what a
+ * call with a subscription never needs, so that call sends three keys and four arguments instead
+ * of six and five (each one costs Redis about a thousand instructions a call: 5% of the script).
+ * A call it cannot answer alone it answers `needs_full`, having written nothing, and the gateway
+ * sends the full script: a secret it does not find in the account (unknown, or written by an older
+ * gateway and not moved yet), and a call with no active subscription (the playground, or a 402).
+ * Those take two round trips; an active subscription's calls, admitted or refused, one.
+ *
+ * KEYS: 1 account, 2 second log, 3 month counter. ARGV: 1 presented key hash, 2 now (integer ms),
+ * 3 unique log member, 4 deadline (Unix ms). Replies as the full script does, or `needs_full`.
+ */
+export function usualAdmitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
+  return admitLua(api, apiPlans, secondLogTtlSeconds, USUAL_SHAPE);
+}
+
+/**
+ * The full admission script of one API. It mirrors `decideAdmission`
  * (domain/admission.ts) step for step; the shared store contract suite and a property test
  * (test/data/redis/admission-property.test.ts) hold the two to the same answers. The API's plan table is
  * written into the script's source (the table is fixed for a process's life), so a call sends six
  * arguments instead of eighteen, and the reply names the plan by its place in the table: with the
- * keys, the arguments were the largest part of the gateway's cost per admission.
+ * keys, the arguments were the largest part of the gateway's cost per admission. A call with an
+ * active subscription is sent the usual script first ({@link usualAdmitScriptFor}).
  *
  * KEYS: 1 account (hash, with its keys' secrets), 2 the secrets' hash of an older layout (read only
  * when the account holds no such secret, and then moved into it), 3 second log (sorted set), 4 month counter, 5 day
  * counter, 6 playground log (sorted set of the day's playground calls, for refunds) — all tagged
  * with the account id, so one Cluster slot.
- * ARGV: 1 presented key hash, 2 now (integer ms), 3 unique log member, 4 month TTL (s), 5 day TTL (s),
- * 6 deadline (Unix ms).
+ * ARGV: 1 presented key hash, 2 now (integer ms), 3 unique log member, 4 day TTL (s), 5 deadline
+ * (Unix ms).
  * Returns {outcome ({@link ADMIT_REPLY_OUTCOMES}, 0-based), plan (its 1-based place in the table, or
  * its name when the table has no such plan, '' for none), used, calls in the rolling second, status
  * ({@link ADMIT_REPLY_STATUS}), key id, and (admitted only) when the secret stops working (ms, 0 for
@@ -68,7 +100,8 @@ const RENEW_BUCKET_MS = 10_000;
  *   in the first second of each ten: calls less than a second apart cannot step over that second,
  *   so a log in use was renewed within the last ten seconds of its calls' times, and every call
  *   sees it live for 50 s or more (gateways' clocks must agree within 48 s), where two would do;
- * - a month counter gets its TTL (to the month's end and a day) when it is made, by its first charge;
+ * - a month counter gets its TTL (to the month's end and a day) when it is made, by its first charge,
+ *   worked out by the script (month-ttl-lua.ts) rather than sent with every call;
  * - the usual secret entry (`<key id>|0|0|0`: no expiry, not revoked, not rolled) and an active
  *   subscription to a plan of the table are recognised by plain comparison, not split by a pattern:
  *   a pattern's captures are new strings for Lua to make and collect, and the subscription's field
@@ -82,6 +115,10 @@ const RENEW_BUCKET_MS = 10_000;
  * the network held the command) returns `late` and writes nothing either.
  */
 export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
+  return admitLua(api, apiPlans, secondLogTtlSeconds, FULL_SHAPE);
+}
+
+function admitLua(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number, shape: ScriptShape): string {
   // A chain of comparisons, not a table: a table written in the script is built again on every call.
   const plans = Object.entries(apiPlans.plans).map(([name, p], i) => ({ name, limits: `${Math.trunc(p.monthly_quota)}, ${Math.trunc(p.rate_per_second)}, ${i + 1}` }));
   const chain = plans.map(({ name, limits }, i) => `${i ? 'elseif' : 'if'} plan == ${luaName(name)} then quota, rate, planRef = ${limits}`);
@@ -94,18 +131,31 @@ export function admitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeco
   const { active, inactive } = ADMIT_REPLY_STATUS;
   // A refusal before any plan is read: nothing counted, no subscription, and the key it names, if any.
   const refused = (outcome: (typeof ADMIT_REPLY_OUTCOMES)[number], keyId = "''"): string => `{${code(outcome)}, 0, 0, 0, 0, ${keyId}}`;
-  const lapses = LAPSE_REASONS.map((reason, i) => `['lapsed:' .. ${luaName(reason)}] = ${FIRST_LAPSE + i}`).join(', ');
-  return `
-local time = redis.call('TIME')
-if time[1] * 1000 + math.floor(time[2] / 1000) > ARGV[6] + 0 then return {${code('late')}} end
-local rec = redis.call('HMGET', KEYS[1], ARGV[1], 'status', '${subscriptionField(api)}')
-local entry = rec[1]
-if not entry then
-  -- A secret an older gateway wrote (${OLD_SECRET_PREFIX}<hash> in the account, or in the secrets' own hash): all the account's secrets move now.
+  const findOlderSecret = `-- A secret an older gateway wrote (${OLD_SECRET_PREFIX}<hash> in the account, or in the secrets' own hash): all the account's secrets move now.
   entry = redis.call('HGET', KEYS[1], '${OLD_SECRET_PREFIX}' .. ARGV[1]) or redis.call('HGET', KEYS[2], ARGV[1])
   if not entry then return ${refused('unknown_key')} end
   ${MOVE_SECRETS.trim()}
-  moveSecrets(KEYS[1], KEYS[2])
+  moveSecrets(KEYS[1], KEYS[2])`;
+  const lapses = LAPSE_REASONS.map((reason, i) => `['lapsed:' .. ${luaName(reason)}] = ${FIRST_LAPSE + i}`).join(', ');
+  // No active subscription: a 402, or the playground's calls of the day.
+  const withoutSubscription = `local LAPSES = {${lapses}}
+local state = rec[3] and (LAPSES[status] or ${inactive}) or 0
+-- A subscription billing stopped ('lapsed:<reason>') gets no playground: its owner is told to pay.
+if ${Math.trunc(apiPlans.playground_per_day)} <= 0 or state >= ${FIRST_LAPSE} then return {${code('no_subscription')}, planRef, 0, 0, state, keyId} end
+local day = tonumber(redis.call('GET', KEYS[5]) or '0')
+if day >= ${Math.trunc(apiPlans.playground_per_day)} then return {${code('playground_exhausted')}, planRef, day, 0, state, keyId} end
+day = redis.call('INCR', KEYS[5])
+redis.call('EXPIRE', KEYS[5], ARGV[4])
+redis.call('ZADD', KEYS[6], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[6], ARGV[4])
+return {${code('playground')}, planRef, day, 0, state, keyId}`;
+  return `
+local time = redis.call('TIME')
+if time[1] * 1000 + math.floor(time[2] / 1000) > ${shape.deadline} + 0 then return {${code('late')}} end
+local rec = redis.call('HMGET', KEYS[1], ARGV[1], 'status', '${subscriptionField(api)}')
+local entry = rec[1]
+if not entry then
+  ${shape.full ? findOlderSecret : `return {${code('needs_full')}}`}
 end
 local now = ARGV[2] + 0
 local keyId, expires, grace
@@ -133,71 +183,23 @@ ${activeOf.length ? `if rec[3] == ${activeOf.join('\nelseif rec[3] == ')}\nelse`
 end
 if status == 'active' then
   if not quota then return {${code('unknown_plan')}, planRef, 0, 0, ${active}, keyId} end
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now - 2000))
-  local count = redis.call('ZCOUNT', KEYS[3], string.format('(%d', now - 1000), '+inf')
-  local used = redis.call('GET', KEYS[4])
+  redis.call('ZREMRANGEBYSCORE', ${shape.log}, '-inf', string.format('%d', now - 2000))
+  local count = redis.call('ZCOUNT', ${shape.log}, string.format('(%d', now - 1000), '+inf')
+  local used = redis.call('GET', ${shape.month})
   used = used and used + 0 or 0
   if used >= quota then return {${code('quota_exceeded')}, planRef, used, count, ${active}, keyId} end
   if count >= rate then return {${code('rate_limited')}, planRef, used, count, ${active}, keyId} end
-  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
-  if count == 0 or now % ${RENEW_BUCKET_MS} < 1000 then redis.call('EXPIRE', KEYS[3], '${Math.trunc(secondLogTtlSeconds)}') end
-  used = redis.call('INCR', KEYS[4])
-  if used == 1 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
+  redis.call('ZADD', ${shape.log}, ARGV[2], ARGV[3])
+  if count == 0 or now % ${RENEW_BUCKET_MS} < 1000 then redis.call('EXPIRE', ${shape.log}, '${Math.trunc(secondLogTtlSeconds)}') end
+  used = redis.call('INCR', ${shape.month})
+  if used == 1 then
+    ${MONTH_TTL_LUA.trim()}
+    redis.call('EXPIRE', ${shape.month}, string.format('%d', monthTtl(now)))
+  end
   local limit = grace
   if expires > 0 and (limit == 0 or expires < limit) then limit = expires end
   return {${code('admitted')}, planRef, used, count + 1, ${active}, keyId, limit}
 end
-local LAPSES = {${lapses}}
-local state = rec[3] and (LAPSES[status] or ${inactive}) or 0
--- A subscription billing stopped ('lapsed:<reason>') gets no playground: its owner is told to pay.
-if ${Math.trunc(apiPlans.playground_per_day)} <= 0 or state >= ${FIRST_LAPSE} then return {${code('no_subscription')}, planRef, 0, 0, state, keyId} end
-local day = tonumber(redis.call('GET', KEYS[5]) or '0')
-if day >= ${Math.trunc(apiPlans.playground_per_day)} then return {${code('playground_exhausted')}, planRef, day, 0, state, keyId} end
-day = redis.call('INCR', KEYS[5])
-redis.call('EXPIRE', KEYS[5], ARGV[5])
-redis.call('ZADD', KEYS[6], ARGV[2], ARGV[3])
-redis.call('EXPIRE', KEYS[6], ARGV[5])
-return {${code('playground')}, planRef, day, 0, state, keyId}
+${shape.full ? withoutSubscription : `return {${code('needs_full')}}`}
 `;
 }
-
-/**
- * Undoes one admitted call, at most once: a marker per call (its unique member) makes a second
- * refund a no-op. The call's entry leaves the second log (or the day's playground log), and the
- * counter it was charged to goes down by one (never below zero; it keeps its TTL). A refund knows
- * which counter it charged; a cancel sent after a timeout does not (the script may not even have
- * run), and takes the counter from the log the member is found in, or does nothing.
- * KEYS: 1 second log, 2 month counter, 3 playground log, 4 day counter, 5 refund marker.
- * ARGV: 1 the call's member, 2 'month', 'day' or '' (unknown), 3 marker TTL (s). Returns 1 or 0.
- */
-export const REFUND_SCRIPT = `
-if not redis.call('SET', KEYS[5], '1', 'NX', 'EX', ARGV[3]) then return 0 end
-local inLog = redis.call('ZREM', KEYS[1], ARGV[1]) == 1
-local inPlayground = redis.call('ZREM', KEYS[3], ARGV[1]) == 1
-local counter
-if ARGV[2] == 'month' or (ARGV[2] == '' and inLog) then counter = KEYS[2]
-elseif ARGV[2] == 'day' or (ARGV[2] == '' and inPlayground) then counter = KEYS[4]
-else return 0 end
-local value = tonumber(redis.call('GET', counter) or '0')
-if value > 0 then redis.call('DECR', counter) end
-return 1
-`;
-
-/**
- * Creates an account's record unless the deadline (Redis time, Unix ms) has passed: a creation the
- * gateway already answered 503 for must not leave a record nobody was told of.
- * KEYS: 1 record. ARGV: 1 deadline, then field, value pairs. Returns 1, or 0 when expired.
- */
-export const CREATE_SCRIPT = `
-local time = redis.call('TIME')
-if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[1]) then return 0 end
-for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-return 1
-`;
-
-/** Counts one event in a window's counter and sets its TTL in the same step. KEYS: 1 counter. ARGV: 1 TTL (s). */
-export const COUNT_SCRIPT = `
-local value = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return value
-`;
