@@ -16,7 +16,7 @@ import { median, rotate } from './measure';
  * gateway builds sharing one redis-server (each in its own keys), measured in alternating rounds:
  *
  *   ADMIT_BUILDS=old/dist/main.js,dist/main.js [ADMIT_CALLS=10000] [ADMIT_RATE=1000] [ADMIT_ROUNDS=3]
- *   node --import tsx bench/admission-commands.ts
+ *   node --conditions=development --import tsx bench/admission-commands.ts
  *
  * Each round sends exactly ADMIT_CALLS calls to each build in turn, at ADMIT_RATE a second (the
  * same rate for every build, so the sorted-set logs hold as many entries), after `CONFIG

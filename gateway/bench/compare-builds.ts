@@ -15,7 +15,7 @@ import { pacedLoad } from './paced-load';
  *
  *   COMPARE=old/dist/main.js,dist/main.js [COMPARE_MODE=saturate|paced] [COMPARE_RATE=1000]
  *   [COMPARE_ROUNDS=3] [COMPARE_SECONDS=6] [COMPARE_FLAGS_1=... COMPARE_FLAGS_2=...]
- *   node --import tsx bench/compare-builds.ts
+ *   node --conditions=development --import tsx bench/compare-builds.ts
  *
  * COMPARE_FLAGS_1/2 are node flags for each side, so one build can also be compared with itself
  * under different V8 settings.

@@ -15,7 +15,7 @@ import { rotate, sendCalls } from './measure';
  *
  *   [COUNT_BUILD=dist/main.js] [COUNT_WARMUP=4000] [COUNT_CALLS=2000] [COUNT_STORE=redis|memory] [COUNT_RATE=0] [COUNT_KEEP=dir]
  *   [COUNT_ENV=NAME=value,NAME=value] (more of the gateway's environment: USAGE_EVENTS=redis, QUOTA_ALERTS=false)
- *   node --import tsx bench/count-instructions.ts
+ *   node --conditions=development --import tsx bench/count-instructions.ts
  *
  * The gateway runs under callgrind with counting off; after COUNT_WARMUP calls (so V8 has
  * optimised the path), counting is switched on for exactly COUNT_CALLS calls, four at a time, and
