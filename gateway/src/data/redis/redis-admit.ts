@@ -84,8 +84,9 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
         // The usual script answers a call with an active subscription; any other it hands back
         // untouched, and the full one answers it (a second round trip, only for those). Once the
         // client was told 503 the refund is on its way; a full script sent after it could charge.
-        const reply = script.usual(account, secondLog, monthCounter, request.keyHash, nowMs, member, deadline).then((usual) => {
-          if (usual[0] !== NEEDS_FULL) return usual;
+        // One `.then` on the usual path: the reply is read where it arrives.
+        return script.usual(account, secondLog, monthCounter, request.keyHash, nowMs, member, deadline).then((usual) => {
+          if (usual[0] !== NEEDS_FULL) return admissionOf(usual, script.planNames, ticket);
           if (gaveUp) throw new Error('the admission was given up before the full script was sent');
           return script.full(
             account,
@@ -99,9 +100,8 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
             member,
             ttlSeconds(day, nowMs),
             deadline,
-          );
+          ).then((full) => admissionOf(full, script.planNames, ticket));
         });
-        return reply.then((fields) => admissionOf(fields, script.planNames, ticket));
       },
       // The client is told 503: whatever the script does when it finally runs is given back.
       () => {
