@@ -11,6 +11,7 @@ import { BENCH_LOAD, byName, measure, median, paced, rotate } from './measure';
 import type { Row } from './measure';
 import { reportHalfPeak } from './half-peak';
 import type { HalfPeak } from './half-peak';
+import type { PacedResult } from './paced-load';
 import { clusterVsSingle } from './cluster-vs-single';
 import type { ClusterVsSingle } from './cluster-vs-single';
 import { dataScale, reportDataScale } from './data-scale';
@@ -29,8 +30,9 @@ import type { Soak } from './soak';
  *   the gateway with the memory store, the gateway with Redis, and the common express-rate-limit +
  *   rate-limit-redis + http-proxy-middleware baseline. The bare proxy, the gateway with Redis and
  *   the baseline are measured in interleaved rounds (BENCH_ROUNDS, 3 by default), each ratio taken
- *   within a round; then paced hrtime-timed runs at half the gateway's peak (direct, bare proxy,
- *   gateway, in BENCH_PACED_ROUNDS interleaved rounds) in a process of their own;
+ *   within a round; then paced hrtime-timed runs at half the gateway's peak in a process of their
+ *   own, BENCH_PACED_ROUNDS of them, each pacing the direct upstream, the bare proxy and the
+ *   gateway in turn for BENCH_PACED_SLICE_MS (250) at a time, BENCH_PACED_SECONDS (10) each;
  * - stores: the embedded SQLite store against the in-memory one (embedded-vs-memory.ts);
  * - cluster: a Redis Cluster of three masters against one Redis (cluster-vs-single.ts);
  * - scale: 100,000 accounts against 10, and the bytes an account takes (data-scale.ts);
@@ -41,7 +43,8 @@ import type { Soak } from './soak';
  * own process; autocannon runs in this one.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 6);
+const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 10);
+const PACED_SLICE_MS = Number(process.env.BENCH_PACED_SLICE_MS ?? 250);
 const PACED_WARMUP_SECONDS = 1;
 const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 3);
 const KEYS = 200;
@@ -147,12 +150,13 @@ async function proxyPart(): Promise<ProxyRun> {
     const rate = Math.round(median(rounds.map((r) => byName(r, GATEWAY).rps)) / 2);
     const keysFile = path.join(dir, 'keys.txt');
     writeFileSync(keysFile, keyList.join('\n'));
-    const at = (server: ChildServer, keys?: string, sample?: ChildServer) =>
-      paced({ url: server.url + BENCH_PATH, rate, seconds: PACED_SECONDS, warmupSeconds: PACED_WARMUP_SECONDS, keysFile: keys, server: sample });
-    half = { rate, seconds: PACED_SECONDS, warmupSeconds: PACED_WARMUP_SECONDS, rounds: [] };
+    const targets = [{ url: upstream.url + BENCH_PATH }, { url: bare.url + BENCH_PATH }, { url: gateway.url + BENCH_PATH, keysFile }];
+    half = { rate, seconds: PACED_SECONDS, warmupSeconds: PACED_WARMUP_SECONDS, sliceMs: PACED_SLICE_MS, rounds: [] };
     for (let round = 0; round < PACED_ROUNDS; round++) {
       console.error(`paced round ${round + 1} of ${PACED_ROUNDS} at ${rate} req/s`);
-      half.rounds.push({ direct: await at(upstream), bare: await at(bare), gateway: await at(gateway, keysFile, gateway) });
+      const { results, busy } = await paced({ targets, rate, seconds: PACED_SECONDS, warmupSeconds: PACED_WARMUP_SECONDS, sliceMs: PACED_SLICE_MS, server: gateway });
+      const [direct, bareRun, gatewayRun] = results as [PacedResult, PacedResult, PacedResult];
+      half.rounds.push({ direct, bare: bareRun, gateway: { ...gatewayRun, busy } });
     }
   } finally {
     for (const server of servers) await server.stop();

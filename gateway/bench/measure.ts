@@ -136,34 +136,37 @@ export async function measure(name: string, server: ChildServer, settings: LoadS
 
 /** Options of {@link paced}. */
 export interface PacedOptions {
-  url: string;
+  /** Paced in turn, `sliceMs` each (see interleavedLoad); `keysFile` holds one API key a line. */
+  targets: { url: string; keysFile?: string }[];
+  sliceMs?: number;
+  /** Each target's rate, measured seconds and warm-up. */
   rate: number;
   seconds: number;
   warmupSeconds: number;
-  keysFile?: string;
-  /** A server whose CPU use during the run is reported as a share of one core. */
+  /** A server whose CPU use is reported as a share of one core over its share of the run (the run's time over the targets). */
   server?: ChildServer;
 }
 
-/** Runs bench/paced-client.ts as its own process (see there) and reads its JSON result. */
-export async function paced(options: PacedOptions): Promise<PacedResult & { busy?: number }> {
+/** Runs bench/paced-client.ts as its own process (see there) and reads its JSON result: one a target. */
+export async function paced(options: PacedOptions): Promise<{ results: PacedResult[]; busy?: number }> {
   const env = {
     PATH: process.env.PATH ?? '',
-    PACED_URL: options.url,
+    PACED_TARGETS: JSON.stringify(options.targets),
+    PACED_SLICE_MS: String(options.sliceMs ?? Number.POSITIVE_INFINITY),
     PACED_RATE: String(options.rate),
     PACED_SECONDS: String(options.seconds),
     PACED_WARMUP_SECONDS: String(options.warmupSeconds),
-    PACED_KEYS_FILE: options.keysFile ?? '',
   };
   const cpuBefore = options.server?.cpuSeconds() ?? 0;
   const started = performance.now();
-  const result = await new Promise<PacedResult>((resolve, reject) => {
+  const results = await new Promise<PacedResult[]>((resolve, reject) => {
     execFile(process.execPath, ['--conditions=development', '--import', 'tsx', 'bench/paced-client.ts'], { cwd: path.resolve(__dirname, '..'), env }, (err, stdout) =>
-      err ? reject(err) : resolve(JSON.parse(stdout) as PacedResult),
+      err ? reject(err) : resolve(JSON.parse(stdout) as PacedResult[]),
     );
   });
-  if (!options.server) return result;
-  return { ...result, busy: (options.server.cpuSeconds() - cpuBefore) / ((performance.now() - started) / 1000) };
+  if (!options.server) return { results };
+  const share = (performance.now() - started) / 1000 / options.targets.length;
+  return { results, busy: (options.server.cpuSeconds() - cpuBefore) / share };
 }
 
 /** The middle value (the lower of the two middle ones for an even count). */

@@ -51,7 +51,7 @@ export async function soak(rate: number, minutes: number): Promise<Soak> {
     writeFileSync(keysFile, (await createBenchKeys(gateway, 200)).join('\n'));
     const samples: Soak['samples'] = [];
     for (let minute = 1; minute <= minutes; minute++) {
-      const run = await paced({ url: gateway.url + BENCH_PATH, rate, seconds: 60, warmupSeconds: 0, keysFile });
+      const run = (await paced({ targets: [{ url: gateway.url + BENCH_PATH, keysFile }], rate, seconds: 60, warmupSeconds: 0 })).results[0]!;
       const metrics = await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } })).text();
       const heap = { heapTotalMb: megabytes(metrics, 'nodejs_heap_size_total_bytes'), heapUsedMb: megabytes(metrics, 'nodejs_heap_size_used_bytes'), externalMb: megabytes(metrics, 'nodejs_external_memory_bytes') };
       samples.push({ minute, rssMb: gateway.rssMb(), ...heap, sockets: openSockets(gateway.pid), timeouts: resource(metrics, 'Timeout'), tcp: resource(metrics, 'TCPSocketWrap'), ok: run.ok, sent: run.sent });
