@@ -11,27 +11,28 @@ import { startGatewayProcess } from '../support/gateway-process';
 import type { GatewayProcess } from '../support/gateway-process';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+import { allStarted } from '../support/all-started';
 
 jest.setTimeout(90_000);
 
 const ADMIN_TOKEN = 'accuracy-admin-token-0123456789';
 let redisServer: RedisServer;
 let upstream: EchoUpstream;
-let gateways: GatewayProcess[] = [];
+const gateways: GatewayProcess[] = [];
 let dir: string;
 
 beforeAll(async () => {
-  [redisServer, upstream] = await Promise.all([startRedisServer(), startEchoUpstream()]);
+  await allStarted([startRedisServer().then((s) => (redisServer = s)), startEchoUpstream().then((u) => (upstream = u))]);
   dir = mkdtempSync(path.join(tmpdir(), 'tollgate-accuracy-'));
   const plansFile = path.join(dir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify({ token: { playground_per_day: 0, plans: { thousand: { monthly_quota: 1000, rate_per_second: 10000, price: 0, currency: 'EUR' } } } }));
   const env = { REDIS_URL: redisServer.url, PLANS_FILE: plansFile, TOKEN_URL: upstream.url, ADMIN_TOKEN, REDIS_TIMEOUT_MS: '5000', PROXY_SECRET: 'accuracy-proxy-secret-0123' };
-  gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+  await allStarted([env, env].map(async (e) => gateways.push(await startGatewayProcess(e))));
 });
 
 afterAll(async () => {
   await Promise.all(gateways.map((g) => g.stop()));
-  await Promise.all([redisServer.stop(), upstream.close()]);
+  await Promise.all([redisServer?.stop(), upstream?.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 const closeAfterEach = useCloseAfterEach();

@@ -16,6 +16,7 @@ import { startRawUpstream } from '../support/raw-upstream';
 import type { RawUpstream } from '../support/raw-upstream';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+import { allStarted } from '../support/all-started';
 
 jest.setTimeout(60_000);
 
@@ -47,7 +48,7 @@ async function used(id: string, api: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  [redisServer, python, echo, raw] = await Promise.all([startRedisServer(), startPythonUpstream(), startEchoUpstream(), startRawUpstream()]);
+  await allStarted([startRedisServer().then((s) => (redisServer = s)), startPythonUpstream().then((p) => (python = p)), startEchoUpstream().then((e) => (echo = e)), startRawUpstream().then((r) => (raw = r))]);
   dir = mkdtempSync(path.join(tmpdir(), 'tollgate-hostile-'));
   const plansFile = path.join(dir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(Object.fromEntries(['burger', 'token', 'logs'].map((api) => [api, { playground_per_day: 0, plans: { free: plan } }]))));
@@ -296,8 +297,10 @@ describe('hostile and unusual HTTP against the gateway process', () => {
 
   it('when QUOTA_FAIL_MODE=open and a key is revoked through one gateway, then another refuses it while Redis is down', async () => {
     const open = { ...env, QUOTA_FAIL_MODE: 'open' };
-    const [a, b] = await Promise.all([startGatewayProcess(open), startGatewayProcess(open)]);
+    const started: GatewayProcess[] = [];
     try {
+      await allStarted([open, open].map(async (e) => started.push(await startGatewayProcess(e))));
+      const [a, b] = started as [GatewayProcess, GatewayProcess];
       await eventually(async () => ((await rawCall(`${b.url}/readyz`)).json?.data as { revocations_heard?: boolean } | undefined)?.revocations_heard === true, 'revocations heard');
       const { key, id } = await newKey();
       const call = (g: GatewayProcess) => rawCall(`${g.url}/token/v1/prices`, { headers: { 'x-tollgate-key': key } });
@@ -316,7 +319,7 @@ describe('hostile and unusual HTTP against the gateway process', () => {
         redisServer.resume();
       }
     } finally {
-      await Promise.all([a.stop(), b.stop()]);
+      await Promise.all(started.map((g) => g.stop()));
     }
   });
 

@@ -5,6 +5,7 @@ import { createLogger } from '@tollgate/envelope';
 import { generateApiKey } from '../../src/domain/api-key';
 import { createRedisClient } from '../../src/data/redis/redis-client';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
+import { useCloseAfterEach } from '../support/close-after-each';
 import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
 import { eventually } from '../support/eventually';
@@ -35,6 +36,7 @@ afterEach(async () => {
   await gw?.close();
   await redisServer.stop();
 });
+const closeAfterEach = useCloseAfterEach();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -143,8 +145,8 @@ describe('a Redis connection lost with a command in flight', () => {
   });
 
   it('when the master behind the gateway\'s Redis name is demoted and its replica promoted, then a call or two get 503 (READONLY) and the gateway reconnects to the new master', async () => {
-    const replica = await startRedisServer();
-    const proxy = await startRedisProxy(redisServer.port);
+    const replica = closeAfterEach(await startRedisServer(), (r) => r.stop());
+    const proxy = closeAfterEach(await startRedisProxy(redisServer.port), (p) => p.close());
     const admin = (port: number) => new Redis(`redis://127.0.0.1:${port}`);
     const [a, b] = [admin(redisServer.port), admin(replica.port)];
     try {
@@ -170,8 +172,6 @@ describe('a Redis connection lost with a command in flight', () => {
       await a.replicaof('NO', 'ONE');
       a.disconnect();
       b.disconnect();
-      await proxy.close();
-      await replica.stop();
     }
   });
 

@@ -4,6 +4,7 @@ import { CloudEvent } from 'cloudevents';
 import request from 'supertest';
 import { redisKeys } from '../../src/data/redis/redis-keys';
 import type { UsageData } from '../../src/events/usage-stream';
+import { useCloseAfterEach } from '../support/close-after-each';
 import { startEchoUpstream } from '../support/echo-upstream';
 import { eventually } from '../support/eventually';
 import { buildGateway } from '../support/gateway-fixture';
@@ -25,6 +26,7 @@ const useGateways = <T extends QuotaGateways>(start: () => Promise<T>): T =>
     const started = await start();
     return Object.assign(started, { close: () => started.stop() });
   });
+const closeAfterEach = useCloseAfterEach();
 const EXAMPLE = path.resolve(__dirname, '../../examples/usage-to-totals/usage-to-totals.ts');
 
 /** `total` calls with request ids `<prefix>-<i>`, alternating keys and gateways; the status each got, by id. */
@@ -111,26 +113,21 @@ describe('the usage stream as HTTP batches', () => {
   afterAll(() => receiver.close());
 
   it('when a call is served, refused or fails upstream, then its event names the route template, method, status, outcome, latencies and bytes', async () => {
-    const upstream = await startEchoUpstream({ routes: ['/v1/prices/{chain}', '/v1/status/{code}'] });
-    const gw = await buildGateway({ upstream: upstream.url, start: Date.now(), env: { USAGE_EVENTS: 'http', USAGE_EVENTS_URL: receiver.url, USAGE_EVENTS_SOURCE: 'urn:tollgate:gateway:test' } });
-    try {
-      const { key, record } = await gw.stores.keyStore.create({ owner: 'stream@example.com', subscriptions: { token: { plan: 'free', status: 'active' } } });
-      await eventually(async () => (await request(gw.app).get('/token/v1/prices/eth?vs=usd&key=secret').set('x-tollgate-key', key).set('x-request-id', 'served-1')).status === 200, 'the service document');
-      const served = await request(gw.app).get('/token/v1/prices/eth?vs=usd').set('x-tollgate-key', key).set('x-request-id', 'served-2');
-      await request(gw.app).get('/token/v1/status/502').set('x-tollgate-key', key).set('x-request-id', 'failed-1');
-      for (let i = 0; i < 4; i++) await request(gw.app).get('/token/v1/prices/eth').set('x-tollgate-key', key).set('x-request-id', `more-${i}`);
-      await gw.events.usageStream!.flush();
-      const byId = new Map(receiver.events.map((e) => [e.id, e]));
-      expect(byId.get('served-2')).toMatchObject({ source: 'urn:tollgate:gateway:test', subject: record.account_id, data: { api: 'token', plan: 'free', key_id: record.id, method: 'GET', route: '/v1/prices/{chain}', status: 200, outcome: 'served', response_bytes: Buffer.byteLength(served.text) } });
-      expect(byId.get('served-2')!.data!.upstream_latency_ms).toBeGreaterThanOrEqual(0);
-      expect(byId.get('served-2')!.data!.duration_ms).toBeGreaterThanOrEqual(byId.get('served-2')!.data!.upstream_latency_ms!);
-      expect(JSON.stringify(receiver.events)).not.toContain('secret');
-      expect(byId.get('failed-1')?.data).toMatchObject({ route: '/v1/status/{code}', status: 502, outcome: 'upstream_error' });
-      expect(byId.get('more-3')?.data).toMatchObject({ status: 429, outcome: 'quota_exceeded', upstream_latency_ms: null });
-    } finally {
-      await gw.close();
-      await upstream.close();
-    }
+    const upstream = closeAfterEach(await startEchoUpstream({ routes: ['/v1/prices/{chain}', '/v1/status/{code}'] }), (u) => u.close());
+    const gw = closeAfterEach(await buildGateway({ upstream: upstream.url, start: Date.now(), env: { USAGE_EVENTS: 'http', USAGE_EVENTS_URL: receiver.url, USAGE_EVENTS_SOURCE: 'urn:tollgate:gateway:test' } }), (g) => g.close());
+    const { key, record } = await gw.stores.keyStore.create({ owner: 'stream@example.com', subscriptions: { token: { plan: 'free', status: 'active' } } });
+    await eventually(async () => (await request(gw.app).get('/token/v1/prices/eth?vs=usd&key=secret').set('x-tollgate-key', key).set('x-request-id', 'served-1')).status === 200, 'the service document');
+    const served = await request(gw.app).get('/token/v1/prices/eth?vs=usd').set('x-tollgate-key', key).set('x-request-id', 'served-2');
+    await request(gw.app).get('/token/v1/status/502').set('x-tollgate-key', key).set('x-request-id', 'failed-1');
+    for (let i = 0; i < 4; i++) await request(gw.app).get('/token/v1/prices/eth').set('x-tollgate-key', key).set('x-request-id', `more-${i}`);
+    await gw.events.usageStream!.flush();
+    const byId = new Map(receiver.events.map((e) => [e.id, e]));
+    expect(byId.get('served-2')).toMatchObject({ source: 'urn:tollgate:gateway:test', subject: record.account_id, data: { api: 'token', plan: 'free', key_id: record.id, method: 'GET', route: '/v1/prices/{chain}', status: 200, outcome: 'served', response_bytes: Buffer.byteLength(served.text) } });
+    expect(byId.get('served-2')!.data!.upstream_latency_ms).toBeGreaterThanOrEqual(0);
+    expect(byId.get('served-2')!.data!.duration_ms).toBeGreaterThanOrEqual(byId.get('served-2')!.data!.upstream_latency_ms!);
+    expect(JSON.stringify(receiver.events)).not.toContain('secret');
+    expect(byId.get('failed-1')?.data).toMatchObject({ route: '/v1/status/{code}', status: 502, outcome: 'upstream_error' });
+    expect(byId.get('more-3')?.data).toMatchObject({ status: 429, outcome: 'quota_exceeded', upstream_latency_ms: null });
   });
 
   describe('two gateways', () => {

@@ -81,7 +81,11 @@ const engines: Engine[] = [
       return {
         client: async () => {
           const client = createClusterClient(cluster.seeds.split(',').map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })), { logger });
-          if (!(await whenReady(client, 10_000))) throw new Error('the cluster client did not connect');
+          if (!(await whenReady(client, 10_000))) {
+            // Left connecting, it would retry even after the cluster stopped and keep jest from exiting.
+            client.disconnect();
+            throw new Error('the cluster client did not connect');
+          }
           return client;
         },
         flush: (client) => Promise.all((client as Cluster).nodes('master').map((m) => m.flushall())),
