@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
-import { useCloseAfterEach } from '../support/close-after-each';
+import { disconnectRedis, useCloseAfterEach } from '../support/close-after-each';
 import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
 import { startGatewayProcess } from '../support/gateway-process';
@@ -51,7 +51,7 @@ function get(agent: http.Agent, url: string, headers: Record<string, string>): P
 
 describe('accuracy across gateway processes', () => {
   it('when two gateways sharing one Redis get 5,000 concurrent calls on a 1,000-call monthly quota, then exactly 1,000 are admitted and usage reads 1,000', async () => {
-    const redis = closeAfterEach(new Redis(redisServer.url), (r) => r.disconnect());
+    const redis = closeAfterEach(new Redis(redisServer.url), disconnectRedis);
     const { keyStore } = createRedisStores(redis, { clock: Date.now });
     const { key, record } = await keyStore.create({ owner: 'load', subscriptions: { token: { plan: 'thousand', status: 'active' } } });
     await redis.quit();

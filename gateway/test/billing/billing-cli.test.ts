@@ -7,7 +7,7 @@ import { createStripeLocal } from '@tollgate/stripe-local';
 import type { StripeLocal } from '@tollgate/stripe-local';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
 import { BUILT_IN_PLANS } from '../../src/domain/plans';
-import { useCloseAfterEach } from '../support/close-after-each';
+import { disconnectRedis, useCloseAfterEach } from '../support/close-after-each';
 import { runGatewayScript, startGatewayProcess } from '../support/gateway-process';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
@@ -98,7 +98,7 @@ describe('tollgate billing sync', () => {
 
 describe('tollgate billing reconcile', () => {
   it('when Stripe has a subscription the store does not, then reconcile (on the shared Redis) applies it and prints what it changed; run again, it changes nothing', async () => {
-    const client = closeAfterEach(new Redis(redis.url), (c) => c.disconnect());
+    const client = closeAfterEach(new Redis(redis.url), disconnectRedis);
     const { accountStore, billingStore } = createRedisStores(client, { clock: Date.now });
     const account = await accountStore.createAccount({ email: 'missed@example.com' });
     const customer = await stripe.customers.create({ email: 'missed@example.com' });

@@ -4,6 +4,8 @@ import { startMain } from '@tollgate/envelope/test/processes';
 
 const GATEWAY_DIR = path.resolve(__dirname, '../..');
 const NODE_ARGS = ['--conditions=development', '--import', 'tsx'];
+/** How long a gateway may take to say it listens. */
+const STARTUP_MS = 20_000;
 
 /** A gateway running as its own process (src/main.ts through tsx). */
 export interface GatewayProcess {
@@ -25,7 +27,20 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   const output: string[] = [];
   const port = await new Promise<number>((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start within 20 s: ${main.output()}`)), 20_000);
+    let settled = false;
+    const onExit = (code: number | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with code ${code}: ${main.output()}`));
+    };
+    // A gateway that never says it listens is stopped (SIGTERM, SIGKILL after 2 s) and waited for
+    // before the start fails: left running, it would outlive the test and keep jest from exiting.
+    const timer = setTimeout(() => {
+      settled = true;
+      child.off('exit', onExit);
+      void main.stop(2_000).then((code) => reject(new Error(`gateway did not start within ${STARTUP_MS / 1000} s (stopped it, exit ${code ?? child.signalCode}): ${main.output()}`)));
+    }, STARTUP_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const lines = buffer.split('\n');
@@ -33,16 +48,14 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
       for (const line of lines) {
         output.push(line);
         const parsed = JSON.parse(line) as { msg?: string; port?: number };
-        if (parsed.msg === 'listening' && parsed.port) {
+        if (parsed.msg === 'listening' && parsed.port && !settled) {
+          settled = true;
           clearTimeout(timer);
           resolve(parsed.port);
         }
       }
     });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway exited with code ${code}: ${main.output()}`));
-    });
+    child.once('exit', onExit);
   });
   return {
     url: `http://127.0.0.1:${port}`,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { usageFields } from '../../../src/data/usage-breakdown';
-import { useCloseAfterEach } from '../../support/close-after-each';
+import { disconnectRedis, useCloseAfterEach } from '../../support/close-after-each';
 import { startGatewayProcess } from '../../support/gateway-process';
 import { rawCall } from '../../support/raw-http';
 import { startRedisServer } from '../../support/redis-server';
@@ -55,7 +55,7 @@ describe('Redis as the system of record', () => {
     const aofDir = mkdtempSync(path.join(dir, 'restart-'));
     const first = closeAfterEach(await startRedisServer({ aofDir }), (server) => server.stop());
     const now = Date.parse('2026-03-10T12:00:00Z');
-    let redis = closeAfterEach(new Redis(first.url), (client) => client.disconnect());
+    let redis = closeAfterEach(new Redis(first.url), disconnectRedis);
     const { accountStore } = createRedisStores(redis, { clock: () => now });
     const account = await accountStore.createAccount({ name: 'kept' });
     await accountStore.record([{ accountId: account.id, api: 'token', dayId: '2026-03-10', outcome: '2xx', count: 2 }], new Map(), 'b1', [
@@ -66,7 +66,7 @@ describe('Redis as the system of record', () => {
     await redis.quit();
     await first.stop();
     const second = closeAfterEach(await startRedisServer({ aofDir, port: first.port }), (server) => server.stop());
-    redis = closeAfterEach(new Redis(second.url), (client) => client.disconnect());
+    redis = closeAfterEach(new Redis(second.url), disconnectRedis);
     const after = await createRedisStores(redis, { clock: () => now }).accountStore.usageBreakdown(account.id, '2026-03-10', '2026-03-10');
     expect(after).toEqual(before);
     expect(after?.[0]?.keys).toEqual([{ key_id: 'key_kept', calls: 2, errors: 0 }]);

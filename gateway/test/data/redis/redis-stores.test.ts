@@ -4,7 +4,7 @@ import { redisKeys } from '../../../src/data/redis/redis-keys';
 import { indexKeyExpiries, indexKeyPrefixes } from '../../../src/data/redis/key-indexes';
 import { keyHints, parseApiKey } from '../../../src/domain/api-key';
 import { BUILT_IN_PLANS } from '../../../src/domain/plans';
-import { useCloseAfterEach } from '../../support/close-after-each';
+import { disconnectRedis, useCloseAfterEach } from '../../support/close-after-each';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
 import type { Stores } from '../../../src/data/stores';
@@ -19,7 +19,7 @@ const closeAfterEach = useCloseAfterEach();
 
 /** A client of the emptied server and the stores over it; the client is closed after the test, pass or fail. */
 async function freshStores(clock: () => number): Promise<{ redis: Redis; stores: Stores }> {
-  const redis = closeAfterEach(new Redis(server.url), (r) => r.disconnect());
+  const redis = closeAfterEach(new Redis(server.url), disconnectRedis);
   await redis.flushall();
   return { redis, stores: createRedisStores(redis, { clock }) };
 }

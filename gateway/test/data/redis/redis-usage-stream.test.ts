@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
 import { createRedisUsageStream, shardOf } from '../../../src/data/redis/redis-usage-stream';
-import { useCloseAfterEach } from '../../support/close-after-each';
+import { disconnectRedis, useCloseAfterEach } from '../../support/close-after-each';
 import { startRedisServer } from '../../support/redis-server';
 import { useStarted } from '../../support/use-started';
 
@@ -19,7 +19,7 @@ const env = useStarted(async () => {
 
 /** A writer over a client of its own; the client is closed after the test, pass or fail. */
 const closeAfterEach = useCloseAfterEach();
-const openWriter = () => createRedisUsageStream(closeAfterEach(new Redis(env.server.url), (r) => r.disconnect()), { shards: SHARDS, maxLen: 1000 });
+const openWriter = () => createRedisUsageStream(closeAfterEach(new Redis(env.server.url), disconnectRedis), { shards: SHARDS, maxLen: 1000 });
 
 /** Every entry's event in every shard, by shard. */
 async function entries(): Promise<string[][]> {
