@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { freePort } from '@tollgate/envelope/test/processes';
+import { allStarted } from './all-started';
 
 const HOST = '127.0.0.1';
 /** A node's cluster bus listens on its port + 10000 (fixed by Redis), so port 0 cannot be used. */
@@ -280,7 +281,7 @@ export async function startRedisCluster(options: StartClusterOptions = {}): Prom
     // A port found free may be taken before redis-server binds it (its bus port, +10000, is in
     // the range the kernel hands to outgoing connections): such a node is started on another.
     // Every node is waited for, failed or not, before a failure is thrown, so stop() sees them all.
-    const starts = await Promise.allSettled(
+    await allStarted(
       ports.map(async (_, i) => {
         for (let attempt = 1; ; attempt++) {
           const port = ports[i]!;
@@ -294,8 +295,6 @@ export async function startRedisCluster(options: StartClusterOptions = {}): Prom
         }
       }),
     );
-    const failed = starts.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
     await run(cli, ['--cluster', 'create', ...ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
     await cluster.settled();
     // Every replica attached and in sync before a test relies on failover.
