@@ -38,7 +38,6 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     // before the start fails: left running, it would outlive the test and keep jest from exiting.
     const timer = setTimeout(() => {
       settled = true;
-      child.off('exit', onExit);
       void main.stop(2_000).then((code) => reject(new Error(`gateway did not start within ${STARTUP_MS / 1000} s (stopped it, exit ${code ?? child.signalCode}): ${main.output()}`)));
     }, STARTUP_MS);
     child.stdout.on('data', (chunk: Buffer) => {
