@@ -1,6 +1,7 @@
 import { LAPSE_REASONS } from '../../../domain/admission';
 import type { ApiPlans } from '../../../domain/plans';
 import { OLD_SECRET_PREFIX, encodeSubscription, subscriptionField } from '../record-codec';
+import { deadlineCheckLua } from './deadline-lua';
 import { MOVE_SECRETS } from './key-scripts';
 import { MONTH_TTL_LUA } from './month-ttl-lua';
 
@@ -109,7 +110,8 @@ export function usualAdmitScriptFor(api: string, apiPlans: ApiPlans, secondLogTt
  * - numbers cross into commands as strings: Redis formats a Lua number given to a command with
  *   `%.17g` (about 2,500 instructions in glibc), where `string.format('%d')` or the argument's own
  *   string costs a fraction; and a string becomes a number by `+ 0` (one `strtod`), not `tonumber`
- *   (two), or not at all where comparing with '0' answers (times are integer milliseconds).
+ *   (two), or not at all where comparing with '0' answers (times are integer milliseconds), or
+ *   where comparing text does: the deadline with `TIME` (deadline-lua.ts).
  * Nothing is written unless the call is admitted: a 401, 402, 403 or 429 charges nothing. A script
  * that reaches Redis after its deadline (the gateway already answered 503: Redis was frozen, or
  * the network held the command) returns `late` and writes nothing either.
@@ -150,8 +152,7 @@ redis.call('ZADD', KEYS[6], ARGV[2], ARGV[3])
 redis.call('EXPIRE', KEYS[6], ARGV[4])
 return {${code('playground')}, planRef, day, 0, state, keyId}`;
   return `
-local time = redis.call('TIME')
-if time[1] * 1000 + math.floor(time[2] / 1000) > ${shape.deadline} + 0 then return {${code('late')}} end
+${deadlineCheckLua({ deadline: shape.deadline, onLate: `{${code('late')}}` }).trim()}
 local rec = redis.call('HMGET', KEYS[1], ARGV[1], 'status', '${subscriptionField(api)}')
 local entry = rec[1]
 if not entry then

@@ -1,4 +1,5 @@
 import { OLD_SECRET_PREFIX } from '../record-codec';
+import { deadlineCheckLua } from './deadline-lua';
 
 /**
  * Scripts that change keys: each touches one account's slot and is atomic, so an admission never
@@ -34,10 +35,7 @@ local function moveSecrets(account, old)
 end
 `;
 
-const DEADLINE_PASSED = `
-local time = redis.call('TIME')
-if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[1]) then return 0 end
-`;
+const DEADLINE_PASSED = deadlineCheckLua({ deadline: 'ARGV[1]', onLate: '0' });
 
 /**
  * Creates a key in an existing account unless the deadline has passed (the gateway answered 503:
