@@ -25,20 +25,48 @@ describe('createStoreGuard', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(390);
   });
 
-  it('opens after three timeouts in a row: calls then fail at once until the cool-down ends, and one success closes it', async () => {
+  it('fails a command a window after the store last answered anything, not at the longest wait', async () => {
+    const guard = createStoreGuard({ timeoutMs: 40, maxWaitMs: 4_000, connected: () => true });
+    const started = performance.now();
+    const stuck = guard.run('admit', () => new Promise(() => undefined));
+    // An answer to another command 20 ms after this one was sent, then nothing: the store was busy
+    // until then, and silent for a window (40 ms) from then.
+    await guard.run('ping', () => later(20, 1));
+    await expect(stuck).rejects.toThrow(/no answer within/);
+    // About 60 ms; it waited the longest wait (4 s) when the rule kept a command while any answer
+    // had come since it was sent.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('when this process itself was stalled past the window, gives the store one fresh window before judging it', async () => {
     let t = 0;
-    const guard = createStoreGuard({ timeoutMs: 5, connected: () => true, coolDownMs: 1_000, now: () => t });
+    const guard = createStoreGuard({ timeoutMs: 20, connected: () => true, now: () => t });
+    // By the clock, the process did not run for 2 s after sending; the answer comes after the
+    // window (20 ms) has passed, within the fresh one.
+    const answered = guard.run('admit', () => {
+      t += 2_000;
+      return later(30, 'ok');
+    });
+    await expect(answered).resolves.toBe('ok');
+    // Only once: a store silent through the fresh window too is judged.
+    const silent = guard.run('admit', () => {
+      t += 2_000;
+      return new Promise(() => undefined);
+    });
+    await expect(silent).rejects.toThrow(/no answer within 2000 ms/);
+  });
+
+  it('opens after three timeouts in a row: calls then fail at once until the cool-down ends, and one success closes it', async () => {
+    // The clock runs, and the cool-down is skipped by moving it on.
+    let shift = 0;
+    const guard = createStoreGuard({ timeoutMs: 5, connected: () => true, coolDownMs: 1_000, now: () => performance.now() + shift });
     const hang = () => new Promise<never>(() => undefined);
-    for (let i = 0; i < 3; i++) {
-      const pending = guard.run('admit', hang);
-      t += 10;
-      await expect(pending).rejects.toThrow(/no answer/);
-    }
+    for (let i = 0; i < 3; i++) await expect(guard.run('admit', hang)).rejects.toThrow(/no answer/);
     expect(guard.isOpen()).toBe(true);
     const command = jest.fn(() => Promise.resolve(1));
     await expect(guard.run('admit', command)).rejects.toThrow(/unavailable/);
     expect(command).not.toHaveBeenCalled();
-    t += 1_000;
+    shift += 1_000;
     expect(guard.isOpen()).toBe(false);
     await expect(guard.run('admit', command)).resolves.toBe(1);
     expect(guard.isOpen()).toBe(false);

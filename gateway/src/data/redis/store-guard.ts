@@ -37,6 +37,10 @@ export interface StoreGuard {
  * - A late answer is confirmed after one more turn of the event loop: timers run before the loop
  *   reads sockets, so the timer's callback waits for `setImmediate`, which runs after the loop has
  *   read its sockets and an answer already there is taken.
+ * - Silence is judged over time this process ran: a timer that fires more than a quarter of a
+ *   window late (the process was stalled, and the store on the same host may have been too) counts
+ *   the store's silence again from then, once. A test's first command failed that way in CI, its
+ *   1 s timer having fired 733 ms late.
  * - A store known to be down fails at once: the connection is not up, or `openAfter` calls in a
  *   row timed out (the breaker opens for `coolDownMs`, then calls may try it again; one success closes it).
  * - `onTimeout` runs when the caller is told the operation failed without Redis saying so (no
@@ -73,13 +77,30 @@ export function createStoreGuard(options: StoreGuardOptions): StoreGuard {
           onLatency?.(operation, (now() - started) / 1000);
           return true;
         };
+        // When the timer is due, and when silence is counted from (the later of this and the last
+        // answer to anything): a timer that fires well after it was due means this process did not
+        // run meanwhile (a VM or container stall), and the store on the same host may not have run
+        // either, so silence is counted again from then, once.
+        let due = started + timeoutMs;
+        let resumed = started;
+        let stalled = false;
         const check = (): void => {
           setImmediate(() => {
             if (settled) return;
             const t = now();
+            if (!stalled && t - due > timeoutMs / 4) {
+              stalled = true;
+              resumed = t;
+              due = t + timeoutMs;
+              timer = setTimeout(check, timeoutMs);
+              return;
+            }
             // Answers to commands sent before this one keep coming: the store is busy, not gone.
-            if (lastAnswer > started && t - started < maxWaitMs) {
-              timer = setTimeout(check, Math.max(1, Math.min(lastAnswer + timeoutMs, started + maxWaitMs) - t));
+            const quietSince = Math.max(resumed, lastAnswer);
+            if (t - quietSince < timeoutMs && t - started < maxWaitMs) {
+              const wait = Math.max(1, Math.min(quietSince + timeoutMs, started + maxWaitMs) - t);
+              due = t + wait;
+              timer = setTimeout(check, wait);
               return;
             }
             if (!settle()) return;
