@@ -80,16 +80,14 @@ export function createStoreGuard(options: StoreGuardOptions): StoreGuard {
         // When the timer is due, and when silence is counted from (the later of this and the last
         // answer to anything): a timer that fires well after it was due means this process did not
         // run meanwhile (a VM or container stall), and the store on the same host may not have run
-        // either, so silence is counted again from then, once.
+        // either, so silence is counted again from then, once (`resumed` moves only then).
         let due = started + timeoutMs;
         let resumed = started;
-        let stalled = false;
         const check = (): void => {
           setImmediate(() => {
             if (settled) return;
             const t = now();
-            if (!stalled && t - due > timeoutMs / 4) {
-              stalled = true;
+            if (resumed === started && t - due > timeoutMs / 4) {
               resumed = t;
               due = t + timeoutMs;
               timer = setTimeout(check, timeoutMs);
