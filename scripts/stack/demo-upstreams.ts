@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalIndexer } from '../../services/token/test/support/local-indexer';
 import { startFileServer } from './file-server';
@@ -13,10 +12,9 @@ export interface DemoUpstreams {
 
 const DEMO_TRANSFERS = 12;
 
-/** Where the Big Mac CSV is: the shared dataset beside the repository, else the burger test fixture. */
+/** The repository's copy of the Big Mac full index (services/burger/dataset/SOURCE.md). */
 export function bigMacCsvPath(root: string): string {
-  const shared = join(root, '..', 'shared', 'data', 'big-mac', 'big-mac-full-index.csv');
-  return existsSync(shared) ? shared : join(root, 'services', 'burger', 'test', 'fixtures', 'small-index.csv');
+  return join(root, 'services', 'burger', 'dataset', 'big-mac-full-index.csv');
 }
 
 /**

@@ -27,7 +27,7 @@ const SERVICE_DIR = join(__dirname, '..');
 const START_FLAGS = (JSON.parse(readFileSync(join(SERVICE_DIR, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
   .split(' ')
   .filter((arg) => arg.startsWith('--'));
-const DATASET = resolve(SERVICE_DIR, '..', '..', '..', 'shared', 'data', 'big-mac', 'big-mac-full-index.csv');
+const DATASET = resolve(SERVICE_DIR, 'dataset', 'big-mac-full-index.csv');
 
 function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

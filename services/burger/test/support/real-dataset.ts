@@ -1,14 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** Where the shared checkout keeps the real full index: `<repo root>/../shared/data/big-mac/`. */
-export const REAL_DATASET_PATH = resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'data', 'big-mac', 'big-mac-full-index.csv');
+/** The repository's copy of The Economist's full index (services/burger/dataset/SOURCE.md says whence). */
+export const REAL_DATASET_PATH = resolve(__dirname, '..', '..', 'dataset', 'big-mac-full-index.csv');
 
-/** The real CSV's text; fails with a one-line hint when the shared data is not there. */
+/** The real CSV's text. */
 export function realDatasetText(): string {
-  if (!existsSync(REAL_DATASET_PATH)) {
-    throw new Error(`real Big Mac dataset missing: expected ${REAL_DATASET_PATH} (the shared data directory beside the repo)`);
-  }
   return readFileSync(REAL_DATASET_PATH, 'utf8');
 }
 
