@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import Redis from 'ioredis';
 import type { Logger } from '@tollgate/envelope';
+import { createBackgroundLoops } from '../src/data/background-loop';
 import { createRedisUsageStream } from '../src/data/redis/redis-usage-stream';
 import { createUsageStream } from '../src/events/usage-stream';
 import { runBench, withBenchServers } from './bench-servers';
@@ -33,7 +34,7 @@ const quiet = { warn() {}, info() {}, error() {}, debug() {} } as unknown as Log
 async function main(): Promise<void> {
   await withBenchServers(async ({ redis: server }) => {
     const admin = new Redis(server.url);
-    const stream = createUsageStream({ writer: createRedisUsageStream(new Redis(server.url), { shards: SHARDS, maxLen: 100_000 }), source: 'urn:tollgate:gateway:bench:1', capacity: BATCH * 2, batch: BATCH, flushMs: 3_600_000, logger: quiet });
+    const stream = createUsageStream({ writer: createRedisUsageStream(new Redis(server.url), { shards: SHARDS, maxLen: 100_000 }), source: 'urn:tollgate:gateway:bench:1', capacity: BATCH * 2, batch: BATCH, flushMs: 3_600_000, logger: quiet, loops: createBackgroundLoops({ clock: Date.now, logger: quiet }) });
     const redisCpuUs = async (): Promise<number> => {
       const info = await admin.info('cpu');
       return (Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1])) * 1e6;

@@ -39,6 +39,8 @@ import { createUpstreamHealth } from './data/upstream-health';
 import { createAccountActions } from './http/account-actions';
 import { createEvents } from './events/create-events';
 import type { Events } from './events/create-events';
+import type { BackgroundLoops } from './data/background-loop';
+import { createReadiness } from './http/readiness';
 
 /** Everything the gateway app is built from. */
 export interface AppDeps {
@@ -61,6 +63,8 @@ export interface AppDeps {
   adminToken?: AdminToken;
   /** The events room (main.ts runs its jobs); unset: built here from the config. Its stores are the ones every room gets. */
   events?: Events;
+  /** The process's background loops (the rooms' jobs run there), shown in `/readyz`. */
+  loops: BackgroundLoops;
 }
 
 /** The deps with every room built: what an unset mailer, events or billing becomes. */
@@ -144,19 +148,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
 
   // Failing open, whether revocations are heard says whether the gateway can yet serve keys it verified.
   const heard = (): { revocations_heard?: boolean } => (config.quotaFailMode === 'open' ? { revocations_heard: failOpenCache.listening } : {});
-  app.use(
-    createHealthRoutes(async () => {
-      try {
-        await stores.quotaStore.ping();
-        const persistence = stores.persistence?.();
-        return { ready: true, details: { store: stores.kind, ...(persistence === undefined ? {} : { store_persistence: persistence }), ...heard() } };
-      } catch {
-        const details = { store: stores.kind, store_reachable: false, quota_fail_mode: config.quotaFailMode, ...heard() };
-        // Failing open means serving without the store, so the gateway stays in rotation.
-        return config.quotaFailMode === 'open' ? { ready: true, details } : { ready: false, reason: 'the quota store is unreachable', details };
-      }
-    }),
-  );
+  app.use(createHealthRoutes(createReadiness({ stores, quotaFailMode: config.quotaFailMode, loops: deps.loops, extra: heard })));
   app.get('/metrics', metricsGuard(config, adminToken), sendMetrics(metrics));
   const { mailer, billing, events } = deps;
   // Before any body parser: the webhook's signature covers its raw bytes.
@@ -224,9 +216,10 @@ const auditDeps = ({ stores, logger }: Pick<AppDeps, 'stores' | 'logger'>): Audi
 const BILLING_SOURCE: AuditSource = { actor: { type: 'system', id: 'billing', via: 'billing' }, from: null };
 
 /** The billing room from the config (no jobs: main.ts starts those on the one it builds); its payment changes are told to the events room. */
-export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger'>, mailer: Mailer, events?: Pick<Events, 'billingNotice'>): Billing {
+export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'loops'>, mailer: Mailer, events?: Pick<Events, 'billingNotice'>): Billing {
   const { config, stores } = deps;
   return createBilling({
+    loops: deps.loops,
     ...(events ? { onNotice: (notice) => events.billingNotice(notice) } : {}),
     config: config.billing,
     supportEmail: config.supportEmail,
@@ -240,9 +233,9 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
 }
 
 /** The events room from the config (no jobs: main.ts starts those on the one it builds). */
-export function createEventsFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'metrics'>, mailer: Mailer): Events {
+export function createEventsFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'metrics' | 'loops'>, mailer: Mailer): Events {
   const { config } = deps;
-  return createEvents({ config: config.events, plans: config.plans, stores: deps.stores, mailer, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
+  return createEvents({ config: config.events, plans: config.plans, stores: deps.stores, mailer, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, loops: deps.loops, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
 }
 
 const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, res) => {
@@ -263,6 +256,25 @@ function metricsGuard(config: GatewayConfig, adminToken: AdminToken): RequestHan
     };
   }
   return createAdminAuth(adminToken, { what: 'metrics endpoint' });
+}
+
+/**
+ * The app of a `GATEWAY_ROLE=worker` process: `/healthz`, `/readyz` (its loops) and `/metrics` as
+ * on any gateway; every other path 404, saying this process serves no calls.
+ */
+export function createWorkerApp(deps: Pick<AppDeps, 'config' | 'stores' | 'logger' | 'metrics' | 'loops' | 'adminToken'>): Express {
+  const { config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(createRequestIdMiddleware(), createRequestLogger(deps.logger));
+  app.use(createHealthRoutes(createReadiness({ stores: deps.stores, quotaFailMode: config.quotaFailMode, loops: deps.loops })));
+  app.get('/metrics', metricsGuard(config, deps.adminToken ?? fixedAdminToken(config.adminToken)), sendMetrics(deps.metrics));
+  app.use(() => {
+    throw new AppError('NOT_FOUND', 'this gateway runs background work only (GATEWAY_ROLE=worker) and serves no calls; send them to a gateway of role api or all');
+  });
+  app.use(createErrorHandler(deps.logger));
+  return app;
 }
 
 /** The app of the metrics port (`METRICS_PORT`): `GET /metrics` and nothing else, no token. */

@@ -20,6 +20,24 @@ describe('loadConfig', () => {
     expect(config.adminToken).toBeUndefined();
   });
 
+  it('when GATEWAY_ROLE is unset, then one process does everything; api and worker need a shared store, and a worker streams no usage', () => {
+    expect(loadConfig({}).role).toBe('all');
+    expect(loadConfig({ GATEWAY_ROLE: 'api', REDIS_URL: 'redis://127.0.0.1:6379' }).role).toBe('api');
+    expect(loadConfig({ GATEWAY_ROLE: 'worker', REDIS_CLUSTER_NODES: '10.0.0.1:7000' }).role).toBe('worker');
+    expect(loadConfig({ GATEWAY_ROLE: 'worker', REDIS_URL: 'redis://127.0.0.1:6379', USAGE_EVENTS: 'redis' }).events.usage).toBeUndefined();
+    expect(loadConfig({ GATEWAY_ROLE: 'api', REDIS_URL: 'redis://127.0.0.1:6379', USAGE_EVENTS: 'redis' }).events.usage).toMatchObject({ sink: 'redis' });
+    expect(() => loadConfig({ GATEWAY_ROLE: 'worker' })).toThrow(/^GATEWAY_ROLE=worker needs a store the processes share \(REDIS_URL or REDIS_CLUSTER_NODES\)/);
+    expect(() => loadConfig({ GATEWAY_ROLE: 'api', STORE_PATH: ':memory:' })).toThrow(/^GATEWAY_ROLE=api needs a store the processes share/);
+    expect(() => loadConfig({ GATEWAY_ROLE: 'both' })).toThrow(/^GATEWAY_ROLE must be one of all, api, worker$/);
+  });
+
+  it('when the abuse limits are unset, then an account may send 60 test events and redeliveries an hour, hold 1,000 pending deliveries, and create and revoke 100 keys a day; each can be set', () => {
+    expect(loadConfig({})).toMatchObject({ keysCreatedPerDay: 100, keysRevokedPerDay: 100, events: { sendsPerHour: 60, pendingPerAccount: 1000 } });
+    const set = loadConfig({ KEYS_CREATED_PER_DAY: '5', KEYS_REVOKED_PER_DAY: '6', WEBHOOK_SENDS_PER_HOUR: '7', WEBHOOK_PENDING_PER_ACCOUNT: '80' });
+    expect(set).toMatchObject({ keysCreatedPerDay: 5, keysRevokedPerDay: 6, events: { sendsPerHour: 7, pendingPerAccount: 80 } });
+    expect(() => loadConfig({ WEBHOOK_PENDING_PER_ACCOUNT: '0' })).toThrow(/^WEBHOOK_PENDING_PER_ACCOUNT must be an integer from 10 to 1000000$/);
+  });
+
   it('when STORE_PATH is unset, then the embedded store is data/tollgate.db under the working directory; when set, that file (resolved once), or :memory:', () => {
     expect(loadConfig({}).storePath).toBe(path.join(process.cwd(), 'data', 'tollgate.db'));
     expect(loadConfig({ STORE_PATH: 'var/gw.db' }).storePath).toBe(path.join(process.cwd(), 'var', 'gw.db'));

@@ -22,9 +22,18 @@ function compileTrust(value: string | undefined): (address: string, hop: number)
   }
 }
 
+/**
+ * What a gateway process runs (`GATEWAY_ROLE`): `all` (the default) serves calls and runs every
+ * background loop; on a shared store, `api` serves calls and runs only the loops the API path
+ * feeds, and `worker` serves no calls and runs the fleet's loops (webhook deliveries, hourly
+ * notices, billing's reconciliation and grace sweep).
+ */
+export type GatewayRole = 'all' | 'api' | 'worker';
+
 /** The gateway's configuration, parsed once at start. */
 export interface GatewayConfig {
   port: number;
+  role: GatewayRole;
   /** Unset: the embedded SQLite store at {@link storePath} (one process only). */
   redisUrl?: string;
   /** A Redis Cluster's seed nodes (`REDIS_CLUSTER_NODES`); never set together with {@link redisUrl}. */
@@ -58,6 +67,9 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   upstreamMaxSockets: number;
   signupsPerHour: number;
+  /** Keys an account may create (`KEYS_CREATED_PER_DAY`) and revoke (`KEYS_REVOKED_PER_DAY`) itself in one UTC day. */
+  keysCreatedPerDay: number;
+  keysRevokedPerDay: number;
   /** Browser origins allowed to call the data APIs (`*` for any); empty for none. */
   corsOrigins: string[];
   /** Serve `/metrics` on this port only; unset: on the main port behind the admin token. */
@@ -94,6 +106,10 @@ export interface EventsConfig {
   webhookTimeoutMs: number;
   /** `quota.threshold_reached` from admission's counts (`QUOTA_ALERTS`). */
   quotaAlerts: boolean;
+  /** Test events and redeliveries an account may ask for in one UTC hour (`WEBHOOK_SENDS_PER_HOUR`). */
+  sendsPerHour: number;
+  /** Deliveries an account may have waiting at once (`WEBHOOK_PENDING_PER_ACCOUNT`); past it new ones are refused. */
+  pendingPerAccount: number;
   /** The usage stream; unset (`USAGE_EVENTS=off`): none. */
   usage?: UsageStreamConfig;
 }
@@ -143,6 +159,7 @@ function publicUrlWarnings(publicUrl: string | undefined, trustedProxies: string
 
 interface Env {
   PORT: number;
+  GATEWAY_ROLE: GatewayRole;
   REDIS_URL?: string;
   REDIS_CLUSTER_NODES?: string;
   STORE_PATH: string;
@@ -161,6 +178,8 @@ interface Env {
   UPSTREAM_TIMEOUT_MS: number;
   UPSTREAM_MAX_SOCKETS: number;
   SIGNUPS_PER_HOUR: number;
+  KEYS_CREATED_PER_DAY: number;
+  KEYS_REVOKED_PER_DAY: number;
   CORS_ORIGINS?: string;
   METRICS_PORT?: number;
   TRUSTED_PROXIES?: string;
@@ -181,6 +200,8 @@ interface Env {
   WEBHOOKS_ALLOW_PRIVATE: boolean;
   WEBHOOK_TIMEOUT_MS: number;
   QUOTA_ALERTS: boolean;
+  WEBHOOK_SENDS_PER_HOUR: number;
+  WEBHOOK_PENDING_PER_ACCOUNT: number;
   USAGE_EVENTS: 'off' | 'redis' | 'http';
   USAGE_EVENTS_URL?: string;
   USAGE_EVENTS_REDIS_URL?: string;
@@ -255,6 +276,7 @@ export const ENV_SCHEMA: QuerySchema = {
   additionalProperties: false,
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+    GATEWAY_ROLE: { type: 'string', enum: ['all', 'api', 'worker'], default: 'all' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
     REDIS_CLUSTER_NODES: {
       type: 'string',
@@ -277,6 +299,8 @@ export const ENV_SCHEMA: QuerySchema = {
     UPSTREAM_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 300000, default: 15000 },
     UPSTREAM_MAX_SOCKETS: { type: 'integer', minimum: 1, maximum: 10000, default: 256 },
     SIGNUPS_PER_HOUR: { type: 'integer', minimum: 1, maximum: 100000, default: 5 },
+    KEYS_CREATED_PER_DAY: { type: 'integer', minimum: 1, maximum: 100000, default: 100 },
+    KEYS_REVOKED_PER_DAY: { type: 'integer', minimum: 1, maximum: 100000, default: 100 },
     CORS_ORIGINS: { type: 'string', pattern: '^\\s*(\\*|https?://[^/\\s,]+)(\\s*,\\s*(\\*|https?://[^/\\s,]+))*\\s*$', description: '* or a comma-separated list of origins such as https://app.example.com' },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, description: 'a port number' },
     TRUSTED_PROXIES: { type: 'string', minLength: 1, description: 'addresses or CIDR ranges of trusted proxies, comma-separated (or loopback, linklocal, uniquelocal)' },
@@ -297,6 +321,8 @@ export const ENV_SCHEMA: QuerySchema = {
     WEBHOOKS_ALLOW_PRIVATE: { type: 'boolean', default: false, description: 'true or false' },
     WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 30000, default: 10000 },
     QUOTA_ALERTS: { type: 'boolean', default: true, description: 'true or false' },
+    WEBHOOK_SENDS_PER_HOUR: { type: 'integer', minimum: 1, maximum: 100000, default: 60 },
+    WEBHOOK_PENDING_PER_ACCOUNT: { type: 'integer', minimum: 10, maximum: 1000000, default: 1000 },
     USAGE_EVENTS: { type: 'string', enum: ['off', 'redis', 'http'], default: 'off' },
     USAGE_EVENTS_URL: { type: 'string', pattern: '^https?://[^\\s]+$', description: 'an http(s) URL that takes application/cloudevents-batch+json' },
     USAGE_EVENTS_REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' },
@@ -382,8 +408,12 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     }
   }
   const storePath = e.STORE_PATH === MEMORY_STORE_PATH ? MEMORY_STORE_PATH : path.resolve(e.STORE_PATH);
+  if (e.GATEWAY_ROLE !== 'all' && !e.REDIS_URL && !e.REDIS_CLUSTER_NODES) {
+    throw new Error(`GATEWAY_ROLE=${e.GATEWAY_ROLE} needs a store the processes share (REDIS_URL or REDIS_CLUSTER_NODES); on the embedded store one process does everything (GATEWAY_ROLE=all)`);
+  }
   const config: GatewayConfig = {
     port: e.PORT,
+    role: e.GATEWAY_ROLE,
     storePath,
     keyHeader: e.KEY_HEADER.toLowerCase(),
     upstreams: Object.fromEntries(Object.keys(plans).map((api) => [api, upstreams[api] as string])),
@@ -395,6 +425,8 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreamMaxSockets: e.UPSTREAM_MAX_SOCKETS,
     signupsPerHour: e.SIGNUPS_PER_HOUR,
+    keysCreatedPerDay: e.KEYS_CREATED_PER_DAY,
+    keysRevokedPerDay: e.KEYS_REVOKED_PER_DAY,
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     trust: compileTrust(e.TRUSTED_PROXIES),
     mailFrom: e.MAIL_FROM,
@@ -404,12 +436,13 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     forwardAuthorization: parseApiList('FORWARD_AUTHORIZATION', e.FORWARD_AUTHORIZATION, Object.keys(plans)),
     forwardSetCookie: parseApiList('FORWARD_SET_COOKIE', e.FORWARD_SET_COOKIE, Object.keys(plans)),
     operatorEmails: parseOperatorEmails(e.OPERATOR_EMAILS),
-    events: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS, quotaAlerts: e.QUOTA_ALERTS },
+    events: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS, quotaAlerts: e.QUOTA_ALERTS, sendsPerHour: e.WEBHOOK_SENDS_PER_HOUR, pendingPerAccount: e.WEBHOOK_PENDING_PER_ACCOUNT },
   };
   const tokenFile = e.ADMIN_TOKEN_FILE ?? (storePath === MEMORY_STORE_PATH ? undefined : path.join(path.dirname(storePath), DEFAULT_ADMIN_TOKEN_FILE));
   if (tokenFile !== undefined) config.adminTokenFile = path.resolve(tokenFile);
   const clusterNodes = e.REDIS_CLUSTER_NODES ? parseClusterNodes(e.REDIS_CLUSTER_NODES) : undefined;
-  const usage = usageConfig(e, clusterNodes);
+  // A worker serves no calls: it has no usage to stream.
+  const usage = e.GATEWAY_ROLE === 'worker' ? undefined : usageConfig(e, clusterNodes);
   if (usage) config.events.usage = usage;
   if (e.SMTP_URL) config.smtpUrl = e.SMTP_URL;
   if (e.PUBLIC_URL) config.publicUrl = e.PUBLIC_URL;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createBatchedDestination, createLogger, createTimedServer, serve } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
-import { createBillingFor, createEventsFor, createGatewayListener, createMetricsApp } from './app';
+import { createBillingFor, createEventsFor, createGatewayListener, createMetricsApp, createWorkerApp } from './app';
 import type { Billing } from './billing/create-billing';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
@@ -11,8 +11,9 @@ import { openAdminToken } from './data/admin-token';
 import { openStores } from './data/open-stores';
 import { createServiceDocuments } from './data/service-documents';
 import { createUsageRecorder } from './data/usage-recorder';
+import { createBackgroundLoops } from './data/background-loop';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
-import { createMetrics, createStoreLatencyRecorder } from './http/metrics';
+import { createMetrics, createStoreLatencyRecorder, loopObserver } from './http/metrics';
 import { createDocsRoutes } from './docs/docs-routes';
 import { gatewayRouteDocs } from './gateway-route-docs';
 
@@ -32,7 +33,15 @@ async function main(): Promise<void> {
   if (adminToken.source === 'file') logger.info({ admin_token_file: adminToken.file }, `admin token ${adminToken.made ? 'made and kept' : 'read from'} ${adminToken.file} (mode 0600; tollgate admin-token rotate replaces it)`);
   const clock = (): number => Date.now();
   const metrics = createMetrics({ processMetrics: true });
+  // Every background loop runs here: a failure is logged and counted, and the loop goes on.
+  const loops = createBackgroundLoops({ clock, logger, observer: loopObserver(metrics) });
+  // A rejection nothing handled is a defect of one part: said and counted, never the whole API's end.
+  process.on('unhandledRejection', (reason: unknown) => {
+    metrics.unhandledRejections.inc();
+    logger.error({ err: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }, 'a promise rejection nothing handled; the gateway goes on');
+  });
   const { stores: opened, redis, close: closeStore } = await openStores({
+    loops,
     redisUrl: config.redisUrl,
     redisClusterNodes: config.redisClusterNodes,
     storePath: config.storePath,
@@ -43,27 +52,33 @@ async function main(): Promise<void> {
     apis: Object.keys(config.plans),
   });
   logger.info(
-    { store: opened.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },
+    { role: config.role, store: opened.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
   for (const warning of config.warnings) logger.warn({}, warning);
+  const serveCalls = config.role !== 'worker';
+  const runFleetJobs = config.role !== 'api';
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
   // Asked now so unknown routes are refused from the first call; a service still starting is asked again later.
-  void documents.all();
+  if (serveCalls) void documents.all();
   const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader, gatewayRoutes: gatewayRouteDocs() });
-  const recorder = createUsageRecorder({ store: opened.accountStore, clock, logger });
+  if (config.role === 'api') logger.info({ role: 'api' }, 'GATEWAY_ROLE=api: webhook deliveries, the hourly notices and billing’s reconciliation run in the GATEWAY_ROLE=worker processes; run at least one beside these');
+  if (config.role === 'worker') logger.info({ role: 'worker' }, 'GATEWAY_ROLE=worker: this process serves no calls (only /healthz, /readyz and /metrics) and runs the fleet’s background loops');
+  const recorder = serveCalls ? createUsageRecorder({ store: opened.accountStore, clock, logger, loops }) : undefined;
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
   if (config.smtpUrl) logger.info({ mail: mailer.describe, mail_from: config.mailFrom }, `portal mail (sign-in codes) goes through ${mailer.describe}`);
   else logger.warn({ mail: 'log' }, 'SMTP_URL is not set: each portal mail (sign-in codes) is written to this log instead of being sent; set SMTP_URL (smtp:// or smtps://) to send it');
   if (config.smtpUrl && !config.publicUrl) logger.warn({}, 'PUBLIC_URL is not set: a sign-in mail links to the portal only when the request reached this gateway by its own address or a loopback name, else it gives the code alone; set PUBLIC_URL to the portal’s origin');
-  const events = createEventsFor({ config, stores: opened, clock, logger, metrics }, mailer);
+  const events = createEventsFor({ config, stores: opened, clock, logger, metrics, loops }, mailer);
   // Every room gets the stores the events room watches, so a subscription changed anywhere is told.
   const { stores } = events;
-  const billing = createBillingFor({ config, stores, clock, logger }, mailer, events);
-  startBilling(billing, config, logger);
-  events.start();
-  const { app, listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing, events, adminToken });
+  const billing = createBillingFor({ config, stores, clock, logger, loops }, mailer, events);
+  startBilling(billing, config, logger, runFleetJobs);
+  events.start({ api: serveCalls, fleet: runFleetJobs });
+  const { app, listener } = recorder
+    ? createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing, events, adminToken, loops })
+    : { app: createWorkerApp({ config, stores, logger, metrics, loops, adminToken }), listener: undefined };
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,
@@ -74,7 +89,7 @@ async function main(): Promise<void> {
       metricsServer?.close();
       await billing.stop();
       await events.stop();
-      await recorder.stop();
+      await recorder?.stop();
       mailer.close();
       // After the recorder's last write: every count and history day reaches the file.
       closeStore?.();
@@ -84,15 +99,15 @@ async function main(): Promise<void> {
   });
 }
 
-/** Starts billing's jobs and says at start what is missing: the webhook secret, any paid plan's price at Stripe. */
-function startBilling(billing: Billing, config: GatewayConfig, logger: Logger): void {
+/** Starts billing's jobs (where the fleet's run) and says at start what is missing: the webhook secret, any paid plan's price at Stripe. */
+function startBilling(billing: Billing, config: GatewayConfig, logger: Logger, runJobs: boolean): void {
   if (!config.billing) {
     logger.info({ billing: 'off' }, `STRIPE_SECRET_KEY is not set: card payments are off; paid plans show their prices and people are told to ${config.supportEmail ? `write to ${config.supportEmail}` : 'ask the people who run this server (set SUPPORT_EMAIL to name an address)'}`);
     return;
   }
   logger.info({ billing: 'stripe', api_base: config.billing.apiBase ? `${config.billing.apiBase.protocol}://${config.billing.apiBase.host}:${config.billing.apiBase.port}` : 'api.stripe.com', grace_days: config.billing.graceDays, reconcile_seconds: config.billing.reconcileSeconds }, 'card payments through Stripe');
   if (!config.billing.webhookSecret) logger.warn({}, 'STRIPE_WEBHOOK_SECRET is not set: POST /billing/webhook refuses every event, and payments reach accounts only through reconciliation; run tollgate billing sync and set the secret it prints');
-  billing.start();
+  if (runJobs) billing.start();
   billing.missingPrices().then(
     (missing) => {
       if (missing.length) logger.error({ missing }, `paid plans without their price at Stripe, which cannot be bought until it is made: ${missing.join(', ')}; run tollgate billing sync`);

@@ -4,6 +4,7 @@ import type { BillingConfig } from '../config';
 import type { BillingSummary } from '../domain/billing-summary';
 import type { PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';
+import type { BackgroundLoops } from '../data/background-loop';
 import type { BillingStore } from '../data/billing-store';
 import type { Mailer } from '../mail/mailer';
 import { createApplier } from './apply-subscription';
@@ -36,6 +37,8 @@ export interface BillingDeps {
   provider?: BillingProvider;
   /** Told of a payment that failed or came through, and of a paid plan that ended (the composition passes the events room's). */
   onNotice?: (notice: PaymentNotice) => void;
+  /** Where reconciliation and the grace sweep run; unset (the CLI): they are only run when asked. */
+  loops?: BackgroundLoops;
 }
 
 /** The billing room, as the composition wires it: routes, the CLI's commands, the jobs, and what the console will read. */
@@ -100,24 +103,12 @@ export function createBilling(deps: BillingDeps): Billing {
   const reconciler = createReconciler({ provider, billingStore, apply, clock: deps.clock, logger });
   const intake = createWebhookIntake({ provider, billingStore, apply, clock: deps.clock, logger });
 
-  const timers: NodeJS.Timeout[] = [];
-  const busy = new Set<Promise<unknown>>();
-  // One run of a job at a time; a failure is logged and the next run tries again.
-  const every = (ms: number, name: string, job: () => Promise<unknown>): void => {
-    let running: Promise<unknown> | undefined;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = job()
-        .catch((err: unknown) => logger.warn({ err: (err as Error).message, job: name }, `billing ${name} failed; it runs again later`))
-        .finally(() => {
-          busy.delete(running!);
-          running = undefined;
-        });
-      busy.add(running);
-    }, ms);
-    timer.unref();
-    timers.push(timer);
-  };
+  const jobs = deps.loops
+    ? [
+        deps.loops.create({ name: 'billing_reconciliation', everyMs: config.reconcileSeconds * 1000, job: async () => void (await reconciler.reconcile()), failure: 'subscriptions were not compared with Stripe’s; the next run compares them' }),
+        deps.loops.create({ name: 'billing_grace', everyMs: Math.min(GRACE_SWEEP_MS, config.reconcileSeconds * 1000), job: async () => void (await reconciler.sweepGrace()), failure: 'plans past their grace were not suspended; the next run does it' }),
+      ]
+    : [];
 
   return {
     enabled: true,
@@ -147,12 +138,10 @@ export function createBilling(deps: BillingDeps): Billing {
     syncCatalogue: () => provider.syncCatalogue(deps.plans, `${config.publicUrl}/billing/webhook`),
     missingPrices: () => provider.missingPrices(deps.plans),
     start() {
-      every(config.reconcileSeconds * 1000, 'reconciliation', () => reconciler.reconcile());
-      every(Math.min(GRACE_SWEEP_MS, config.reconcileSeconds * 1000), 'grace sweep', () => reconciler.sweepGrace());
+      for (const job of jobs) job.start();
     },
     async stop() {
-      for (const timer of timers.splice(0)) clearInterval(timer);
-      await Promise.all(busy);
+      await Promise.all(jobs.map((job) => job.stop()));
     },
   };
 }

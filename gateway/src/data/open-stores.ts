@@ -3,6 +3,7 @@ import { MEMORY_STORE_PATH } from '../config';
 import type { ClusterNode } from '../config';
 import { createMemoryStores } from './memory/memory-stores';
 import type { Stores } from './stores';
+import type { BackgroundLoops } from './background-loop';
 import { createStoreClient, whenReady } from './redis/redis-client';
 import type { RedisClient } from './redis/redis-client';
 import { indexKeyExpiries, indexKeyPrefixes } from './redis/key-indexes';
@@ -23,6 +24,8 @@ export interface OpenStoresOptions {
   onLatency?: (operation: string, seconds: number) => void;
   /** Every API name (for moving keys made before accounts). */
   apis?: readonly string[];
+  /** Where the embedded store's timed write runs. */
+  loops?: BackgroundLoops;
 }
 
 /** The stores, the Redis client under them (if any), and what a graceful stop must call. */
@@ -52,7 +55,7 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
     const opened = openSqliteStores({
       path: options.storePath,
       clock,
-      onFlushError: (err) => logger.error({ err: err.message, store_path: options.storePath }, 'call counts and history not written to the store file now; written with the next attempt'),
+      ...(options.loops ? { loops: options.loops } : {}),
     });
     logger.info(
       { store: 'sqlite', store_path: options.storePath },

@@ -4,6 +4,8 @@ import { LATENCY_BOUNDS_MS, latencyBucket } from '../domain/latency-histogram';
 import { dayWindow } from '../domain/windows';
 import { HISTORY_OUTCOMES } from './account-store';
 import type { AccountStore, HistoryCount, HistoryOutcome } from './account-store';
+import { createBackgroundLoops } from './background-loop';
+import type { BackgroundLoops } from './background-loop';
 import { OTHER_ENDPOINT, usageFields } from './usage-breakdown';
 import type { UsageDetail } from './usage-breakdown';
 
@@ -30,6 +32,8 @@ export interface UsageRecorderOptions {
   intervalMs?: number;
   /** A key's last use is written at most this often. */
   lastUsedEveryMs?: number;
+  /** Where its writing loop runs (logged, counted, its last success shown); unset: a registry of its own. */
+  loops?: BackgroundLoops;
 }
 
 // An hour of batches at one a second; beyond that the store has been down long enough to say so.
@@ -128,7 +132,6 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   const pending: { id: string; counts: HistoryCount[]; details: UsageDetail[]; lastUsed: Map<string, number> }[] = [];
   const batchPrefix = randomBytes(6).toString('base64url');
   let sequence = 0;
-  let flushing: Promise<void> | undefined;
 
   const write = async (): Promise<void> => {
     if (counted || lastUsed.size) {
@@ -143,25 +146,19 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       try {
         await store.record(batch.counts, batch.lastUsed, batch.id, batch.details);
       } catch (err) {
-        options.logger?.warn({ err: (err as Error).message, batches: pending.length }, 'usage history not written now; sent again at the next flush');
         // A store down for long must not grow the gateway without bound: the oldest go first.
         if (pending.length > MAX_PENDING_BATCHES) pending.splice(0, pending.length - MAX_PENDING_BATCHES);
-        return;
+        throw new Error(`usage history not written now (${pending.length} batches held, sent again): ${(err as Error).message}`);
       }
       pending.shift();
       for (const [keyId, atMs] of batch.lastUsed) written.set(keyId, atMs);
     }
     if (written.size > 100_000) for (const [keyId, atMs] of written) if (clock() - atMs >= lastUsedEveryMs) written.delete(keyId);
   };
-  const flush = (): Promise<void> => {
-    // One batch at a time, so a slow store never has two of the same counts in flight.
-    flushing ??= write().finally(() => {
-      flushing = undefined;
-    });
-    return flushing;
-  };
-  const timer = setInterval(() => void flush(), options.intervalMs ?? 1_000);
-  timer.unref();
+  // One batch at a time (the loop's), so a slow store never has two of the same counts in flight.
+  const loops = options.loops ?? createBackgroundLoops({ clock, ...(options.logger ? { logger: options.logger } : {}) });
+  const loop = loops.create({ name: 'usage_history', everyMs: options.intervalMs ?? 1_000, maxBackoffMs: 5_000, job: write, failure: 'call counts are held and written with the next run' });
+  loop.start();
 
   return {
     count(accountId, keyId, api, outcome, nowMs, route, latencyMs) {
@@ -194,11 +191,10 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       if (latencyMs !== undefined) day.latency[latencyBucket(latencyMs)]!++;
       if (nowMs - (written.get(keyId) ?? -Infinity) >= lastUsedEveryMs) lastUsed.set(keyId, nowMs);
     },
-    flush,
+    flush: () => loop.run(),
     async stop() {
-      clearInterval(timer);
-      await flushing;
-      await flush();
+      await loop.stop();
+      await loop.run();
     },
   };
 }

@@ -4,6 +4,7 @@ import { EXPIRY_NOTICE_DAYS } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import { hourWindow, monthWindow } from '../domain/windows';
 import type { AccountStore, ApiKey } from '../data/account-store';
+import type { BackgroundLoops } from '../data/background-loop';
 import type { EventStore } from '../data/event-store';
 import type { Stores } from '../data/stores';
 import type { AccountEvent } from './event-bus';
@@ -82,7 +83,7 @@ export interface AccountSweeps {
   stop(): Promise<void>;
 }
 
-export function createAccountSweeps(deps: AccountNoticesDeps, everyMs = 3_600_000): AccountSweeps {
+export function createAccountSweeps(deps: AccountNoticesDeps, loops: BackgroundLoops, everyMs = 3_600_000): AccountSweeps {
   const { accountStore, eventStore, clock } = deps;
 
   // Only the keys that expire within the longest notice's reach are read (an index by expiry).
@@ -119,8 +120,6 @@ export function createAccountSweeps(deps: AccountNoticesDeps, everyMs = 3_600_00
     } while (cursor);
   };
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   const run = async (claimHour: boolean): Promise<void> => {
     const nowMs = clock();
     if (claimHour) {
@@ -131,25 +130,25 @@ export function createAccountSweeps(deps: AccountNoticesDeps, everyMs = 3_600_00
     await expiring(nowMs);
     await resets(nowMs);
   };
-  const guarded = (claimHour: boolean): Promise<void> => {
-    running ??= run(claimHour)
-      .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'key expiry and quota reset notices not sent now; the next hour’s run sends them'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
+  // The timer's runs are the fleet's hourly one (claimed first); a run asked for here is this gateway's own.
+  let claimHour = true;
+  const loop = loops.create({
+    name: 'account_sweeps',
+    everyMs,
+    job: () => run(claimHour),
+    atStart: true,
+    failure: 'key expiry and quota reset notices were not sent; the next run sends them',
+  });
   return {
-    runOnce: () => guarded(false),
-    start() {
-      timer ??= setInterval(() => void guarded(true), everyMs);
-      timer.unref();
-      void guarded(true);
+    async runOnce() {
+      claimHour = false;
+      try {
+        await loop.run();
+      } finally {
+        claimHour = true;
+      }
     },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
   };
 }

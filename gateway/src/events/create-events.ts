@@ -6,6 +6,7 @@ import type { PaymentNotice } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import type { QuotaObserver, UsageSink } from '../domain/usage-event';
 import type { Account } from '../data/account-store';
+import type { BackgroundLoops } from '../data/background-loop';
 import { createStoreClient } from '../data/redis/redis-client';
 import { createRedisUsageStream } from '../data/redis/redis-usage-stream';
 import type { Stores } from '../data/stores';
@@ -36,6 +37,8 @@ export interface EventsDeps {
   metrics: GatewayMetrics;
   /** Origin of the portal links in mail (`PUBLIC_URL`); relative links without it. */
   publicUrl?: string;
+  /** Where the room's loops run (logged, counted, each one's last success in `/readyz`). */
+  loops: BackgroundLoops;
 }
 
 /** The events room as the composition wires it. */
@@ -55,7 +58,11 @@ export interface Events {
   flushAlerts(): Promise<void>;
   runSweeps(): Promise<void>;
   usageStream?: UsageStream;
-  start(): void;
+  /**
+   * Starts the room's loops: those the API path feeds (the alerts' claims, the accounts' own
+   * thresholds), those of the whole fleet (the webhook queue, the hourly notices), or both.
+   */
+  start(jobs?: { api: boolean; fleet: boolean }): void;
   stop(): Promise<void>;
 }
 
@@ -72,13 +79,14 @@ export function createEvents(deps: EventsDeps): Events {
     wallClock: deps.wallClock ?? Date.now,
     logger,
     portalUrl,
+    loops: deps.loops,
     send: (url, headers, payload) => sendWebhook(url, headers, payload, { allowPrivate: config.allowPrivate, timeoutMs: config.webhookTimeoutMs }),
   });
   const bus = createEventBus({ eventStore, accountStore: deps.stores.accountStore, mailer: deps.mailer, clock, logger, portalUrl, queued: () => worker.nudge() });
   const publish = (event: AccountEvent): Promise<void> => bus.publish(event);
-  const alerts = config.quotaAlerts ? createQuotaAlerts({ plans: deps.plans, eventStore, publish, clock, logger }) : undefined;
+  const alerts = config.quotaAlerts ? createQuotaAlerts({ plans: deps.plans, eventStore, publish, clock, loops: deps.loops }) : undefined;
   const notices = { plans: deps.plans, accountStore: deps.stores.accountStore, eventStore, publish, clock, logger };
-  const sweeps = createAccountSweeps(notices);
+  const sweeps = createAccountSweeps(notices, deps.loops);
   const usageStream = config.usage ? createUsage(config.usage, deps) : undefined;
   // Heard from the moment the room exists: a revocation is told whichever gateway made it.
   deps.stores.quotaStore.onRevoked(revokedKeyNotice(notices), () => undefined);
@@ -93,10 +101,12 @@ export function createEvents(deps: EventsDeps): Events {
     flushAlerts: async () => alerts?.flush(),
     runSweeps: () => sweeps.runOnce(),
     ...(usageStream ? { usageStream } : {}),
-    start() {
-      worker.start();
-      alerts?.start();
-      sweeps.start();
+    start(jobs = { api: true, fleet: true }) {
+      if (jobs.fleet) {
+        worker.start();
+        sweeps.start();
+      }
+      if (jobs.api) alerts?.start();
       if (usageStream) logger.info({ usage_events: config.usage?.sink, buffer: config.usage?.capacity }, 'usage events stream on');
     },
     async stop() {
@@ -116,6 +126,7 @@ function createUsage(usage: NonNullable<EventsConfig['usage']>, deps: EventsDeps
     source: usage.source ?? `urn:tollgate:gateway:${hostname()}:${process.pid}`,
     capacity: usage.capacity,
     logger: deps.logger,
+    loops: deps.loops,
     counted: { dropped: (n) => deps.metrics.usageEventsDropped.inc(n), sent: (n) => deps.metrics.usageEventsSent.inc(n) },
   });
 }

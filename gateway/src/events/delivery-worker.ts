@@ -1,6 +1,7 @@
 import type { Logger } from '@tollgate/envelope';
 import { DISABLE_AFTER_MS, RETRY_DELAYS_MS } from '../domain/event-types';
 import type { AccountStore } from '../data/account-store';
+import type { BackgroundLoops } from '../data/background-loop';
 import type { Delivery, EventStore, WebhookEndpoint } from '../data/event-store';
 import type { Mailer } from '../mail/mailer';
 import { endpointDisabledMail } from './event-mail';
@@ -19,6 +20,8 @@ export interface DeliveryWorkerDeps {
   logger: Logger;
   portalUrl: string;
   send: (url: string, headers: Record<string, string>, payload: string) => Promise<AttemptResult>;
+  /** Where its loop runs (logged, counted, its last success shown). */
+  loops: BackgroundLoops;
   /** How often the queue is looked at (ms). */
   intervalMs?: number;
 }
@@ -52,9 +55,8 @@ export function nextAttemptAt(attempts: number, nowMs: number, result: AttemptRe
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { eventStore, logger, clock } = deps;
   const inFlight = new Set<Promise<void>>();
-  let timer: NodeJS.Timeout | undefined;
-  let claiming: Promise<void> | undefined;
-  let nudged = false;
+  // The queue was left with deliveries due while every slot was taken: the first attempt to end looks again.
+  let starved = false;
 
   const disable = async (endpoint: WebhookEndpoint, reason: string): Promise<void> => {
     if (!(await eventStore.putEndpoint({ ...endpoint, enabled: false, disabled_reason: reason }))) return;
@@ -101,49 +103,42 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const track = (delivery: Delivery): void => {
     const done: Promise<void> = attempt(delivery)
       .catch((err: unknown) => logger.warn({ err: (err as Error).message, delivery_id: delivery.id }, 'webhook delivery not written; it is attempted again when its lease lapses'))
-      .finally(() => inFlight.delete(done));
+      .finally(() => {
+        inFlight.delete(done);
+        if (starved) {
+          starved = false;
+          loop.trigger();
+        }
+      });
     inFlight.add(done);
   };
 
-  // Claiming is one loop at a time; the attempts it starts run on their own, so a slow endpoint
-  // holds only its own attempts, never the next look at the queue.
-  const claim = (): Promise<void> => {
-    claiming ??= (async () => {
-      try {
-        let full = true;
-        while (full && inFlight.size < MAX_IN_FLIGHT) {
-          nudged = false;
-          const due = await eventStore.claimDue(clock(), BATCH, LEASE_MS);
-          for (const delivery of due) track(delivery);
-          full = due.length === BATCH;
-        }
-      } catch (err) {
-        logger.warn({ err: (err as Error).message }, 'webhook queue not read now; it is read again in a second');
-      } finally {
-        claiming = undefined;
+  // One look at the queue at a time (the loop's); the attempts it starts run on their own, so a
+  // slow endpoint holds only its own attempts, never the next look. It leases no more than there
+  // are free slots for: a delivery leased and not attempted would wait out its lease.
+  const claim = async (): Promise<void> => {
+    for (;;) {
+      const room = Math.min(BATCH, MAX_IN_FLIGHT - inFlight.size);
+      if (room <= 0) {
+        starved = true;
+        return;
       }
-      if (nudged) await claim();
-    })();
-    return claiming;
+      const due = await eventStore.claimDue(clock(), room, LEASE_MS);
+      for (const delivery of due) track(delivery);
+      if (due.length < room) return;
+    }
   };
+  const loop = deps.loops.create({ name: 'webhook_delivery', everyMs: deps.intervalMs ?? 1_000, job: claim, atStart: true, failure: 'the webhook queue was not read; it is read again after a backoff' });
 
   return {
     async runOnce() {
-      await claim();
+      await loop.run();
       await Promise.all([...inFlight]);
     },
-    nudge() {
-      nudged = true;
-      if (timer) setImmediate(() => void claim());
-    },
-    start() {
-      timer ??= setInterval(() => void claim(), deps.intervalMs ?? 1_000);
-      timer.unref();
-    },
+    nudge: () => loop.trigger(),
+    start: () => loop.start(),
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await claiming;
+      await loop.stop();
       await Promise.all([...inFlight]);
     },
   };

@@ -1,8 +1,8 @@
-import type { Logger } from '@tollgate/envelope';
 import { DEFAULT_THRESHOLDS, crossingCount } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import type { QuotaObserver } from '../domain/usage-event';
 import { monthWindow } from '../domain/windows';
+import type { BackgroundLoops } from '../data/background-loop';
 import type { EventStore, EventClaimRequest } from '../data/event-store';
 import type { AccountEvent } from './event-bus';
 
@@ -12,7 +12,7 @@ export interface QuotaAlertsDeps {
   eventStore: EventStore;
   publish: (event: AccountEvent) => Promise<void>;
   clock: () => number;
-  logger: Logger;
+  loops: BackgroundLoops;
   /** How often reached thresholds are claimed in the store (ms). */
   flushMs?: number;
   /** How often the store is asked whether any account's own thresholds changed (ms). */
@@ -52,15 +52,13 @@ interface Reached {
  * it, and a refund that takes the count back under and over again fires nothing new.
  */
 export function createQuotaAlerts(deps: QuotaAlertsDeps): QuotaAlerts {
-  const { eventStore, logger } = deps;
+  const { eventStore } = deps;
   let custom = new Map<string, Record<string, number[]>>();
   let version = -1;
   // Per account: `<api>|<threshold>` noted this month; cleared when the month turns.
   let noted = new Map<string, Set<string>>();
   let notedMonth = '';
   let pending: Reached[] = [];
-  const timers: NodeJS.Timeout[] = [];
-  let flushing: Promise<void> | undefined;
 
   const reached = (accountId: string, keyId: string, api: string, plan: string, used: number, quota: number, nowMs: number): void => {
     const thresholds = custom.get(accountId)?.[api] ?? DEFAULT_THRESHOLDS;
@@ -102,8 +100,7 @@ export function createQuotaAlerts(deps: QuotaAlertsDeps): QuotaAlerts {
     } catch (err) {
       // Claimed again with the next flush: nothing is published before it is claimed.
       pending = [...batch, ...pending];
-      logger.warn({ err: (err as Error).message, held: pending.length }, 'quota alerts not claimed now; claimed with the next flush');
-      return;
+      throw new Error(`quota alerts not claimed now (${pending.length} held; claimed with the next flush): ${(err as Error).message}`);
     }
     await Promise.all(
       batch.map((r, i) =>
@@ -117,42 +114,29 @@ export function createQuotaAlerts(deps: QuotaAlertsDeps): QuotaAlerts {
       ),
     );
   };
-  const flush = (): Promise<void> => {
-    flushing ??= claimAndPublish().finally(() => {
-      flushing = undefined;
-    });
-    return flushing;
-  };
+  const flushing = deps.loops.create({ name: 'quota_alerts', everyMs: deps.flushMs ?? 500, job: claimAndPublish, failure: 'reached quota thresholds are held and claimed with the next run' });
   const reload = async (): Promise<void> => {
     const loaded = await eventStore.customThresholds();
     custom = loaded.thresholds;
     version = loaded.version;
   };
   const reloadIfChanged = async (): Promise<void> => {
-    try {
-      if ((await eventStore.thresholdsVersion()) !== version) await reload();
-    } catch (err) {
-      logger.warn({ err: (err as Error).message }, 'accounts’ own quota thresholds not read now; the ones known are kept');
-    }
+    if ((await eventStore.thresholdsVersion()) !== version) await reload();
   };
+  const reloading = deps.loops.create({ name: 'quota_thresholds', everyMs: deps.reloadMs ?? 10_000, job: reloadIfChanged, atStart: true, failure: 'accounts’ own quota thresholds were not read; the ones known are kept' });
 
   return {
     observerFor,
-    flush,
+    flush: () => flushing.run(),
     reload,
     start() {
-      void reloadIfChanged();
-      const every = (ms: number, job: () => Promise<void>): void => {
-        const timer = setInterval(() => void job(), ms);
-        timer.unref();
-        timers.push(timer);
-      };
-      every(deps.flushMs ?? 500, flush);
-      every(deps.reloadMs ?? 10_000, reloadIfChanged);
+      reloading.start();
+      flushing.start();
     },
     async stop() {
-      for (const timer of timers.splice(0)) clearInterval(timer);
-      await flush();
+      await reloading.stop();
+      await flushing.stop();
+      await flushing.run();
     },
   };
 }

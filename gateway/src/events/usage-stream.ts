@@ -1,6 +1,7 @@
 import type { CloudEventV1 } from 'cloudevents';
 import type { Logger } from '@tollgate/envelope';
 import type { UsageOutcome } from '../domain/event-types';
+import type { BackgroundLoops } from '../data/background-loop';
 import { UsageBuffer } from './usage-buffer';
 import { createUsageEventJson } from './usage-event-json';
 
@@ -47,6 +48,8 @@ export interface UsageStreamDeps {
   /** How often what is held is sent, even below a batch (ms). */
   flushMs?: number;
   logger: Logger;
+  /** Where its sending loop runs. */
+  loops: BackgroundLoops;
   /** Counts dropped and sent events (the metrics). */
   counted?: { dropped(n: number): void; sent(n: number): void };
 }
@@ -75,7 +78,6 @@ const DROP_LOG_MS = 60_000;
 export function createUsageStream(deps: UsageStreamDeps): UsageStream {
   const batch = deps.batch ?? 500;
   const eventJson = createUsageEventJson(deps.source);
-  let sending: Promise<void> | undefined;
   let backoffMs = 0;
   let retryAt = 0;
   let droppedSinceLog = 0;
@@ -90,8 +92,9 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
   };
   const sink = new UsageBuffer(deps.capacity, {
     batch,
+    // A full batch is sent at once, unless the sink refused the last one: then it waits out the backoff.
     full: () => {
-      if (!sending && !stopped) setImmediate(() => void flush());
+      if (!stopped && performance.now() >= retryAt) loop.trigger();
     },
     dropped: () => {
       deps.counted?.dropped(1);
@@ -101,8 +104,8 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
   });
 
   const sendAll = async (): Promise<void> => {
+    if (droppedSinceLog && performance.now() - lastDropLog >= DROP_LOG_MS) logDrops();
     while (sink.size > 0) {
-      if (performance.now() < retryAt) return;
       const count = Math.min(batch, sink.size);
       const events = new Array<string>(count);
       const subjects = new Array<string>(count);
@@ -116,8 +119,7 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
       } catch (err) {
         backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs ? backoffMs * 2 : FIRST_BACKOFF_MS);
         retryAt = performance.now() + backoffMs;
-        deps.logger.warn({ err: (err as Error).message, sink: deps.writer.describe, held: sink.size, retry_ms: backoffMs }, 'usage events not taken by the sink now; kept and sent again');
-        return;
+        throw new Error(`usage events not taken by the sink ${deps.writer.describe} now (${sink.size} held, kept and sent again): ${(err as Error).message}`);
       }
       backoffMs = 0;
       retryAt = 0;
@@ -125,29 +127,19 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
       deps.counted?.sent(count);
     }
   };
-  const flush = (): Promise<void> => {
-    sending ??= sendAll().finally(() => {
-      sending = undefined;
-    });
-    return sending;
-  };
-  const timer = setInterval(() => {
-    // An idle tick (nothing held) makes no promise: a quiet gateway ticks ten times a second.
-    if (!sending && sink.size > 0) void flush();
-    if (droppedSinceLog && performance.now() - lastDropLog >= DROP_LOG_MS) logDrops();
-  }, deps.flushMs ?? 100);
-  timer.unref();
+  // The loop's own backoff after a refusal (its period doubling to 5 s) spaces the retries.
+  const loop = deps.loops.create({ name: 'usage_stream', everyMs: deps.flushMs ?? 100, maxBackoffMs: MAX_BACKOFF_MS, job: sendAll, failure: 'usage events are held in the buffer and sent again' });
+  loop.start();
 
   return {
     sink,
-    flush,
+    flush: () => loop.run(),
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      await sending;
+      await loop.stop();
       retryAt = 0;
       // What is held is sent once more before the gateway exits; a sink still away loses it, said in the log.
-      await flush();
+      await loop.run();
       if (sink.size) deps.logger.warn({ held: sink.size, sink: deps.writer.describe }, 'usage events not sent before stopping');
       logDrops();
       await deps.writer.close();

@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { LoopObserver } from '../data/background-loop';
 
 /** The gateway's Prometheus metrics, on their own registry (no global state). */
 export interface GatewayMetrics {
@@ -11,6 +12,14 @@ export interface GatewayMetrics {
   usageEventsDropped: Counter;
   /** Usage events the sink took. */
   usageEventsSent: Counter;
+  /** Background loops' runs by loop and outcome (`ok`, `failed`). */
+  loopRuns: Counter<'loop' | 'outcome'>;
+  /** Unix time of each background loop's last successful run (its start until the first). */
+  loopLastSuccess: Gauge<'loop'>;
+  /** Runs of a background loop that went on past its stale time. */
+  loopStalls: Counter<'loop'>;
+  /** Promise rejections nothing handled (logged; the process goes on). */
+  unhandledRejections: Counter;
 }
 
 /** Builds the registry; `processMetrics` adds Node's default process metrics (main only). */
@@ -32,7 +41,28 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Gatew
   });
   const usageEventsDropped = new Counter({ name: 'tollgate_usage_events_dropped_total', help: 'Usage events dropped because the buffer was full (the sink did not keep up)', registers: [registry] });
   const usageEventsSent = new Counter({ name: 'tollgate_usage_events_sent_total', help: 'Usage events taken by the sink', registers: [registry] });
-  return { registry, calls, storeLatency, usageEventsDropped, usageEventsSent };
+  const loopRuns = new Counter({ name: 'tollgate_background_runs_total', help: 'Runs of each background loop by outcome (ok, failed)', labelNames: ['loop', 'outcome'] as const, registers: [registry] });
+  const loopLastSuccess = new Gauge({ name: 'tollgate_background_last_success_seconds', help: 'Unix time of each background loop’s last successful run (the loop’s start until its first)', labelNames: ['loop'] as const, registers: [registry] });
+  const loopStalls = new Counter({ name: 'tollgate_background_stalls_total', help: 'Runs of a background loop still going past its stale time', labelNames: ['loop'] as const, registers: [registry] });
+  const unhandledRejections = new Counter({ name: 'tollgate_unhandled_rejections_total', help: 'Promise rejections nothing handled (logged; the process goes on)', registers: [registry] });
+  return { registry, calls, storeLatency, usageEventsDropped, usageEventsSent, loopRuns, loopLastSuccess, loopStalls, unhandledRejections };
+}
+
+/** Counts the background loops' runs and stalls and keeps each one's last success, in the metrics. */
+export function loopObserver(metrics: GatewayMetrics): LoopObserver {
+  return {
+    started(name, atMs) {
+      metrics.loopRuns.inc({ loop: name, outcome: 'ok' }, 0);
+      metrics.loopRuns.inc({ loop: name, outcome: 'failed' }, 0);
+      metrics.loopStalls.inc({ loop: name }, 0);
+      metrics.loopLastSuccess.set({ loop: name }, atMs / 1000);
+    },
+    ended(name, outcome, atMs) {
+      metrics.loopRuns.inc({ loop: name, outcome });
+      if (outcome === 'ok') metrics.loopLastSuccess.set({ loop: name }, atMs / 1000);
+    },
+    stalled: (name) => metrics.loopStalls.inc({ loop: name }),
+  };
 }
 
 /**

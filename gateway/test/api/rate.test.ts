@@ -10,6 +10,7 @@ import { createUsageRecorder } from '../../src/data/usage-recorder';
 import type { UsageRecorder } from '../../src/data/usage-recorder';
 import type { QuotaStore } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
+import { createBackgroundLoops } from '../../src/data/background-loop';
 import { createMetrics } from '../../src/http/metrics';
 import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
@@ -71,7 +72,7 @@ describe('per-second rate', () => {
         const logger = createLogger({ service: 'rate-test', level: 'silent' });
         const recorder = createUsageRecorder({ store: stores.accountStore, clock: Date.now });
         recorders.push(recorder);
-        return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ upstreams: config.upstreams, clock: Date.now }), recorder });
+        return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ upstreams: config.upstreams, clock: Date.now }), recorder, loops: createBackgroundLoops({ clock: Date.now }) });
       });
       servers.push(...await Promise.all(apps.map((app) => new Promise<http.Server>((resolve) => {
         const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -16,6 +16,7 @@ import type { SessionStore } from '../../src/data/session-store';
 import { openSqliteStores } from '../../src/data/sqlite/sqlite-stores';
 import { createUsageRecorder } from '../../src/data/usage-recorder';
 import type { Mail, Mailer } from '../../src/mail/mailer';
+import { createBackgroundLoops } from '../../src/data/background-loop';
 import { createMetrics } from '../../src/http/metrics';
 import { manualClock } from '../data/store-contract';
 import type { ManualClock } from '../data/store-contract';
@@ -265,7 +266,7 @@ describe('a portal session in the embedded store', () => {
       const opened = openSqliteStores({ path: file, clock: clock.now });
       const documents = createServiceDocuments({ upstreams: {}, clock: clock.now });
       const recorder = createUsageRecorder({ store: opened.stores.accountStore, clock: clock.now, intervalMs: 3_600_000 });
-      const app = createApp({ config, stores: opened.stores, clock: clock.now, logger, metrics: createMetrics(), documents, recorder, mailer });
+      const app = createApp({ config, stores: opened.stores, clock: clock.now, logger, metrics: createMetrics(), documents, recorder, mailer, loops: createBackgroundLoops({ clock: clock.now }) });
       return { app, stop: async () => { await recorder.stop(); opened.close(); } };
     };
 

@@ -78,6 +78,18 @@ async function dropped(gateway: GatewayProcess): Promise<number> {
   return Number(/^tollgate_usage_events_dropped_total (\d+)$/m.exec(res.body)?.[1]);
 }
 
+/** Runs of one background loop with one outcome, from `/metrics`. */
+async function loopRuns(gateway: GatewayProcess, loop: string, outcome: 'ok' | 'failed'): Promise<number> {
+  const res = await rawCall(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  return Number(new RegExp(`^tollgate_background_runs_total\\{loop="${loop}",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(res.body)?.[1]);
+}
+
+/** The usage stream's loop as `/readyz` shows it. */
+async function usageLoop(gateway: GatewayProcess): Promise<{ failures_in_a_row: number; last_failure?: { error: string } }> {
+  const res = await rawCall(`${gateway.url}/readyz`);
+  return (res.json!.data as { background: Record<string, { failures_in_a_row: number; last_failure?: { error: string } }> }).background.usage_stream!;
+}
+
 /** The example consumer's totals (`--once`: it stops when the stream is drained). */
 async function exampleTotals(env: Record<string, string>): Promise<{ accounts: Record<string, { calls: number; outcomes: Record<string, number> }>; events: number }> {
   const run = await runGatewayScript(EXAMPLE, ['--once'], env);
@@ -155,11 +167,19 @@ describe('the usage stream as HTTP batches', () => {
       const { keys } = await env.account();
       await receiver.kill();
       const before = receiver.events.length;
-      await calls(env.gateways, keys.map((k) => k.key), 500, 'drop');
+      const statuses = await calls(env.gateways, keys.map((k) => k.key), 500, 'drop');
+      expect([...new Set(statuses.values())]).toEqual([200]);
       const gateway = env.gateways[0]!;
       expect(await dropped(gateway)).toBe(400);
+      // The sink's refusals are the usage_stream loop's failures: logged, counted, in /readyz; the API path went on.
+      await eventually(async () => (await loopRuns(gateway, 'usage_stream', 'failed')) >= 1, 'a failed run counted');
+      const failing = await usageLoop(gateway);
+      expect(failing.failures_in_a_row).toBeGreaterThanOrEqual(1);
+      expect(failing.last_failure?.error).toContain('usage events not taken by the sink');
+      expect(gateway.output.some((line) => line.includes('background loop usage_stream failed'))).toBe(true);
       await receiver.restart();
       await eventually(async () => receiver.events.length - before >= 100, 'the 100 kept');
+      await eventually(async () => (await usageLoop(gateway)).failures_in_a_row === 0, 'the loop’s next success');
       expect(new Set(receiver.events.slice(before).map((e) => e.id)).size).toBe(100);
       expect(await dropped(gateway)).toBe(400);
       expect(gateway.output.some((line) => line.includes('usage events dropped: the sink does not keep up'))).toBe(true);

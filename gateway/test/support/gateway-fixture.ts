@@ -18,7 +18,8 @@ import { createServiceDocuments } from '../../src/data/service-documents';
 import type { Stores } from '../../src/data/stores';
 import type { AdminToken } from '../../src/data/admin-token';
 import type { PlanTable } from '../../src/domain/plans';
-import { createMetrics } from '../../src/http/metrics';
+import { createBackgroundLoops } from '../../src/data/background-loop';
+import { createMetrics, loopObserver } from '../../src/http/metrics';
 import type { GatewayMetrics } from '../../src/http/metrics';
 import { manualClock } from '../data/store-contract';
 import type { ManualClock } from '../data/store-contract';
@@ -68,6 +69,7 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   const clock = manualClock(options.start ?? Date.parse('2026-03-31T23:59:50.000Z'));
   const logger = createLogger({ service: 'gateway-test', level: 'silent' });
   const metrics = createMetrics();
+  const loops = createBackgroundLoops({ clock: clock.now, logger, observer: loopObserver(metrics) });
   let redis: Redis | undefined;
   let sqlite: SqliteStores | undefined;
   let stores: Stores;
@@ -77,17 +79,17 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
     if (!options.keepRedis) await redis.flushall();
     stores = createRedisStores(redis, { clock: clock.now, timeoutMs: config.redisTimeoutMs, logger, onLatency: (operation, s) => metrics.storeLatency.observe({ operation }, s) });
   } else if (options.sqlitePath) {
-    sqlite = openSqliteStores({ path: options.sqlitePath, clock: clock.now });
+    sqlite = openSqliteStores({ path: options.sqlitePath, clock: clock.now, loops });
     stores = sqlite.stores;
   } else {
     stores = createMemoryStores({ clock: clock.now });
   }
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock: clock.now });
   // A long interval: the tests flush when they read the history.
-  const recorder = createUsageRecorder({ store: stores.accountStore, clock: clock.now, intervalMs: 3_600_000 });
+  const recorder = createUsageRecorder({ store: stores.accountStore, clock: clock.now, intervalMs: 3_600_000, loops });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
-  const events = createEventsFor({ config, stores, clock: clock.now, logger, metrics }, mailer);
-  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder, mailer, events, adminToken: options.adminToken };
+  const events = createEventsFor({ config, stores, clock: clock.now, logger, metrics, loops }, mailer);
+  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder, mailer, events, loops, adminToken: options.adminToken };
   const app = options.fastPath ? createGatewayListener(deps).listener : createApp(deps);
   const close = async (): Promise<void> => {
     await events.stop().catch(() => undefined);

@@ -13,6 +13,8 @@ export interface GatewayProcess {
   port: number;
   /** Every line the process wrote to stdout so far. */
   output: string[];
+  /** What it wrote to stderr so far (a crash's stack, a start-up refusal). */
+  stderr(): string;
   /** SIGTERM, the graceful stop (SIGKILL after 10 s). */
   stop(): Promise<void>;
   /** SIGKILL: what a crash leaves behind. */
@@ -25,6 +27,8 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   const main = startMain(GATEWAY_DIR, { PORT: '0', STORE_PATH: ':memory:', ...env });
   const { child } = main;
   const output: string[] = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await new Promise<number>((resolve, reject) => {
     let buffer = '';
     let settled = false;
@@ -60,6 +64,7 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     url: `http://127.0.0.1:${port}`,
     port,
     output,
+    stderr: () => stderr,
     async stop() {
       await main.stop();
     },

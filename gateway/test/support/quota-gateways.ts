@@ -41,6 +41,8 @@ export interface QuotaGateways {
   monthCount(accountId: string): Promise<number>;
   /** The store's variables the gateways run with (REDIS_URL or REDIS_CLUSTER_NODES). */
   storeEnv: Record<string, string>;
+  /** Every variable the gateways run with (store, plans, service, tokens), to start one more alike. */
+  gatewayEnv: Record<string, string>;
   /** A connection to the node that holds `key` (the one Redis, or the key's master in a cluster). */
   nodeFor(key: string): Promise<Redis>;
   stop(): Promise<void>;
@@ -63,6 +65,8 @@ interface QuotaGatewaysOptions {
   count: number;
   quota: number;
   env?: Record<string, string>;
+  /** Variables of gateway `i` alone (its `GATEWAY_ROLE`, say), over `env`. */
+  each?: (i: number) => Record<string, string>;
 }
 
 /** Starts a three-master cluster (a replica each) and `count` gateway processes on it. */
@@ -110,7 +114,7 @@ async function startQuotaGateways(options: QuotaGatewaysOptions, store: QuotaSto
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    gateways = await Promise.all(Array.from({ length: options.count }, () => startGatewayProcess(env)));
+    gateways = await Promise.all(Array.from({ length: options.count }, (_, i) => startGatewayProcess({ ...env, ...options.each?.(i) })));
   } catch (err) {
     await stop();
     throw err;
@@ -151,6 +155,7 @@ async function startQuotaGateways(options: QuotaGatewaysOptions, store: QuotaSto
       }
     },
     storeEnv: store.env,
+    gatewayEnv: env,
     nodeFor: (key) => store.nodeFor(key),
     async monthCount(accountId) {
       return Number((await store.get(redisKeys.month(accountId, 'token', monthWindow(Date.now()).id))) ?? 0);

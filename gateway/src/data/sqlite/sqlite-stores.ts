@@ -3,6 +3,8 @@ import type { HistoryEntry } from '../memory/account-state';
 import { createMemoryStores } from '../memory/memory-stores';
 import type { MemoryStoresOptions } from '../memory/memory-stores';
 import type { Stores } from '../stores';
+import { createBackgroundLoops } from '../background-loop';
+import type { BackgroundLoops } from '../background-loop';
 import { loadState, openDatabase } from './sqlite-file';
 import { openSqliteEvents } from './sqlite-events';
 import { createSqliteSessionStore } from './sqlite-sessions';
@@ -14,8 +16,8 @@ export interface SqliteStoresOptions extends Omit<MemoryStoresOptions, 'counters
   path: string;
   /** How often counters, usage history and keys' last use are written (ms); 1000 unless set. */
   flushEveryMs?: number;
-  /** Told when a timed write fails (the disk is full, say); what it held is written with the next one. */
-  onFlushError?: (err: Error) => void;
+  /** Where the timed write runs (a failure, the disk full say, logged and counted; what it held is written with the next); unset: a registry of its own. */
+  loops?: BackgroundLoops;
 }
 
 /** The SQLite stores, and how to write everything still pending and close the file. */
@@ -126,20 +128,15 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
   });
   // Sessions and the audit log straight to the file (no copy in memory): they survive a restart.
   const stores: Stores = { ...memoryStores, sessionStore: createSqliteSessionStore(db, options.clock), auditLog: createSqliteAuditLog(db, options.clock) };
-  const timer = setInterval(() => {
-    try {
-      flush();
-    } catch (err) {
-      options.onFlushError?.(err as Error);
-    }
-  }, options.flushEveryMs ?? 1_000);
-  timer.unref();
+  const loops = options.loops ?? createBackgroundLoops({ clock: options.clock });
+  const loop = loops.create({ name: 'sqlite_write', everyMs: options.flushEveryMs ?? 1_000, maxBackoffMs: 5_000, job: flush, failure: 'call counts and history are held in memory and written to the store file with the next run' });
+  loop.start();
   return {
     stores,
     flush,
     close() {
       if (!open) return;
-      clearInterval(timer);
+      void loop.stop();
       flush();
       open = false;
       db.close();

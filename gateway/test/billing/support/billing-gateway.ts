@@ -22,7 +22,8 @@ import { openStores } from '../../../src/data/open-stores';
 import type { Stores } from '../../../src/data/stores';
 import { createServiceDocuments } from '../../../src/data/service-documents';
 import { createUsageRecorder } from '../../../src/data/usage-recorder';
-import { createMetrics } from '../../../src/http/metrics';
+import { createBackgroundLoops } from '../../../src/data/background-loop';
+import { createMetrics, loopObserver } from '../../../src/http/metrics';
 import { createSmtpMailer } from '../../../src/mail/mailer';
 import { startEchoUpstream } from '../../support/echo-upstream';
 import type { EchoUpstream } from '../../support/echo-upstream';
@@ -136,12 +137,13 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
   if (opened.redis) await (engine.kind === 'cluster' ? Promise.all((opened.redis as Cluster).nodes('master').map((m) => m.flushall())) : opened.redis.flushall());
   const mailer = createSmtpMailer(mail.url, 'Tollgate <billing@tollgate.test>');
   const metrics = createMetrics();
-  const events = createEventsFor({ config, stores: opened.stores, clock, logger, metrics }, mailer);
+  const loops = createBackgroundLoops({ clock, logger, observer: loopObserver(metrics) });
+  const events = createEventsFor({ config, stores: opened.stores, clock, logger, metrics, loops }, mailer);
   const { stores } = events;
-  const billing = createBillingFor({ config, stores, clock, logger }, mailer, events);
+  const billing = createBillingFor({ config, stores, clock, logger, loops }, mailer, events);
   const recorder = createUsageRecorder({ store: stores.accountStore, clock, intervalMs: 3_600_000 });
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
-  const { listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, mailer, billing, events });
+  const { listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, mailer, billing, events, loops });
   server.on('request', listener);
 
   // Every billing answer is checked against its route's documented schema (contract tests).
