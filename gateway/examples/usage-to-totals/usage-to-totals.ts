@@ -33,6 +33,8 @@ const seen = new Set<string>();
 
 function add(event: CloudEvent<UsageData>): void {
   // At least once: an event the gateway sent twice (its sink failed to say it took it) counts once.
+  // The id is the gateway's, one per call; never dedupe on `event.requestid`, the client's
+  // x-request-id, which a client may send on every call to have them counted as one.
   const id = `${event.source} ${event.id}`;
   if (seen.has(id)) return;
   seen.add(id);

@@ -40,6 +40,12 @@ export class UsageBuffer implements UsageSink, UsageColumns {
   readonly atMs: Float64Array;
   private head = 0;
   size = 0;
+  /**
+   * Calls removed since the start (their sink took them): the oldest call held is the
+   * `shifted`-th the ring took, so `shifted + i` numbers the `i`-th oldest for good, whichever batch
+   * it is sent again in.
+   */
+  shifted = 0;
   /** Calls refused because the ring was full, since the start. */
   dropped = 0;
 
@@ -102,5 +108,6 @@ export class UsageBuffer implements UsageSink, UsageColumns {
     }
     this.head = (this.head + n) % this.capacity;
     this.size -= n;
+    this.shifted += n;
   }
 }

@@ -111,7 +111,7 @@ export function createUsageStream(deps: UsageStreamDeps): UsageStream {
       const subjects = new Array<string>(count);
       for (let i = 0; i < count; i++) {
         const at = sink.slot(i);
-        events[i] = eventJson(sink, at);
+        events[i] = eventJson(sink, at, sink.shifted + i);
         subjects[i] = sink.accountId[at]!;
       }
       try {

@@ -6,6 +6,7 @@ import { createUsageEventJson } from '../../src/events/usage-event-json';
 import type { UsageData, UsageEvent } from '../../src/events/usage-stream';
 
 const SOURCE = 'urn:tollgate:gateway:test:1';
+const PREFIX = '0123456789abcdef';
 // Any UTF-16 code unit, lone surrogates, quotes, backslashes and control characters included.
 const anyText = (minLength = 0) => fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), minLength, maxLength: 40 });
 const decision = fc.constantFrom('admitted', 'playground', 'fail_open', 'refunded', 'rate_limited', 'quota_exceeded', 'no_subscription', 'revoked', 'store_unavailable', 'unknown');
@@ -43,8 +44,8 @@ const call: fc.Arbitrary<Call> = fc.record({
   atMs: fc.double({ min: 0, max: 7_258_118_400_000, noNaN: true }),
 });
 
-/** The event a row stands for, built field by field as events.md documents it. */
-function expected(r: Call): UsageEvent {
+/** The event a row stands for, built field by field as events.md documents it: the `sequence`-th call the ring took. */
+function expected(r: Call, sequence: number): UsageEvent {
   const data: UsageData = {
     api: r.api,
     plan: r.plan || null,
@@ -57,14 +58,14 @@ function expected(r: Call): UsageEvent {
     duration_ms: Math.round(r.durationMs * 100) / 100,
     response_bytes: r.bytes,
   };
-  return { specversion: '1.0', id: r.requestId, source: SOURCE, type: 'dev.tollgate.api.call', subject: r.accountId, time: new Date(r.atMs).toISOString(), datacontenttype: 'application/json', data };
+  return { specversion: '1.0', id: `${PREFIX}-${sequence}`, requestid: r.requestId, source: SOURCE, type: 'dev.tollgate.api.call', subject: r.accountId, time: new Date(r.atMs).toISOString(), datacontenttype: 'application/json', data };
 }
 
 describe('a usage event written as JSON', () => {
   it('when calls of any text, numbers and times go round the ring, then each is written as the documented CloudEvent, and the cloudevents package builds (validates) it', () => {
     fc.assert(
       fc.property(fc.array(call, { minLength: 1, maxLength: 20 }), fc.nat(7), (calls, taken) => {
-        const write = createUsageEventJson(SOURCE);
+        const write = createUsageEventJson(SOURCE, PREFIX);
         const ring = new UsageBuffer(8, { batch: 8, full: () => undefined, dropped: () => undefined });
         // Some slots used and given back first, so the calls wrap round the ring's end.
         for (let i = 0; i < taken; i++) ring.push(...pushed(calls[0]!));
@@ -73,15 +74,37 @@ describe('a usage event written as JSON', () => {
           const some = calls.slice(from, from + 8);
           for (const c of some) ring.push(...pushed(c));
           some.forEach((c, i) => {
-            const parsed = JSON.parse(write(ring, ring.slot(i))) as UsageEvent;
-            expect(parsed).toStrictEqual(expected(c));
-            expect(new CloudEvent<UsageData>(parsed).toJSON()).toMatchObject({ id: c.requestId, subject: c.accountId, time: parsed.time });
+            const parsed = JSON.parse(write(ring, ring.slot(i), ring.shifted + i)) as UsageEvent;
+            expect(parsed).toStrictEqual(expected(c, taken + from + i));
+            expect(new CloudEvent<UsageData>(parsed).toJSON()).toMatchObject({ id: `${PREFIX}-${taken + from + i}`, requestid: c.requestId, subject: c.accountId, time: parsed.time });
           });
           ring.shift(some.length);
         }
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('when 31 calls carry one request id, then their events have 31 ids (the gateway’s), each carrying that request id; written again, each keeps its id', () => {
+    const calls = Array.from({ length: 31 }, () => ({ ...A_CALL, requestId: 'same-id-every-time' }));
+    const events = written(calls);
+    expect(new Set(events.map((e) => e.id)).size).toBe(31);
+    expect(new Set(events.map((e) => e.requestid))).toEqual(new Set(['same-id-every-time']));
+    const again = createUsageEventJson(SOURCE, PREFIX);
+    const ring = new UsageBuffer(4, { batch: 4, full: () => undefined, dropped: () => undefined });
+    for (const c of calls.slice(0, 4)) ring.push(...pushed(c));
+    ring.shift(1);
+    const first = [0, 1, 2].map((i) => (JSON.parse(again(ring, ring.slot(i), ring.shifted + i)) as UsageEvent).id);
+    const resent = [0, 1, 2].map((i) => (JSON.parse(again(ring, ring.slot(i), ring.shifted + i)) as UsageEvent).id);
+    expect(resent).toEqual(first);
+    expect(first).toEqual([`${PREFIX}-1`, `${PREFIX}-2`, `${PREFIX}-3`]);
+  });
+
+  it('when two streams start, then their ids differ even for the same call number', () => {
+    const one = written([A_CALL])[0]!.id;
+    const other = written([A_CALL])[0]!.id;
+    expect(one).not.toBe(other);
+    expect(one).toMatch(/^[0-9a-f]{16}-0$/);
   });
 
   it('when calls come within one second, across its end and across a year, then each time is its own millisecond', () => {
@@ -108,5 +131,5 @@ function written(calls: Call[]): UsageEvent[] {
   const write = createUsageEventJson(SOURCE);
   const ring = new UsageBuffer(calls.length, { batch: calls.length, full: () => undefined, dropped: () => undefined });
   for (const c of calls) ring.push(...pushed(c));
-  return calls.map((_, i) => JSON.parse(write(ring, ring.slot(i))) as UsageEvent);
+  return calls.map((_, i) => JSON.parse(write(ring, ring.slot(i), ring.shifted + i)) as UsageEvent);
 }

@@ -60,13 +60,16 @@ async function streamEvents(env: QuotaGateways, shards: number): Promise<Event[]
   return all;
 }
 
-/** Checks the events against the calls: one per call, its id the request id, its status and outcome the answer's. */
+/** The request id an event carries (its `requestid` extension). */
+const requestIdOf = (event: Event): string => event.requestid as string;
+
+/** Checks the events against the calls: one per call, its id the gateway's, its request id the call's, its status and outcome the answer's. */
 function expectOnePerCall(events: Event[], statuses: Map<string, number>, accountId: string): void {
-  const ids = new Set(events.map((e) => e.id));
-  expect(ids.size).toBe(statuses.size);
+  expect(new Set(events.map((e) => e.id)).size).toBe(statuses.size);
+  expect(new Set(events.map(requestIdOf)).size).toBe(statuses.size);
   for (const event of events) {
-    const status = statuses.get(event.id);
-    expect([event.id, event.data?.status]).toEqual([event.id, status]);
+    const status = statuses.get(requestIdOf(event));
+    expect([requestIdOf(event), event.data?.status]).toEqual([requestIdOf(event), status]);
     expect(event.data?.outcome).toBe(status === 200 ? 'served' : 'quota_exceeded');
     expect(event).toMatchObject({ specversion: '1.0', type: 'dev.tollgate.api.call', subject: accountId, datacontenttype: 'application/json' });
   }
@@ -101,7 +104,7 @@ describe('the usage stream on Redis, two gateways', () => {
   const Q = 8_000;
   const env = useGateways(() => startRedisGateways({ count: 2, quota: Q, env: { USAGE_EVENTS: 'redis', REDIS_TIMEOUT_MS: '5000' } }));
 
-  it('when 10,000 calls go through two gateways, then the stream holds 10,000 CloudEvents with 10,000 distinct ids, each matching its answer, and the example consumer totals them', async () => {
+  it('when 10,000 calls go through two gateways, then the stream holds 10,000 CloudEvents with 10,000 distinct ids, each carrying its call’s request id and matching its answer, and the example consumer totals them', async () => {
     await insideOneMonth(120_000);
     const { accountId, keys } = await env.account();
     const statuses = await calls(env.gateways, keys.map((k) => k.key), 10_000, 'redis');
@@ -133,13 +136,25 @@ describe('the usage stream as HTTP batches', () => {
     await request(gw.app).get('/token/v1/status/502').set('x-tollgate-key', key).set('x-request-id', 'failed-1');
     for (let i = 0; i < 4; i++) await request(gw.app).get('/token/v1/prices/eth').set('x-tollgate-key', key).set('x-request-id', `more-${i}`);
     await gw.events.usageStream!.flush();
-    const byId = new Map(receiver.events.map((e) => [e.id, e]));
+    const byId = new Map(receiver.events.map((e) => [requestIdOf(e), e]));
     expect(byId.get('served-2')).toMatchObject({ source: 'urn:tollgate:gateway:test', subject: record.account_id, data: { api: 'token', plan: 'free', key_id: record.id, method: 'GET', route: '/v1/prices/{chain}', status: 200, outcome: 'served', response_bytes: Buffer.byteLength(served.text) } });
     expect(byId.get('served-2')!.data!.upstream_latency_ms).toBeGreaterThanOrEqual(0);
     expect(byId.get('served-2')!.data!.duration_ms).toBeGreaterThanOrEqual(byId.get('served-2')!.data!.upstream_latency_ms!);
     expect(JSON.stringify(receiver.events)).not.toContain('secret');
     expect(byId.get('failed-1')?.data).toMatchObject({ route: '/v1/status/{code}', status: 502, outcome: 'upstream_error' });
     expect(byId.get('more-3')?.data).toMatchObject({ status: 429, outcome: 'quota_exceeded', upstream_latency_ms: null });
+  });
+
+  it('when 31 calls are sent with one request id, then 31 events arrive with 31 distinct ids, each carrying that request id, and a consumer deduping on source and id counts 31', async () => {
+    const upstream = closeAfterEach(await startEchoUpstream(), (u) => u.close());
+    const gw = closeAfterEach(await buildGateway({ upstream: upstream.url, start: Date.now(), env: { USAGE_EVENTS: 'http', USAGE_EVENTS_URL: receiver.url, USAGE_EVENTS_SOURCE: 'urn:tollgate:gateway:same-id' } }), (g) => g.close());
+    const { key } = await gw.stores.keyStore.create({ owner: 'same-id@example.com', subscriptions: { token: { plan: 'pro', status: 'active' } } });
+    for (let i = 0; i < 31; i++) expect((await request(gw.app).get('/token/v1/prices').set('x-tollgate-key', key).set('x-request-id', 'one-id-for-all')).status).toBe(200);
+    await gw.events.usageStream!.flush();
+    const mine = receiver.events.filter((e) => e.source === 'urn:tollgate:gateway:same-id');
+    expect(mine).toHaveLength(31);
+    expect(new Set(mine.map((e) => `${e.source} ${e.id}`)).size).toBe(31);
+    expect(new Set(mine.map(requestIdOf))).toEqual(new Set(['one-id-for-all']));
   });
 
   describe('two gateways', () => {
@@ -196,7 +211,7 @@ describe('the usage stream on a Redis Cluster', () => {
     let events: Event[] = [];
     await eventually(async () => (events = await streamEvents(env, 8)).length >= 1_200, 'every event in the shards');
     expect(new Set(events.map((e) => e.id)).size).toBe(1_200);
-    for (const e of events) expect(e.data?.status).toBe(statuses.get(e.id));
+    for (const e of events) expect(e.data?.status).toBe(statuses.get(requestIdOf(e)));
     const masters = new Set(await Promise.all(Array.from({ length: 8 }, async (_, s) => env.redisCluster.masterOf(await env.redisCluster.slotOf(redisKeys.usageStream(s))))));
     expect(masters.size).toBe(3);
     const totals = await exampleTotals({ USAGE_REDIS_CLUSTER_NODES: env.redisCluster.seeds });
