@@ -183,6 +183,8 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       quotaStore: stores.quotaStore,
       clock,
       signupsPerHour: config.signupsPerHour,
+      keysCreatedPerDay: config.keysCreatedPerDay,
+      keysRevokedPerDay: config.keysRevokedPerDay,
       readUsage: (record, nowMs) => readUsage(record, config.plans, stores.quotaStore, nowMs),
       sessionStore: stores.sessionStore,
       mailer,
@@ -218,8 +220,13 @@ const BILLING_SOURCE: AuditSource = { actor: { type: 'system', id: 'billing', vi
 /** The billing room from the config (no jobs: main.ts starts those on the one it builds); its payment changes are told to the events room. */
 export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'loops'>, mailer: Mailer, events?: Pick<Events, 'billingNotice'>): Billing {
   const { config, stores } = deps;
+  const audit = auditDeps(deps);
   return createBilling({
     loops: deps.loops,
+    audit: (entry) => stores.auditLog.append(entry).then(
+      () => undefined,
+      (err: unknown) => audit.onAuditFailure(entry, err as Error),
+    ),
     ...(events ? { onNotice: (notice) => events.billingNotice(notice) } : {}),
     config: config.billing,
     supportEmail: config.supportEmail,

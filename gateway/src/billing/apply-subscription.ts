@@ -4,6 +4,7 @@ import { billingAccess } from '../domain/billing-access';
 import type { PaymentNotice } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
+import type { NewAuditEntry } from '../data/audit-log';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
 import type { Mailer } from '../mail/mailer';
 import type { BillingProvider, PaidSubscription } from './billing-provider';
@@ -42,6 +43,10 @@ export interface ApplyDeps {
   clock: () => number;
   graceDays: number;
   publicUrl: string;
+  /** Ends a second running subscription of an API at the provider (checkouts prevent one; this ends one made anyway). */
+  provider?: Pick<BillingProvider, 'cancelNow'>;
+  /** Records what billing did on its own (the audit log). */
+  audit?: (entry: NewAuditEntry) => Promise<void>;
 }
 
 /** Whether admission already reads what billing would write (`undefined`: nothing to write). */
@@ -70,15 +75,29 @@ export function createApplier(deps: ApplyDeps): (paid: PaidSubscription, account
     if (!account?.email) return;
     await deps.mailer.send(build(account.email)).catch((err: unknown) => logger.error({ err: (err as Error).message, account_id: accountId }, 'billing mail not sent'));
   };
+  const endDuplicate = async (accountId: string, api: string, kept: BillingRecord, paid: PaidSubscription, skipped: string): Promise<void> => {
+    const canceled = deps.provider
+      ? await deps.provider.cancelNow(paid.id).then(
+          () => true,
+          (err: unknown) => (logger.error({ err: (err as Error).message, account_id: accountId, other: paid.id }, 'the second subscription could not be canceled now; the next reconciliation tries again'), false),
+        )
+      : false;
+    logger.error({ account_id: accountId, api, kept: kept.subscription_id, other: paid.id, canceled }, `${skipped}; ${canceled ? 'it was canceled now' : 'cancel it'}: refund what it charged in Stripe`);
+    if (canceled) {
+      const entry: NewAuditEntry = { account_id: accountId, actor: { type: 'system', id: 'billing', via: 'billing' }, from: null, action: 'billing.duplicate_canceled', target: api, details: { kept: kept.subscription_id, canceled: paid.id, plan: paid.plan, amount: paid.amount, currency: paid.currency } };
+      await deps.audit?.(entry);
+    }
+  };
   return async (paid, accountId) => {
     const billing = await billingStore.getBilling(accountId);
     if (!billing) return undefined;
     const { api } = paid;
     const kept = billing.subscriptions[api];
-    // One paid subscription per API: a second running one (two checkouts finished in two tabs) is not applied, and said loudly.
+    // One paid subscription per API: checkouts make a second impossible (billing-actions.ts); one made
+    // anyway (at the provider by hand, say) is not applied but ended at once, and recorded.
     if (kept && kept.subscription_id !== paid.id && runningAtProvider(kept)) {
-      const skipped = `account ${accountId} already pays for ${api} with ${kept.subscription_id}; ${paid.id} (${paid.status}) is not applied: refund and cancel one of them in Stripe`;
-      if (runningAtProvider({ status: paid.status } as BillingRecord)) logger.error({ account_id: accountId, api, kept: kept.subscription_id, other: paid.id }, skipped);
+      const skipped = `account ${accountId} already pays for ${api} with ${kept.subscription_id}; ${paid.id} (${paid.status}) is not applied`;
+      if (runningAtProvider({ status: paid.status } as BillingRecord)) await endDuplicate(accountId, api, kept, paid, skipped);
       return { accountId, api, record: kept, previous: kept, changed: false, skipped };
     }
     const access = billingAccess(paid, deps.graceDays, paid.nowMs, freePlanOf(deps.plans, api));

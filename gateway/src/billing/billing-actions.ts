@@ -64,6 +64,24 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
     return kept;
   };
 
+  /**
+   * One checkout of an API per account can be paid (issue 35: two tabs, both paid, left two
+   * subscriptions renewing). The new one replaces the one before in the store, in one step, and the
+   * one it replaced is made unpayable at the provider; if that one was paid already (its webhook not
+   * here yet) and its subscription runs, the new one goes instead and the person is told.
+   */
+  const oneOpenCheckout = async (account: Account, api: string, sessionId: string): Promise<void> => {
+    const replaced = await billingStore.swapCheckout(account.id, api, sessionId);
+    if (replaced === undefined) throw gone();
+    if (!replaced || replaced === sessionId) return;
+    const closed = await provider.closeCheckout(replaced);
+    if (closed.state !== 'paid' || !closed.subscriptionId) return;
+    const paid = await provider.readSubscription(closed.subscriptionId);
+    if (!paid || !runningAtProvider({ status: paid.status } as BillingRecord)) return;
+    await provider.closeCheckout(sessionId);
+    throw new AppError('CONFLICT', `this account already paid for the ${api} API's ${paid.plan} plan by card in another checkout; it shows at ${PORTAL_BILLING_PAGE} in a moment`, { details: { reason: 'already_billed', api, plan: paid.plan } });
+  };
+
   return {
     checkout: (account, api, plan) =>
       person(async () => {
@@ -85,6 +103,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
           successUrl: `${deps.publicUrl}${PORTAL_BILLING_PAGE}?checkout={CHECKOUT_SESSION_ID}`,
           cancelUrl: `${deps.publicUrl}${PORTAL_SUBSCRIPTIONS_PAGE}?checkout=canceled`,
         });
+        await oneOpenCheckout(account, api, session.id);
         return { url: session.url, session_id: session.id };
       }),
     confirmCheckout: (account, sessionId) =>

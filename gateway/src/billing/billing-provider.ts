@@ -104,6 +104,11 @@ export interface BillingProvider {
   /** A hosted checkout for one plan, its first period ending at the start of the next UTC month. */
   createCheckout(input: { customerId: string; accountId: string; api: string; plan: string; successUrl: string; cancelUrl: string }): Promise<{ id: string; url: string }>;
   readCheckout(sessionId: string): Promise<ProviderCheckout | undefined>;
+  /**
+   * Makes a checkout unpayable: an open one is expired; one already paid is left as it is and
+   * returned with its subscription (`paid`); one expired or unknown is `closed`.
+   */
+  closeCheckout(sessionId: string): Promise<{ state: 'closed' } | { state: 'paid'; subscriptionId: string | null }>;
   /** The subscription now; undefined when the provider does not know it. */
   readSubscription(subscriptionId: string): Promise<PaidSubscription | undefined>;
   /** Every subscription to Tollgate's prices the provider holds that has not ended. */

@@ -4,6 +4,7 @@ import type { BillingConfig } from '../config';
 import type { BillingSummary } from '../domain/billing-summary';
 import type { PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';
+import type { NewAuditEntry } from '../data/audit-log';
 import type { BackgroundLoops } from '../data/background-loop';
 import type { BillingStore } from '../data/billing-store';
 import type { Mailer } from '../mail/mailer';
@@ -39,6 +40,8 @@ export interface BillingDeps {
   onNotice?: (notice: PaymentNotice) => void;
   /** Where reconciliation and the grace sweep run; unset (the CLI): they are only run when asked. */
   loops?: BackgroundLoops;
+  /** Records what billing does on its own (a second subscription of an API ended), in the audit log. */
+  audit?: (entry: NewAuditEntry) => Promise<void>;
 }
 
 /** The billing room, as the composition wires it: routes, the CLI's commands, the jobs, and what the console will read. */
@@ -97,7 +100,7 @@ export function createBilling(deps: BillingDeps): Billing {
   }
   const provider = deps.provider ?? createStripeProvider(config, deps.plans, deps.clock);
   const { billingStore, accountStore } = deps;
-  const apply = createApplier({ ...deps, graceDays: config.graceDays, publicUrl: config.publicUrl });
+  const apply = createApplier({ ...deps, provider, graceDays: config.graceDays, publicUrl: config.publicUrl });
   const actions = createBillingActions({ plans: deps.plans, provider, billingStore, apply, publicUrl: config.publicUrl, supportEmail: deps.supportEmail });
   const views = createBillingViews({ plans: deps.plans, provider, billingStore, accountStore, logger });
   const reconciler = createReconciler({ provider, billingStore, apply, clock: deps.clock, logger });

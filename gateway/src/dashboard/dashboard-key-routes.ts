@@ -9,6 +9,7 @@ import { API_KEY_SCHEMA, API_KEY_WITH_SECRET_SCHEMA, pageSchema } from '../http/
 import { CREATE_KEY_BODY, LIST_KEYS_QUERY, ROLL_KEY_BODY } from '../http/account-requests';
 import { expiryMs } from '../http/dates';
 import { createBodyParser } from '../http/body';
+import type { ActionLimiter } from '../http/account-limits';
 import { CALLER_ERRORS } from './dashboard-auth';
 import type { DashboardCaller } from './dashboard-auth';
 
@@ -22,10 +23,10 @@ const ROLL_BODY = ROLL_KEY_BODY;
 /** The key routes of the dashboard, described once (merged into DASHBOARD_ROUTES). */
 export const DASHBOARD_KEY_ROUTES = {
   listKeys: { method: 'get', path: '/dashboard/v1/keys', summary: 'Your account’s keys, oldest first (never their secrets)', query: LIST_QUERY, data: pageSchema(API_KEY_SCHEMA), message: 'API keys listed', errors: [...CALLER_ERRORS] },
-  createKey: { method: 'post', path: '/dashboard/v1/keys', summary: `Add a key to your account (at most ${MAX_LIVE_KEYS} live keys); its secret is shown once`, body: CREATE_BODY, data: API_KEY_WITH_SECRET_SCHEMA, message: 'API key created; keep its secret, it is shown once', successStatus: 201, errors: ['CONFLICT', ...CALLER_ERRORS] },
+  createKey: { method: 'post', path: '/dashboard/v1/keys', summary: `Add a key to your account (at most ${MAX_LIVE_KEYS} live keys, and a number a day); its secret is shown once`, body: CREATE_BODY, data: API_KEY_WITH_SECRET_SCHEMA, message: 'API key created; keep its secret, it is shown once', successStatus: 201, errors: ['CONFLICT', 'RATE_LIMITED', ...CALLER_ERRORS] },
   rollKey: { method: 'post', path: '/dashboard/v1/keys/{id}/roll', summary: 'Give a key a new secret; the old one works for the grace period', body: ROLL_BODY, data: API_KEY_WITH_SECRET_SCHEMA, message: 'API key rolled; keep its new secret, it is shown once', errors: ['NOT_FOUND', 'CONFLICT', ...CALLER_ERRORS] },
   endGrace: { method: 'post', path: '/dashboard/v1/keys/{id}/end-grace', summary: 'End a rolled key’s grace now: the secret before the roll stops working, the current one keeps working', data: API_KEY_SCHEMA, message: 'Grace ended; only the current secret works', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
-  revokeKey: { method: 'delete', path: '/dashboard/v1/keys/{id}', summary: 'Revoke a key, every secret of it (also the one calling)', data: API_KEY_SCHEMA, message: 'API key revoked', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
+  revokeKey: { method: 'delete', path: '/dashboard/v1/keys/{id}', summary: 'Revoke a key, every secret of it (also the one calling; a number a day)', data: API_KEY_SCHEMA, message: 'API key revoked', errors: ['NOT_FOUND', 'RATE_LIMITED', ...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
 /** What the key routes need. */
@@ -35,6 +36,8 @@ export interface DashboardKeyDeps {
   authenticate: (req: Request) => Promise<DashboardCaller>;
   /** The account store as a caller changes it: each change recorded in the audit log as theirs. */
   changesBy: (req: Request, caller: DashboardCaller) => AccountStore;
+  /** Keys created and revoked per account and day. */
+  limit: ActionLimiter;
 }
 
 /** Adds `/keys` routes to the dashboard router. */
@@ -65,6 +68,7 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
     const body = parseCreate(req.body);
     const nowMs = deps.clock();
     const expiresAtMs = body.expires_at === undefined ? undefined : expiryMs(body.expires_at, nowMs);
+    await deps.limit(account.id, 'key_create');
     let created;
     try {
       // The store counts and makes in one step: requests at once cannot pass the cap together.
@@ -102,6 +106,8 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
   router.delete('/keys/:id', async (req, res) => {
     const caller = await authenticate(req);
     const key = await ownKey(caller, req.params.id);
+    // Revoking a revoked key again changes nothing and tells nobody: only a revocation counts.
+    if (!key.revoked_at) await deps.limit(caller.account.id, 'key_revoke');
     const revoked = await changesBy(req, caller).revokeKey(key.id);
     if (!revoked) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
     sendOk(res, revoked, DASHBOARD_KEY_ROUTES.revokeKey.message);

@@ -28,6 +28,7 @@ import { SIGN_IN_ROUTES, addSignInRoutes, createSignInCodeMailer } from './sign-
 import { SIGNUP_ROUTES, addSignupRoutes } from './signup-routes';
 import type { SessionStore } from '../data/session-store';
 import type { Mailer } from '../mail/mailer';
+import { createActionLimiter } from '../http/account-limits';
 
 const SUBSCRIBE_BODY: QuerySchema = {
   type: 'object',
@@ -73,6 +74,9 @@ export interface DashboardDeps extends AuditDeps {
   quotaStore: QuotaStore;
   clock: () => number;
   signupsPerHour: number;
+  /** Keys an account may create and revoke itself in one UTC day. */
+  keysCreatedPerDay: number;
+  keysRevokedPerDay: number;
   readUsage: (record: KeyRecord, nowMs: number) => Promise<unknown>;
   /** Portal sessions and mailed codes. */
   sessionStore: SessionStore;
@@ -141,7 +145,8 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
 
   addDashboardAccountRoutes(router, { ...deps, authenticate });
   addUsageBreakdownRoutes(router, { ...deps, authenticate });
-  addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy });
+  const limit = createActionLimiter({ quotaStore: deps.quotaStore, clock: deps.clock, limits: { key_create: deps.keysCreatedPerDay, key_revoke: deps.keysRevokedPerDay } });
+  addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy, limit });
   addDashboardVerifyRoutes(router, { ...deps, codes, authenticate, changesBy });
   addAccountSettingsRoutes(router, { ...deps, codes, changesBy, apis: Object.keys(plans), supportEmail: deps.billing.supportEmail });
 

@@ -35,6 +35,8 @@ export interface BillingRecord {
 export interface AccountBilling {
   customers: Record<string, string>;
   subscriptions: Record<string, BillingRecord>;
+  /** The last checkout started per API (the memory engine keeps it here; `getBilling` leaves it out). */
+  checkouts?: Record<string, string>;
 }
 
 /** A change to one API's billing, and what the account's subscription to it becomes. */
@@ -70,6 +72,12 @@ export interface BillingStore {
   accountOfCustomer(customerId: string): Promise<string | undefined>;
   /** Sets one API's record and the account's subscription together; the record before, or undefined for an unknown account. */
   applyBilling(accountId: string, api: string, change: BillingChange): Promise<{ previous: BillingRecord | null } | undefined>;
+  /**
+   * Makes `sessionId` the account's last checkout of `api` and returns the one it replaces (null
+   * for none), in one step: of two checkouts started together, exactly one replaces the other.
+   * Undefined for an unknown account.
+   */
+  swapCheckout(accountId: string, api: string, sessionId: string): Promise<string | null | undefined>;
   /** Accounts with billing (a customer or a record), a page at a time in no promised order. */
   listBilledAccounts(options: { cursor?: string; limit: number }): Promise<Page<string>>;
   /** Claims a webhook event for handling (a lease of {@link EVENT_LEASE_MS}). */

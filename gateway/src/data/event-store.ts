@@ -68,6 +68,14 @@ export class EndpointLimitError extends Error {
   }
 }
 
+/** The account holds the most pending deliveries allowed: new ones are refused, not queued. */
+export class PendingLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`an account may have at most ${max} webhook deliveries pending`);
+    this.name = 'PendingLimitError';
+  }
+}
+
 /** Deliveries listed per endpoint (the portal shows these); older ones drop out of the list. */
 export const DELIVERIES_LISTED = 100;
 /** How long a delivery record is kept after it was made. */
@@ -98,8 +106,12 @@ export interface EventStore {
   putEndpoint(endpoint: WebhookEndpoint): Promise<boolean>;
   deleteEndpoint(accountId: string, endpointId: string): Promise<boolean>;
 
-  /** Queues new deliveries, each due at its `next_attempt_at`. */
-  enqueue(deliveries: readonly Delivery[]): Promise<void>;
+  /**
+   * Queues new deliveries, each due at its `next_attempt_at`; with `maxPending`, throws
+   * {@link PendingLimitError} and queues none when an account would then have more pending
+   * (counted and queued in one step).
+   */
+  enqueue(deliveries: readonly Delivery[], maxPending?: number): Promise<void>;
   /** Up to `limit` pending deliveries due by `nowMs`, each leased for `leaseMs` (not handed out again meanwhile). */
   claimDue(nowMs: number, limit: number, leaseMs: number): Promise<Delivery[]>;
   /** Writes a delivery after an attempt: pending ones are due again at `next_attempt_at`, the others leave the queue. */
@@ -110,4 +122,10 @@ export interface EventStore {
 
   /** Accounts that have preferences or endpoints, a page at a time in no promised order (the month's reset notices). */
   listEventAccounts(options: { cursor?: string; limit: number }): Promise<Page<string>>;
+  /**
+   * Erases what the store keeps of an account's events, at once: preferences, thresholds,
+   * endpoints (URLs and secrets) and every delivery (payloads, lists, queue entries). Claims,
+   * which hold ids only, lapse.
+   */
+  deleteAccountEvents(accountId: string): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import type { AccountAction } from '../domain/account-actions';
 import type { AdmissionDecision } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';
 
@@ -50,6 +51,8 @@ export interface QuotaStore {
   usage(accountId: string, api: string, nowMs: number): Promise<Usage>;
   /** Counts one sign-up from an address in the current UTC hour; returns the count including it. */
   countSignup(ip: string, nowMs: number): Promise<number>;
+  /** Counts one of an account's limited actions in its current window (`ACCOUNT_ACTIONS`); returns the count including it. */
+  countAction(accountId: string, action: AccountAction, nowMs: number): Promise<number>;
   /** Resolves when the store answers; rejects with a {@link StoreError} when it does not. */
   ping(): Promise<void>;
   /**

@@ -57,10 +57,15 @@ export function observeSubscriptions(stores: Stores, publish: (event: AccountEve
     if (account && (before?.plan !== subscription?.plan || before?.status !== subscription?.status)) changed(accountId, api, subscription);
     return account;
   };
-  // An erased account's webhook endpoints (their URLs and secrets) go with it, whichever engine keeps them.
+  // An erased account's events go with it at once, whichever engine keeps them: settings,
+  // endpoints (URLs and secrets) and every delivery's payload. Erased before the account (a failure
+  // leaves the account there to erase again) and after it, for what was queued meanwhile; once the
+  // account is gone the store keeps no delivery of it, so nothing comes after.
   accountStore.deleteAccount = async (accountId) => {
+    if (!(await stores.accountStore.getAccount(accountId))) return undefined;
+    await stores.eventStore.deleteAccountEvents(accountId);
     const deleted = await stores.accountStore.deleteAccount(accountId);
-    if (deleted) for (const endpoint of await stores.eventStore.listEndpoints(accountId)) await stores.eventStore.deleteEndpoint(accountId, endpoint.id);
+    if (deleted) await stores.eventStore.deleteAccountEvents(accountId);
     return deleted;
   };
   const billingStore: Stores['billingStore'] = { ...stores.billingStore };

@@ -10,6 +10,7 @@ import type { BackgroundLoops } from '../data/background-loop';
 import { createStoreClient } from '../data/redis/redis-client';
 import { createRedisUsageStream } from '../data/redis/redis-usage-stream';
 import type { Stores } from '../data/stores';
+import { createActionLimiter } from '../http/account-limits';
 import type { GatewayMetrics } from '../http/metrics';
 import type { Mailer } from '../mail/mailer';
 import { createAccountSweeps, observeSubscriptions, revokedKeyNotice } from './account-notices';
@@ -82,7 +83,8 @@ export function createEvents(deps: EventsDeps): Events {
     loops: deps.loops,
     send: (url, headers, payload) => sendWebhook(url, headers, payload, { allowPrivate: config.allowPrivate, timeoutMs: config.webhookTimeoutMs }),
   });
-  const bus = createEventBus({ eventStore, accountStore: deps.stores.accountStore, mailer: deps.mailer, clock, logger, portalUrl, queued: () => worker.nudge() });
+  const bus = createEventBus({ eventStore, accountStore: deps.stores.accountStore, mailer: deps.mailer, clock, logger, portalUrl, queued: () => worker.nudge(), maxPending: config.pendingPerAccount });
+  const limit = createActionLimiter({ quotaStore: deps.stores.quotaStore, clock, limits: { webhook_send: config.sendsPerHour } });
   const publish = (event: AccountEvent): Promise<void> => bus.publish(event);
   const alerts = config.quotaAlerts ? createQuotaAlerts({ plans: deps.plans, eventStore, publish, clock, loops: deps.loops }) : undefined;
   const notices = { plans: deps.plans, accountStore: deps.stores.accountStore, eventStore, publish, clock, logger };
@@ -94,7 +96,7 @@ export function createEvents(deps: EventsDeps): Events {
     stores: observeSubscriptions(deps.stores, publish),
     ...(usageStream ? { usage: usageStream.sink } : {}),
     observerFor: (api) => alerts?.observerFor(api),
-    routes: (authenticate) => createEventRoutes({ plans: deps.plans, eventStore, bus, rules: { allowPrivate: config.allowPrivate }, clock, authenticate, thresholdsChanged: async () => alerts?.reload() }),
+    routes: (authenticate) => createEventRoutes({ plans: deps.plans, eventStore, bus, rules: { allowPrivate: config.allowPrivate }, clock, authenticate, limit, thresholdsChanged: async () => alerts?.reload() }),
     billingNotice: (notice) => void publish({ accountId: notice.accountId, type: notice.type, data: { api: notice.api, plan: notice.plan, ...notice.data } }),
     publish,
     worker,

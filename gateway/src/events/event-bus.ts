@@ -3,6 +3,7 @@ import type { Logger } from '@tollgate/envelope';
 import { MAILED_BY_DEFAULT } from '../domain/event-types';
 import type { DeliveredType, EventType } from '../domain/event-types';
 import type { AccountStore } from '../data/account-store';
+import { PendingLimitError } from '../data/event-store';
 import type { Delivery, EventStore, WebhookEndpoint } from '../data/event-store';
 import type { Mailer } from '../mail/mailer';
 import { eventMail } from './event-mail';
@@ -20,7 +21,7 @@ export interface AccountEvent {
 export interface EventBus {
   /** Mails and queues the event; resolves when both are done (a failure is logged, never thrown). */
   publish(event: AccountEvent): Promise<void>;
-  /** Queues a delivery of `type` to one endpoint (a test event, a redelivery), due now. */
+  /** Queues a delivery of `type` to one endpoint (a test event, a redelivery), due now; throws {@link PendingLimitError} at the account's cap. */
   deliverTo(endpoint: WebhookEndpoint, type: DeliveredType, payload: string, messageId?: string): Promise<Delivery>;
 }
 
@@ -34,6 +35,8 @@ export interface EventBusDeps {
   portalUrl: string;
   /** Told when deliveries were queued, so the worker takes them at once. */
   queued: () => void;
+  /** Deliveries an account may have pending; past it, new ones are refused. */
+  maxPending: number;
 }
 
 const id = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -77,7 +80,17 @@ export function createEventBus(deps: EventBusDeps): EventBus {
     const payload = webhookPayload(event.type, nowMs, { account_id: event.accountId, ...event.data });
     // One message id for every endpoint: the same event, deduped on it by whoever receives it twice.
     const messageId = id('msg');
-    await eventStore.enqueue(endpoints.map((e) => delivery(e, event.type, payload, nowMs, messageId)));
+    const made = endpoints.map((e) => delivery(e, event.type, payload, nowMs, messageId));
+    try {
+      await eventStore.enqueue(made, deps.maxPending);
+    } catch (err) {
+      if (!(err instanceof PendingLimitError)) throw err;
+      // Refused, never dropped unseen: each is kept as failed, with why, in the endpoint's deliveries (and may be redelivered).
+      const why = `not sent: the account had ${err.max} deliveries waiting, the most it may`;
+      for (const refused of made) await eventStore.saveDelivery({ ...refused, state: 'failed', next_attempt_at: null, last_error: why });
+      logger.warn({ account_id: event.accountId, type: event.type, max_pending: err.max, endpoints: made.length }, 'event not queued for webhooks: the account has the most deliveries pending; kept as failed');
+      return;
+    }
     deps.queued();
   };
 
@@ -97,7 +110,7 @@ export function createEventBus(deps: EventBusDeps): EventBus {
     },
     async deliverTo(endpoint, type, payload, messageId) {
       const made = delivery(endpoint, type, payload, deps.clock(), messageId);
-      await eventStore.enqueue([made]);
+      await eventStore.enqueue([made], deps.maxPending);
       deps.queued();
       return made;
     },

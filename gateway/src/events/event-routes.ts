@@ -7,9 +7,10 @@ import { DEFAULT_THRESHOLDS, EVENT_TYPES, MAILED_BY_DEFAULT } from '../domain/ev
 import type { EventType } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import type { Account } from '../data/account-store';
-import { EndpointLimitError } from '../data/event-store';
+import { EndpointLimitError, PendingLimitError } from '../data/event-store';
 import type { Delivery, EventPreferences, EventStore, WebhookEndpoint } from '../data/event-store';
 import { createBodyParser } from '../http/body';
+import type { ActionLimiter } from '../http/account-limits';
 import { sendAccepted, sendCreated } from '../http/send-created';
 import type { EventBus } from './event-bus';
 import { webhookPayload } from './event-bus';
@@ -32,9 +33,9 @@ export const EVENT_ROUTES = {
   updateEndpoint: { method: 'put', path: '/dashboard/v1/webhooks/{id}', summary: 'Change an endpoint’s URL, event types or description, or turn it off and on', body: UPDATE_ENDPOINT_BODY, data: ENDPOINT_SCHEMA, message: 'Webhook endpoint saved', errors: ['NOT_FOUND', ...CALLER] },
   deleteEndpoint: { method: 'delete', path: '/dashboard/v1/webhooks/{id}', summary: 'Delete an endpoint (deliveries still queued for it fail)', data: ENDPOINT_SCHEMA, message: 'Webhook endpoint deleted', errors: ['NOT_FOUND', ...CALLER] },
   rotateSecret: { method: 'post', path: '/dashboard/v1/webhooks/{id}/rotate-secret', summary: 'A new signing secret, shown once; the previous one keeps signing beside it for the overlap', body: ROTATE_BODY, data: ENDPOINT_WITH_SECRET_SCHEMA, message: 'Secret rotated; keep the new one, it is shown once', errors: ['NOT_FOUND', ...CALLER] },
-  testEndpoint: { method: 'post', path: '/dashboard/v1/webhooks/{id}/test', summary: 'Send a webhook.test event to the endpoint now', data: DELIVERY_SCHEMA, message: 'Test event queued', successStatus: 202, errors: ['NOT_FOUND', 'CONFLICT', ...CALLER] },
+  testEndpoint: { method: 'post', path: '/dashboard/v1/webhooks/{id}/test', summary: 'Send a webhook.test event to the endpoint now (test events and redeliveries: a number an hour per account)', data: DELIVERY_SCHEMA, message: 'Test event queued', successStatus: 202, errors: ['NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', ...CALLER] },
   deliveries: { method: 'get', path: '/dashboard/v1/webhooks/{id}/deliveries', summary: 'The endpoint’s last 100 deliveries, newest first: status, latency, attempts', data: list(DELIVERY_SCHEMA), message: 'Deliveries', errors: ['NOT_FOUND', ...CALLER] },
-  redeliver: { method: 'post', path: '/dashboard/v1/webhooks/{id}/deliveries/{delivery}/redeliver', summary: 'Send a delivery again now, with the same webhook-id and body', data: DELIVERY_SCHEMA, message: 'Redelivery queued', successStatus: 202, errors: ['NOT_FOUND', 'CONFLICT', ...CALLER] },
+  redeliver: { method: 'post', path: '/dashboard/v1/webhooks/{id}/deliveries/{delivery}/redeliver', summary: 'Send a delivery again now, with the same webhook-id and body (test events and redeliveries: a number an hour per account)', data: DELIVERY_SCHEMA, message: 'Redelivery queued', successStatus: 202, errors: ['NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', ...CALLER] },
 } satisfies Record<string, RouteDoc>;
 
 /** What the event routes need. */
@@ -47,6 +48,8 @@ export interface EventRoutesDeps {
   authenticate: (req: Request) => Promise<{ account: Account }>;
   /** Told after the account's own thresholds changed (this gateway's alerts use them at once). */
   thresholdsChanged: () => Promise<void>;
+  /** Test events and redeliveries per account and hour. */
+  limit: ActionLimiter;
 }
 
 const ENDPOINT_ID = /^whe_[0-9a-f]{24}$/;
@@ -119,6 +122,20 @@ export function createEventRoutes(deps: EventRoutesDeps): Router {
   const enabledOnly = (endpoint: WebhookEndpoint): void => {
     if (!endpoint.enabled) throw new AppError('CONFLICT', 'this endpoint is disabled: enable it first (PUT with enabled: true)', { details: { reason: 'disabled' } });
   };
+  // A test event or redelivery: counted against the hour's sends, then queued unless the account's deliveries waiting are at their cap.
+  const send = async (accountId: string, queue: () => Promise<Delivery>): Promise<Delivery> => {
+    await deps.limit(accountId, 'webhook_send');
+    try {
+      return await queue();
+    } catch (err) {
+      if (!(err instanceof PendingLimitError)) throw err;
+      throw new AppError('RATE_LIMITED', `Your account has ${err.max} webhook deliveries waiting, the most it may; new ones are refused until some are delivered or given up. Try again in a minute.`, {
+        cause: err,
+        headers: { 'Retry-After': '60' },
+        details: { limit: 'pending_deliveries', max: err.max },
+      });
+    }
+  };
 
   router.get('/webhooks', async (req, res) => {
     const { account } = await authenticate(req);
@@ -174,7 +191,7 @@ export function createEventRoutes(deps: EventRoutesDeps): Router {
     const { account, endpoint } = await own(req);
     enabledOnly(endpoint);
     const payload = webhookPayload('webhook.test', deps.clock(), { account_id: account.id, endpoint_id: endpoint.id, message: 'A test event from Tollgate: your endpoint receives and verifies webhooks.' });
-    sendAccepted(res, deliveryView(await deps.bus.deliverTo(endpoint, 'webhook.test', payload)), EVENT_ROUTES.testEndpoint.message);
+    sendAccepted(res, deliveryView(await send(account.id, () => deps.bus.deliverTo(endpoint, 'webhook.test', payload))), EVENT_ROUTES.testEndpoint.message);
   });
   router.get('/webhooks/:id/deliveries', async (req, res) => {
     const { account, endpoint } = await own(req);
@@ -186,7 +203,7 @@ export function createEventRoutes(deps: EventRoutesDeps): Router {
     const delivery = DELIVERY_ID.test(id) ? await eventStore.getDelivery(account.id, id) : undefined;
     if (!delivery || delivery.endpoint_id !== endpoint.id) throw new AppError('NOT_FOUND', 'no delivery of this endpoint has that id');
     enabledOnly(endpoint);
-    sendAccepted(res, deliveryView(await deps.bus.deliverTo(endpoint, delivery.type, delivery.payload, delivery.message_id)), EVENT_ROUTES.redeliver.message);
+    sendAccepted(res, deliveryView(await send(account.id, () => deps.bus.deliverTo(endpoint, delivery.type, delivery.payload, delivery.message_id))), EVENT_ROUTES.redeliver.message);
   });
   return router;
 }

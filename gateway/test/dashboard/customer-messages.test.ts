@@ -78,7 +78,7 @@ const sources = (dir: string, ext: string): string[] =>
 
 // The modules whose refusals and texts reach customers: the API path, the dashboard (and the
 // billing routes it serves), the 402 wording, the request parsing they share, and the portal.
-const SERVER_FILES = [...sources('src/api', '.ts'), ...sources('src/dashboard', '.ts'), 'src/billing/billing-routes.ts', 'src/billing/billing-actions.ts', 'src/billing/billing-errors.ts', 'src/domain/subscription-refusal.ts', 'src/domain/customer-messages.ts', 'src/http/body.ts', 'src/http/mailed-codes.ts', 'src/http/dates.ts'];
+const SERVER_FILES = [...sources('src/api', '.ts'), ...sources('src/dashboard', '.ts'), 'src/billing/billing-routes.ts', 'src/billing/billing-actions.ts', 'src/billing/billing-errors.ts', 'src/domain/subscription-refusal.ts', 'src/domain/customer-messages.ts', 'src/domain/account-actions.ts', 'src/http/account-limits.ts', 'src/events/event-routes.ts', 'src/http/body.ts', 'src/http/mailed-codes.ts', 'src/http/dates.ts'];
 const PORTAL_FILES = [...sources('portal/js', '.js'), ...sources('portal/js/views', '.js'), ...sources('web', '.js')];
 
 // What is not a text for people: an error code, a module path, a log line (for operators), or

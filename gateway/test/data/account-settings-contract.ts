@@ -90,6 +90,30 @@ export function describeAccountSettingsContract(current: () => { stores: Stores;
       expect(fresh.subscriptions).toEqual({});
       expect((await accountStore.history(fresh.id, ['token'], '2026-03-31', '2026-03-31'))?.[0]?.counts['2xx']).toBe(0);
     });
+
+    // Issue 35, item 13: on Redis a key created while the deletion ran outlived it, and rolling it answered as if it lived.
+    it('when keys are created one after another while the account is being deleted, then none outlives it: each is unknown, cannot be rolled, revoked or found by its prefix', async () => {
+      const { accountStore } = stores();
+      const account = await accountStore.createAccount({ email: 'racing@example.com' });
+      for (let i = 0; i < 3; i++) await accountStore.createKey(account.id, { name: `before ${i}` });
+      let deleting = true;
+      const deletion = accountStore.deleteAccount(account.id).finally(() => (deleting = false));
+      const made: { key: string; id: string; prefix: string }[] = [];
+      while (deleting) {
+        const created = await accountStore.createKey(account.id, { name: 'during' }).catch(() => undefined);
+        if (created) made.push({ key: created.key, id: created.record.id, prefix: created.record.prefix });
+      }
+      expect(await deletion).toMatchObject({ id: account.id });
+      for (const key of made) {
+        expect(await accountStore.getKey(key.id)).toBeUndefined();
+        expect(await accountStore.findKey(key.key)).toBeUndefined();
+        expect((await admit(key.key)).outcome).toBe('unknown_key');
+        expect(await accountStore.rollKey(key.id, 0)).toBeUndefined();
+        expect(await accountStore.revokeKey(key.id)).toBeUndefined();
+        expect(await accountStore.findKeysByPrefix(key.prefix, 10)).toEqual([]);
+      }
+      expect(await accountStore.getAccount(account.id)).toBeUndefined();
+    });
   });
 
   describe('an account’s sessions', () => {

@@ -65,6 +65,19 @@ export function describeBillingContract(ctx: BillingContractContext): void {
       expect(await billingStore.accountOfCustomer('cus_nobody')).toBeUndefined();
     });
 
+    it('when checkouts of one API are started at once, then each replaces exactly one other (one replaces none), per API, and the billing read shows none of them', async () => {
+      const { billingStore } = ctx.stores();
+      const a = await account();
+      const replaced = await Promise.all(['cs_1', 'cs_2', 'cs_3', 'cs_4'].map((id) => billingStore.swapCheckout(a.id, 'token', id)));
+      expect(replaced.filter((r) => r === null)).toHaveLength(1);
+      expect(new Set(replaced.filter((r) => r !== null)).size).toBe(3);
+      const last = ['cs_1', 'cs_2', 'cs_3', 'cs_4'].find((id) => !replaced.includes(id));
+      expect(await billingStore.swapCheckout(a.id, 'token', 'cs_5')).toBe(last);
+      expect(await billingStore.swapCheckout(a.id, 'burger', 'cs_6')).toBeNull();
+      expect(await billingStore.getBilling(a.id)).toEqual({ customers: {}, subscriptions: {} });
+      expect(await billingStore.swapCheckout(NO_ACCOUNT, 'token', 'cs_7')).toBeUndefined();
+    });
+
     it('when a record is applied with a subscription, then both change in one step, the record before is returned, and admission reads the subscription', async () => {
       const { billingStore, accountStore } = ctx.stores();
       const a = await account();

@@ -1,4 +1,4 @@
-import { DELIVERIES_LISTED, EndpointLimitError } from '../../src/data/event-store';
+import { DELIVERIES_LISTED, EndpointLimitError, PendingLimitError } from '../../src/data/event-store';
 import type { Delivery, WebhookEndpoint } from '../../src/data/event-store';
 import type { Stores } from '../../src/data/stores';
 
@@ -118,6 +118,59 @@ export function describeEventContract(ctx: EventContractContext): void {
       expect((await eventStore.claimDue(ctx.now(), 10, 30_000)).map((d) => d.id)).toEqual(['dlv_2']);
       expect(await eventStore.getDelivery(a, 'dlv_1')).toMatchObject({ state: 'delivered', last_status: 204 });
       expect(await eventStore.getDelivery('acc_000000000000000000000000', 'dlv_1')).toBeUndefined();
+    });
+
+    it('when deliveries are queued at once past the account’s cap of pending ones, then exactly the cap is queued, the rest refused whole, and settling one makes room for one', async () => {
+      const { eventStore } = ctx.stores();
+      const [a, b] = [await account(), await account()];
+      const now = ctx.now();
+      const batch = (i: number) => [0, 1].map((j) => deliveryRecord({ id: `dlv_${a}_${i}_${j}`, account_id: a, endpoint_id: `whe_${j}` }, now));
+      const tried = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => eventStore.enqueue(batch(i), 6)));
+      expect(tried.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+      expect(tried.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual(Array(5).fill(expect.any(PendingLimitError)));
+      const queued = (await eventStore.claimDue(now, 1_000, 30_000)).filter((d) => d.account_id === a);
+      expect(queued).toHaveLength(6);
+      await expect(eventStore.enqueue([deliveryRecord({ id: `dlv_${a}_x`, account_id: a, endpoint_id: 'whe_0' }, now)], 6)).rejects.toMatchObject({ max: 6 });
+      await eventStore.enqueue([deliveryRecord({ id: `dlv_${b}_x`, account_id: b, endpoint_id: 'whe_b' }, now)], 6);
+      await eventStore.saveDelivery({ ...queued[0]!, state: 'delivered', attempts: 1, next_attempt_at: null });
+      await eventStore.enqueue([deliveryRecord({ id: `dlv_${a}_y`, account_id: a, endpoint_id: 'whe_0' }, now)], 6);
+      await expect(eventStore.enqueue([deliveryRecord({ id: `dlv_${a}_z`, account_id: a, endpoint_id: 'whe_0' }, now)], 6)).rejects.toBeInstanceOf(PendingLimitError);
+      // Without a cap (a delivery saved again after an attempt) nothing is refused.
+      await eventStore.enqueue([deliveryRecord({ id: `dlv_${a}_free`, account_id: a, endpoint_id: 'whe_0' }, now)]);
+    });
+
+    it('when an account’s events are erased, then its settings, endpoints and every delivery are gone at once, other accounts keep theirs, and a delivery saved after its erasure is not kept', async () => {
+      const stores = ctx.stores();
+      const { eventStore } = stores;
+      const [a, b] = [await account(), await account()];
+      const now = ctx.now();
+      await eventStore.setPreferences(a, { mail: { 'key.expiring': false }, thresholds: { token: [50] } });
+      await eventStore.createEndpoint(endpointRecord({ id: `whe_${a}`, account_id: a }), 10);
+      await eventStore.createEndpoint(endpointRecord({ id: `whe_${b}`, account_id: b }), 10);
+      const mine = Array.from({ length: DELIVERIES_LISTED + 3 }, (_, i) => deliveryRecord({ id: `dlv_${a}_${i}`, account_id: a, endpoint_id: `whe_${a}`, state: 'delivered', next_attempt_at: null }, now + i));
+      for (const d of mine) await eventStore.saveDelivery(d);
+      await eventStore.enqueue([deliveryRecord({ id: `dlv_${a}_due`, account_id: a, endpoint_id: `whe_${a}` }, now), deliveryRecord({ id: `dlv_${b}_due`, account_id: b, endpoint_id: `whe_${b}` }, now)], 10);
+      const leased = (await eventStore.claimDue(now, 1_000, 30_000)).find((d) => d.id === `dlv_${a}_due`)!;
+
+      await eventStore.deleteAccountEvents(a);
+      expect(await eventStore.getPreferences(a)).toEqual({ mail: {}, thresholds: {} });
+      expect((await eventStore.customThresholds()).thresholds.has(a)).toBe(false);
+      expect(await eventStore.listEndpoints(a)).toEqual([]);
+      expect(await eventStore.listDeliveries(a, `whe_${a}`)).toEqual([]);
+      for (const d of [...mine, leased]) expect(await eventStore.getDelivery(a, d.id)).toBeUndefined();
+      expect((await eventStore.listEventAccounts({ limit: 1000 })).items).not.toContain(a);
+      expect(await eventStore.listEndpoints(b)).toHaveLength(1);
+      ctx.advance(31_000);
+      expect((await eventStore.claimDue(ctx.now(), 1_000, 30_000)).filter((d) => d.account_id === a || d.account_id === b).map((d) => d.id)).toEqual([`dlv_${b}_due`]);
+
+      // An attempt that was under way ends after the account is gone: what it writes is not kept.
+      await stores.accountStore.deleteAccount(a);
+      await eventStore.saveDelivery({ ...leased, state: 'pending', attempts: 1, next_attempt_at: new Date(ctx.now()).toISOString(), last_status: 500 });
+      await eventStore.enqueue([deliveryRecord({ id: `dlv_${a}_late`, account_id: a, endpoint_id: `whe_${a}` }, ctx.now())], 10);
+      expect(await eventStore.getDelivery(a, leased.id)).toBeUndefined();
+      expect(await eventStore.getDelivery(a, `dlv_${a}_late`)).toBeUndefined();
+      ctx.advance(31_000);
+      expect((await eventStore.claimDue(ctx.now(), 1_000, 30_000)).map((d) => d.account_id)).not.toContain(a);
     });
 
     it(`when an endpoint has more than ${DELIVERIES_LISTED} deliveries, then the newest ${DELIVERIES_LISTED} are listed, newest first`, async () => {

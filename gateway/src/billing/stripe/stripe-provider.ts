@@ -94,6 +94,26 @@ export function createStripeProvider(config: BillingConfig, plans: PlanTable, cl
         throw err;
       }
     },
+    async closeCheckout(sessionId) {
+      for (let tries = 0; ; tries++) {
+        let session: Stripe.Checkout.Session;
+        try {
+          session = await stripeCall(() => stripe.checkout.sessions.retrieve(sessionId));
+        } catch (err) {
+          if (isMissing(err)) return { state: 'closed' };
+          throw err;
+        }
+        if (session.status === 'complete') return { state: 'paid', subscriptionId: idOf(session.subscription) ?? null };
+        if (session.status !== 'open') return { state: 'closed' };
+        try {
+          await stripeCall(() => stripe.checkout.sessions.expire(sessionId));
+          return { state: 'closed' };
+        } catch (err) {
+          // Paid (or expired) between the read and the expiry: read it again, once.
+          if (tries > 0 || (err as { type?: string }).type !== 'StripeInvalidRequestError') throw err;
+        }
+      }
+    },
     readSubscription: (id) => reader.read(id),
     async *listSubscriptions() {
       try {

@@ -8,4 +8,5 @@ export const counterNames = {
   month: (accountId: string, api: string, monthId: string): string => `gw:{${accountId}}:month:${api}:${monthId}`,
   day: (accountId: string, api: string, dayId: string): string => `gw:{${accountId}}:day:${api}:${dayId}`,
   signups: (ip: string, hourId: string): string => `gw:{signup:${ip}}:${hourId}`,
+  action: (accountId: string, action: string, windowId: string): string => `gw:{${accountId}}:act:${action}:${windowId}`,
 };

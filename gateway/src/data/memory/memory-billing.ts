@@ -29,7 +29,16 @@ export function createMemoryBillingStore(parts: MemoryParts): BillingStore {
   return {
     async getBilling(accountId) {
       if (!accounts.has(accountId)) return undefined;
-      return structuredClone(billing.get(accountId) ?? { customers: {}, subscriptions: {} });
+      const { customers: own, subscriptions } = billing.get(accountId) ?? { customers: {}, subscriptions: {} };
+      return structuredClone({ customers: own, subscriptions });
+    },
+    async swapCheckout(accountId, api, sessionId) {
+      if (!accounts.has(accountId)) return undefined;
+      const own = billingOf(accountId);
+      const replaced = own.checkouts?.[api] ?? null;
+      own.checkouts = { ...own.checkouts, [api]: sessionId };
+      persist?.billing(accountId, false);
+      return replaced;
     },
     async rememberCustomer(accountId, currency, customerId) {
       if (!accounts.has(accountId)) return undefined;

@@ -1,4 +1,4 @@
-import { DELIVERIES_LISTED, DELIVERY_KEPT_MS, EndpointLimitError } from '../event-store';
+import { DELIVERIES_LISTED, DELIVERY_KEPT_MS, EndpointLimitError, PendingLimitError } from '../event-store';
 import type { Delivery, EventPreferences, EventStore, WebhookEndpoint } from '../event-store';
 
 /** Everything the memory event store holds; handed to it pre-filled by the SQLite store. */
@@ -30,7 +30,7 @@ const copy = <T>(value: T): T => structuredClone(value);
 const ms = (iso: string | null): number => (iso === null ? 0 : Date.parse(iso));
 
 /** Events held in this process: each step is synchronous, so it is atomic as the Redis scripts are. */
-export function createMemoryEventStore(options: { clock: () => number; state?: MemoryEventState; persist?: MemoryEventPersistence }): EventStore {
+export function createMemoryEventStore(options: { clock: () => number; state?: MemoryEventState; persist?: MemoryEventPersistence; accountExists?: (accountId: string) => boolean }): EventStore {
   const state = options.state ?? emptyEventState();
   const { preferences, endpoints, deliveries, due, claims } = state;
   const persist = options.persist;
@@ -50,6 +50,21 @@ export function createMemoryEventStore(options: { clock: () => number; state?: M
       persist?.delivery(id);
     }
   };
+  // Each account's pending deliveries (those in `due`), for the cap on them; made from the state once.
+  const pending = new Map<string, Set<string>>();
+  const setPending = (delivery: Pick<Delivery, 'id' | 'account_id'>, on: boolean): void => {
+    let ids = pending.get(delivery.account_id);
+    if (on) {
+      if (!ids) pending.set(delivery.account_id, (ids = new Set()));
+      ids.add(delivery.id);
+    } else if (ids?.delete(delivery.id) && ids.size === 0) {
+      pending.delete(delivery.account_id);
+    }
+  };
+  for (const id of due.keys()) {
+    const delivery = deliveries.get(id);
+    if (delivery) setPending(delivery, true);
+  }
   const endpointsOf = (accountId: string): WebhookEndpoint[] => [...endpoints.values()].filter((e) => e.account_id === accountId).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   const hasSettings = (accountId: string): boolean => preferences.has(accountId) || endpointsOf(accountId).length > 0;
 
@@ -102,10 +117,18 @@ export function createMemoryEventStore(options: { clock: () => number; state?: M
       persist?.endpoint(endpointId);
       return true;
     },
-    async enqueue(list) {
+    async enqueue(all, maxPending) {
+      // Nothing is kept for an account that is gone (an attempt that ended after its erasure writes nothing back).
+      const list = all.filter((d) => options.accountExists?.(d.account_id) !== false);
+      if (maxPending !== undefined) {
+        const adding = new Map<string, number>();
+        for (const d of list) if (!pending.get(d.account_id)?.has(d.id)) adding.set(d.account_id, (adding.get(d.account_id) ?? 0) + 1);
+        for (const [accountId, n] of adding) if ((pending.get(accountId)?.size ?? 0) + n > maxPending) throw new PendingLimitError(maxPending);
+      }
       for (const delivery of list) {
         deliveries.set(delivery.id, copy(delivery));
         due.set(delivery.id, ms(delivery.next_attempt_at));
+        setPending(delivery, true);
         persist?.delivery(delivery.id);
       }
     },
@@ -125,9 +148,14 @@ export function createMemoryEventStore(options: { clock: () => number; state?: M
       return out;
     },
     async saveDelivery(delivery) {
+      if (options.accountExists?.(delivery.account_id) === false) {
+        due.delete(delivery.id);
+        return;
+      }
       deliveries.set(delivery.id, copy(delivery));
       if (delivery.state === 'pending') due.set(delivery.id, ms(delivery.next_attempt_at));
       else due.delete(delivery.id);
+      setPending(delivery, delivery.state === 'pending');
       persist?.delivery(delivery.id);
     },
     async listDeliveries(accountId, endpointId) {
@@ -137,6 +165,28 @@ export function createMemoryEventStore(options: { clock: () => number; state?: M
     async getDelivery(accountId, deliveryId) {
       const found = deliveries.get(deliveryId);
       return found && found.account_id === accountId ? copy(found) : undefined;
+    },
+    async deleteAccountEvents(accountId) {
+      if (preferences.delete(accountId)) {
+        version += 1;
+        persist?.preferences(accountId);
+      }
+      for (const endpoint of endpointsOf(accountId)) {
+        endpoints.delete(endpoint.id);
+        persist?.endpoint(endpoint.id);
+      }
+      for (const [id, delivery] of deliveries) {
+        if (delivery.account_id !== accountId) continue;
+        deliveries.delete(id);
+        due.delete(id);
+        persist?.delivery(id);
+      }
+      pending.delete(accountId);
+      for (const name of claims.keys()) {
+        if (!name.startsWith(`${accountId}|`)) continue;
+        claims.delete(name);
+        persist?.claim(name);
+      }
     },
     async listEventAccounts({ cursor, limit }) {
       const ids = [...new Set([...preferences.keys(), ...[...endpoints.values()].map((e) => e.account_id)])].filter(hasSettings).sort();

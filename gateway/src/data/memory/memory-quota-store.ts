@@ -1,3 +1,4 @@
+import { ACCOUNT_ACTIONS } from '../../domain/account-actions';
 import { decideAdmission } from '../../domain/admission';
 import type { SecretEntry } from '../../domain/admission';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../../domain/windows';
@@ -112,6 +113,10 @@ export function createMemoryQuotaStore(options: MemoryQuotaOptions): QuotaStore 
     async countSignup(ip, nowMs) {
       const hour = hourWindow(nowMs);
       return counters.add(counterNames.signups(ip, hour.id), 1, ttlSeconds(hour, nowMs), nowMs);
+    },
+    async countAction(accountId, action, nowMs) {
+      const window = ACCOUNT_ACTIONS[action].window(nowMs);
+      return counters.add(counterNames.action(accountId, action, window.id), 1, ttlSeconds(window, nowMs), nowMs);
     },
     async ping() {},
     onRevoked(revoked, listening) {

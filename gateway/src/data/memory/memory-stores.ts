@@ -69,7 +69,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     sessionStore: createMemorySessionStore(clock),
     billingStore: createMemoryBillingStore(parts),
     auditLog: createMemoryAuditLog(clock),
-    eventStore: createMemoryEventStore({ clock, state: options.eventState, persist: options.eventPersistence }),
+    eventStore: createMemoryEventStore({ clock, state: options.eventState, persist: options.eventPersistence, accountExists: (accountId) => parts.accounts.has(accountId) }),
     kind: options.kind ?? 'memory',
   };
 }

@@ -2,7 +2,7 @@ import { accountOfKeyId, generateApiKey, newAccountId } from '../../domain/api-k
 import { EmailTakenError, KeyLimitError, KeyRevokedError } from '../account-store';
 import type { Account, ApiKey } from '../account-store';
 import { CREATE_SCRIPT } from './scripts/create-script';
-import { CREATE_KEY_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, STATS_SCRIPT, UNROLL_SCRIPT } from './scripts/key-scripts';
+import { CREATE_KEY_SCRIPT, DELETE_ACCOUNT_SCRIPT, HISTORY_SCRIPT, REVOKE_SCRIPT, ROLL_SCRIPT, SET_IF_EXISTS_SCRIPT, STATS_SCRIPT, UNROLL_SCRIPT } from './scripts/key-scripts';
 import { migrateLegacyKeyById } from './legacy-migration';
 import type { RedisClient } from './redis-client';
 import { decodeAccount, decodeKey } from './record-codec';
@@ -34,6 +34,7 @@ export interface AccountScripts {
   tollgateRevoke(...args: (string | number)[]): Promise<number>;
   tollgateSetIfExists(...args: (string | number)[]): Promise<number>;
   tollgateStats(...args: (string | number)[]): Promise<number>;
+  tollgateDeleteAccount(...args: (string | number)[]): Promise<string[]>;
 }
 
 /** What each part of the account store (accounts, keys, history) is built from. */
@@ -92,6 +93,8 @@ export function accountParts(redis: RedisClient, ctx: RedisAccountsContext): Acc
   redis.defineCommand('tollgateRevoke', { numberOfKeys: 3, lua: REVOKE_SCRIPT });
   redis.defineCommand('tollgateSetIfExists', { numberOfKeys: 1, lua: SET_IF_EXISTS_SCRIPT });
   redis.defineCommand('tollgateStats', { lua: STATS_SCRIPT });
+  // The number of keys varies with the history days: given first, as EVAL takes it.
+  redis.defineCommand('tollgateDeleteAccount', { lua: DELETE_ACCOUNT_SCRIPT });
   return {
     redis,
     ctx,

@@ -32,6 +32,18 @@ return redis.call('HGET', KEYS[1], ARGV[1])
 `;
 
 /**
+ * Makes a session the account's last checkout of an API and returns the one before.
+ * KEYS: 1 billing hash, 2 account hash. ARGV: 1 checkout field, 2 session id.
+ * Returns {0, ''} for an unknown account, else {1, the session before or ''}.
+ */
+const SWAP_CHECKOUT_SCRIPT = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return {0, ''} end
+local before = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return {1, before}
+`;
+
+/**
  * Claims a webhook event: handled (`done`) or held by a lease that has not lapsed (its end, in ms
  * of the gateway's clock) leaves it; else a new lease is taken.
  * KEYS: 1 event. ARGV: 1 now (ms), 2 lease end (ms), 3 lease (ms, the key's TTL).
@@ -48,10 +60,12 @@ interface BillingScripts {
   tollgateClaimEvent(event: string, nowMs: number, leaseEndMs: number, leaseMs: number): Promise<'claimed' | 'done' | 'busy'>;
   tollgateApplyBilling(billing: string, account: string, field: string, record: string, subField: string, subscription: string): Promise<[number, string]>;
   tollgateRememberCustomer(billing: string, account: string, field: string, customerId: string): Promise<string>;
+  tollgateSwapCheckout(billing: string, account: string, field: string, sessionId: string): Promise<[number, string]>;
 }
 
 const CUSTOMER = 'customer:';
 const API = 'api:';
+const CHECKOUT = 'checkout:';
 
 /** An account's billing from its hash fields. */
 function decodeBilling(fields: Record<string, string>): AccountBilling {
@@ -68,6 +82,7 @@ export function createRedisBillingStore(redis: RedisClient, guard: StoreGuard): 
   redis.defineCommand('tollgateApplyBilling', { numberOfKeys: 2, lua: APPLY_SCRIPT });
   redis.defineCommand('tollgateRememberCustomer', { numberOfKeys: 2, lua: REMEMBER_CUSTOMER_SCRIPT });
   redis.defineCommand('tollgateClaimEvent', { numberOfKeys: 1, lua: CLAIM_EVENT_SCRIPT });
+  redis.defineCommand('tollgateSwapCheckout', { numberOfKeys: 2, lua: SWAP_CHECKOUT_SCRIPT });
   const scripts = redis as unknown as BillingScripts;
   return {
     getBilling: (accountId) =>
@@ -84,6 +99,11 @@ export function createRedisBillingStore(redis: RedisClient, guard: StoreGuard): 
         if (!kept) return undefined;
         await redis.zadd(redisKeys.billingIndex(), 0, accountId);
         return kept;
+      }),
+    swapCheckout: (accountId, api, sessionId) =>
+      guard.run('swap_checkout', async () => {
+        const [exists, before] = await scripts.tollgateSwapCheckout(redisKeys.billing(accountId), redisKeys.account(accountId), CHECKOUT + api, sessionId);
+        return exists ? before || null : undefined;
       }),
     accountOfCustomer: (customerId) => guard.run('account_of_customer', async () => (await redis.get(redisKeys.billingCustomer(customerId))) ?? undefined),
     applyBilling: (accountId, api, change) =>

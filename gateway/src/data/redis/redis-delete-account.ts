@@ -8,13 +8,20 @@ const CUSTOMER_FIELD = 'customer:';
 
 /**
  * Erases an account in Redis. What lives outside its slot (its address's claim, the listing, the
- * key-prefix index, its billing customers) goes first; then everything in its slot (record, keys,
- * secrets, history days, billing) in one DEL, one atomic step: a deletion cut short leaves the
- * record, so the next one finds it and finishes. Counters with a TTL (quotas, rates) are left to
- * lapse: they name no person. Every gateway is told to drop the keys it remembered for failing open.
+ * key-prefix and expiry indexes, its billing customers) goes first, for the keys known then; then
+ * everything in its slot (record, keys, secrets, history days, billing) in one script, one atomic
+ * step that deletes every key its index lists at that moment: a key created while this ran is
+ * either listed, and erased, or refused for want of an account (issue 35). A deletion cut short
+ * before that step leaves the record, so the next one finds it and finishes; the indexes of keys
+ * created meanwhile are cleaned after it. Counters with a TTL (quotas, rates) are left to lapse:
+ * they name no person. Every gateway is told to drop the keys it remembered for failing open.
  */
 export function redisDeleteAccount(parts: AccountParts): AccountStore['deleteAccount'] {
-  const { redis, ctx, readAccount } = parts;
+  const { redis, ctx, readAccount, scripts } = parts;
+  const unindex = async (keys: { id: string; prefix: string }[]): Promise<void> => {
+    for (const { id, prefix } of keys) if (prefix) await redis.srem(redisKeys.keyPrefix(prefix), id);
+    if (keys.length) await redis.zrem(redisKeys.keyExpiries(), ...keys.map((k) => k.id));
+  };
   return (accountId) =>
     ctx.guard.run('delete_account', async () => {
       const account = await readAccount(accountId);
@@ -25,19 +32,15 @@ export function redisDeleteAccount(parts: AccountParts): AccountStore['deleteAcc
       const customers = Object.entries(billing).flatMap(([field, value]) => (field.startsWith(CUSTOMER_FIELD) ? [value] : []));
       if (account.email) await releaseEmail(redis, account.email, accountId);
       await redis.zrem(redisKeys.accountIndex(), indexMember(Date.parse(account.created_at), accountId));
-      for (const [i, prefix] of prefixes.entries()) if (prefix) await redis.srem(redisKeys.keyPrefix(prefix), keyIds[i]!);
-      if (keyIds.length) await redis.zrem(redisKeys.keyExpiries(), ...keyIds);
+      await unindex(keyIds.map((id, i) => ({ id, prefix: prefixes[i] ?? '' })));
       for (const customerId of customers) await redis.del(redisKeys.billingCustomer(customerId));
       await redis.zrem(redisKeys.billingIndex(), accountId);
-      await redis.del(
-        redisKeys.legacy.secrets(accountId),
-        redisKeys.keys(accountId),
-        redisKeys.billing(accountId),
-        ...keyIds.map((keyId) => redisKeys.key(accountId, keyId)),
-        ...historyDaysKept(ctx.clock()).map((day) => redisKeys.history(accountId, day)),
-        redisKeys.account(accountId),
-      );
-      for (const id of [...keyIds, accountId]) await redis.publish(redisKeys.revocations(), id);
+      const slot = [redisKeys.account(accountId), redisKeys.keys(accountId), redisKeys.legacy.secrets(accountId), redisKeys.billing(accountId), ...historyDaysKept(ctx.clock()).map((day) => redisKeys.history(accountId, day))];
+      const erased = await scripts.tollgateDeleteAccount(slot.length, ...slot, redisKeys.key(accountId, ''));
+      const erasedKeys: { id: string; prefix: string }[] = [];
+      for (let i = 0; i < erased.length; i += 2) erasedKeys.push({ id: erased[i]!, prefix: erased[i + 1]! });
+      await unindex(erasedKeys.filter((k) => !keyIds.includes(k.id)));
+      for (const id of [...new Set([...keyIds, ...erasedKeys.map((k) => k.id)]), accountId]) await redis.publish(redisKeys.revocations(), id);
       return account;
     });
 }

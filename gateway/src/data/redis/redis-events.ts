@@ -1,4 +1,4 @@
-import { DELIVERIES_LISTED, DELIVERY_KEPT_MS, EndpointLimitError } from '../event-store';
+import { DELIVERIES_LISTED, DELIVERY_KEPT_MS, EndpointLimitError, PendingLimitError } from '../event-store';
 import type { Delivery, EventPreferences, EventStore, WebhookEndpoint } from '../event-store';
 import type { RedisClient } from './redis-client';
 import { redisKeys } from './redis-keys';
@@ -36,17 +36,53 @@ return due
 `;
 
 /**
- * Writes a delivery and lists it for its endpoint (the newest DELIVERIES_LISTED kept), both on the
- * account's slot. KEYS: 1 the record, 2 the endpoint's list. ARGV: 1 JSON, 2 TTL (ms), 3 created
- * (ms), 4 id, 5 how many are listed.
+ * Writes a delivery, lists it for its endpoint (the newest DELIVERIES_LISTED kept) and in the
+ * account's index of deliveries (those past the keeping dropped), and counts it pending or not, all
+ * on the account's slot; nothing for an account that is gone (an attempt that ended after its
+ * erasure writes nothing back). KEYS: 1 the record, 2 the endpoint's list, 3 the account's index,
+ * 4 its pending set, 5 the account's record. ARGV: 1 JSON, 2 TTL (ms), 3 created (ms), 4 id, 5 how
+ * many are listed, 6 '1' when pending. Returns 1, or 0 when the account is gone.
  */
 const SAVE_DELIVERY_SCRIPT = `
+if redis.call('EXISTS', KEYS[5]) == 0 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -1 - tonumber(ARGV[5]))
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
+if ARGV[6] == '1' then
+  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
+  redis.call('PEXPIRE', KEYS[4], ARGV[2])
+else
+  redis.call('ZREM', KEYS[4], ARGV[4])
+end
 return 1
 `;
+
+/**
+ * Makes room for new pending deliveries of one account unless it would then hold more than the cap:
+ * counted and added in one step, so requests at once cannot pass it together. Entries older than
+ * any delivery can stay pending (its retries end within days) are dropped first: a gateway that died
+ * between this and the record's write leaves none for long.
+ * KEYS: 1 the pending set. ARGV: 1 the cap, 2 older than this (ms) is dropped, 3 TTL (ms), then id, created (ms) pairs.
+ * Returns 1, or 0 at the cap.
+ */
+const RESERVE_PENDING_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+local adding = 0
+for i = 4, #ARGV, 2 do
+  if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then adding = adding + 1 end
+end
+if redis.call('ZCARD', KEYS[1]) + adding > tonumber(ARGV[1]) then return 0 end
+for i = 4, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`;
+
+// A delivery is pending for about 28 hours of retries, longer only when an endpoint asks for long Retry-After waits.
+const PENDING_AT_MOST_MS = 7 * 86_400_000;
 
 /**
  * Claims a name unless a claim of it has not lapsed (its end, in ms of the gateway's clock, is the
@@ -64,7 +100,8 @@ interface EventScripts {
   tollgateCreateEndpoint(events: string, field: string, json: string, max: number): Promise<number>;
   tollgateReplaceField(hash: string, field: string, json: string): Promise<number>;
   tollgateClaimDue(queue: string, nowMs: number, limit: number, leaseEndMs: number): Promise<string[]>;
-  tollgateSaveDelivery(record: string, list: string, json: string, ttlMs: number, createdMs: number, id: string, listed: number): Promise<number>;
+  tollgateSaveDelivery(record: string, list: string, index: string, pending: string, account: string, json: string, ttlMs: number, createdMs: number, id: string, listed: number, isPending: '1' | '0'): Promise<number>;
+  tollgateReservePending(pending: string, max: number, olderMs: number, ttlMs: number, ...idsAndCreated: (string | number)[]): Promise<number>;
 }
 
 const ENDPOINT = 'endpoint:';
@@ -82,11 +119,35 @@ export function createRedisEventStore(redis: RedisClient, guard: StoreGuard): Ev
   redis.defineCommand('tollgateCreateEndpoint', { numberOfKeys: 1, lua: CREATE_ENDPOINT_SCRIPT });
   redis.defineCommand('tollgateReplaceField', { numberOfKeys: 1, lua: REPLACE_SCRIPT });
   redis.defineCommand('tollgateClaimDue', { numberOfKeys: 1, lua: CLAIM_DUE_SCRIPT });
-  redis.defineCommand('tollgateSaveDelivery', { numberOfKeys: 2, lua: SAVE_DELIVERY_SCRIPT });
+  redis.defineCommand('tollgateSaveDelivery', { numberOfKeys: 5, lua: SAVE_DELIVERY_SCRIPT });
+  redis.defineCommand('tollgateReservePending', { numberOfKeys: 1, lua: RESERVE_PENDING_SCRIPT });
   const scripts = redis as unknown as EventScripts;
   const member = (d: Pick<Delivery, 'account_id' | 'id'>): string => `${d.account_id}:${d.id}`;
   const save = (d: Delivery): Promise<number> =>
-    scripts.tollgateSaveDelivery(redisKeys.delivery(d.account_id, d.id), redisKeys.deliveries(d.account_id, d.endpoint_id), JSON.stringify(d), DELIVERY_KEPT_MS, Date.parse(d.created_at), d.id, DELIVERIES_LISTED);
+    scripts.tollgateSaveDelivery(
+      redisKeys.delivery(d.account_id, d.id),
+      redisKeys.deliveries(d.account_id, d.endpoint_id),
+      redisKeys.deliveryIndex(d.account_id),
+      redisKeys.pendingDeliveries(d.account_id),
+      redisKeys.account(d.account_id),
+      JSON.stringify(d),
+      DELIVERY_KEPT_MS,
+      Date.parse(d.created_at),
+      d.id,
+      DELIVERIES_LISTED,
+      d.state === 'pending' ? '1' : '0',
+    );
+  // False when an account would pass the cap (thrown outside the guard, which makes every error a store failure).
+  const reserve = async (list: readonly Delivery[], max: number): Promise<boolean> => {
+    const byAccount = new Map<string, Delivery[]>();
+    for (const d of list) byAccount.set(d.account_id, [...(byAccount.get(d.account_id) ?? []), d]);
+    for (const [accountId, own] of byAccount) {
+      const pairs = own.flatMap((d) => [d.id, Date.parse(d.created_at)]);
+      const oldest = Math.min(...own.map((d) => Date.parse(d.created_at)));
+      if (!(await scripts.tollgateReservePending(redisKeys.pendingDeliveries(accountId), max, oldest - PENDING_AT_MOST_MS, DELIVERY_KEPT_MS, ...pairs))) return false;
+    }
+    return true;
+  };
   const readDeliveries = async (pairs: [string, string][]): Promise<Delivery[]> => {
     const values = await Promise.all(pairs.map(([accountId, id]) => redis.get(redisKeys.delivery(accountId, id))));
     return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as Delivery);
@@ -148,12 +209,17 @@ export function createRedisEventStore(redis: RedisClient, guard: StoreGuard): Ev
       }),
     putEndpoint: (endpoint) => guard.run('put_endpoint', async () => (await scripts.tollgateReplaceField(redisKeys.events(endpoint.account_id), ENDPOINT + endpoint.id, JSON.stringify(endpoint))) === 1),
     deleteEndpoint: (accountId, endpointId) => guard.run('delete_endpoint', async () => (await redis.hdel(redisKeys.events(accountId), ENDPOINT + endpointId)) === 1),
-    enqueue: (list) =>
-      guard.run('enqueue_deliveries', async () => {
+    async enqueue(list, maxPending) {
+      const queued = await guard.run('enqueue_deliveries', async () => {
+        if (maxPending !== undefined && !(await reserve(list, maxPending))) return false;
         // The record first: a gateway that leases the queue entry finds it.
-        await Promise.all(list.map(save));
-        if (list.length) await redis.zadd(redisKeys.deliveryQueue(), ...list.flatMap((d) => [Date.parse(d.next_attempt_at ?? d.created_at), member(d)]));
-      }),
+        const saved = await Promise.all(list.map(save));
+        const kept = list.filter((_, i) => saved[i] === 1);
+        if (kept.length) await redis.zadd(redisKeys.deliveryQueue(), ...kept.flatMap((d) => [Date.parse(d.next_attempt_at ?? d.created_at), member(d)]));
+        return true;
+      });
+      if (!queued) throw new PendingLimitError(maxPending ?? 0);
+    },
     claimDue: (nowMs, limit, leaseMs) =>
       guard.run('claim_deliveries', async () => {
         const members = await scripts.tollgateClaimDue(redisKeys.deliveryQueue(), nowMs, limit, nowMs + leaseMs);
@@ -166,11 +232,15 @@ export function createRedisEventStore(redis: RedisClient, guard: StoreGuard): Ev
         const known = new Set(found.map(member));
         const lost = members.filter((m) => !known.has(m));
         if (lost.length) await redis.zrem(redisKeys.deliveryQueue(), ...lost);
+        for (const [accountId, id] of pairs.filter(([accountId, id]) => !known.has(`${accountId}:${id}`))) await redis.zrem(redisKeys.pendingDeliveries(accountId), id);
         return found.filter((d) => d.state === 'pending');
       }),
     saveDelivery: (delivery) =>
       guard.run('save_delivery', async () => {
-        await save(delivery);
+        if (!(await save(delivery))) {
+          await redis.zrem(redisKeys.deliveryQueue(), member(delivery));
+          return;
+        }
         if (delivery.state === 'pending') await redis.zadd(redisKeys.deliveryQueue(), Date.parse(delivery.next_attempt_at ?? delivery.created_at), member(delivery));
         else await redis.zrem(redisKeys.deliveryQueue(), member(delivery));
       }),
@@ -183,6 +253,20 @@ export function createRedisEventStore(redis: RedisClient, guard: StoreGuard): Ev
       guard.run('get_delivery', async () => {
         const json = await redis.get(redisKeys.delivery(accountId, deliveryId));
         return json ? (JSON.parse(json) as Delivery) : undefined;
+      }),
+    deleteAccountEvents: (accountId) =>
+      guard.run('delete_account_events', async () => {
+        const fields = await redis.hgetall(redisKeys.events(accountId));
+        const endpointIds = Object.keys(fields).filter((name) => name.startsWith(ENDPOINT)).map((name) => name.slice(ENDPOINT.length));
+        const lists = endpointIds.map((id) => redisKeys.deliveries(accountId, id));
+        // Deliveries from the account's index, and from its endpoints' lists (what gateways before the index wrote).
+        const ids = new Set(await redis.zrange(redisKeys.deliveryIndex(accountId), 0, -1));
+        for (const list of lists) for (const id of await redis.zrange(list, 0, -1)) ids.add(id);
+        for (const id of await redis.zrange(redisKeys.pendingDeliveries(accountId), 0, -1)) ids.add(id);
+        if (ids.size) await redis.zrem(redisKeys.deliveryQueue(), ...[...ids].map((id) => `${accountId}:${id}`));
+        await redis.del(redisKeys.events(accountId), redisKeys.deliveryIndex(accountId), redisKeys.pendingDeliveries(accountId), ...lists, ...[...ids].map((id) => redisKeys.delivery(accountId, id)));
+        if (await redis.hdel(redisKeys.eventThresholds(), accountId)) await redis.hincrby(redisKeys.eventThresholds(), VERSION, 1);
+        await redis.zrem(redisKeys.eventAccounts(), accountId);
       }),
     listEventAccounts: ({ cursor, limit }) =>
       guard.run('list_event_accounts', async () => {

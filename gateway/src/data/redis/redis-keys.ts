@@ -30,7 +30,7 @@ export const redisKeys = {
   history: (accountId: string, dayId: string): string => `gw:{${accountId}}:hist:${dayId}`,
   /** Marker: this history batch was added (so a batch sent again is not counted twice). */
   historyBatch: (accountId: string, batchId: string): string => `gw:{${accountId}}:hb:${batchId}`,
-  /** Hash: the account's billing (`customer:<CURRENCY>` → provider customer id, `api:<api>` → JSON record). Durable. */
+  /** Hash: the account's billing (`customer:<CURRENCY>` → provider customer id, `api:<api>` → JSON record, `checkout:<api>` → the last checkout session started). Durable. */
   billing: (accountId: string): string => `gw:{${accountId}}:billing`,
   /** String: the account id a provider's customer belongs to; durable. */
   billingCustomer: (customerId: string): string => `gw:{billing-customer:${customerId}}`,
@@ -42,6 +42,10 @@ export const redisKeys = {
   events: (accountId: string): string => `gw:{${accountId}}:events`,
   /** String (JSON): one webhook delivery; kept 30 days from its creation. */
   delivery: (accountId: string, deliveryId: string): string => `gw:{${accountId}}:dlv:${deliveryId}`,
+  /** Sorted set: every delivery of the account by creation time (ms), those older than 30 days dropped: what erasing the account deletes. */
+  deliveryIndex: (accountId: string): string => `gw:{${accountId}}:dlv-index`,
+  /** Sorted set: the account's pending deliveries by creation time (ms), counted against its cap; lives as long as its newest. */
+  pendingDeliveries: (accountId: string): string => `gw:{${accountId}}:dlv-pending`,
   /** Sorted set: an endpoint's deliveries by creation time (ms), the newest 100 kept; lives as long as its newest delivery. */
   deliveries: (accountId: string, endpointId: string): string => `gw:{${accountId}}:dlvs:${endpointId}`,
   /** Marker: something told once (`quota:<api>:<month>:<threshold>`, `expiring:<key>:<days>`, …); lapses when it may be told again. */
@@ -80,6 +84,8 @@ export const redisKeys = {
   audit: (): string => 'gw:audit',
   /** Stream: one account's audit entries (each carrying its id in the server's stream). */
   accountAudit: (accountId: string): string => `gw:{${accountId}}:audit`,
+  /** Counter: one of an account's limited actions (`webhook_send`, `key_create`, `key_revoke`) in one window (an hour's or a day's id). */
+  accountAction: (accountId: string, action: string, windowId: string): string => `gw:{${accountId}}:act:${action}:${windowId}`,
   /** Counter: self-service sign-ups from one client address in one UTC hour. */
   signups: (ip: string, hourId: string): string => `gw:{signup:${ip}}:${hourId}`,
   /** String (JSON): a portal session, by the SHA-256 of its cookie; lives to its end plus a day. */

@@ -1,4 +1,5 @@
 import type { Logger } from '@tollgate/envelope';
+import { ACCOUNT_ACTIONS } from '../../domain/account-actions';
 import { dayWindow, hourWindow, monthWindow, ttlSeconds } from '../../domain/windows';
 import type { Admission, AdmitRequest, QuotaStore, RefundTicket } from '../quota-store';
 import { createRedisAdmit, defineRefund } from './redis-admit';
@@ -52,6 +53,11 @@ export function createRedisQuotaStore(redis: RedisClient, options: RedisQuotaSto
       guard.run('signup', () => {
         const hour = hourWindow(nowMs);
         return count(redisKeys.signups(ip, hour.id), ttlSeconds(hour, nowMs));
+      }),
+    countAction: (accountId, action, nowMs) =>
+      guard.run('account_action', () => {
+        const window = ACCOUNT_ACTIONS[action].window(nowMs);
+        return count(redisKeys.accountAction(accountId, action, window.id), ttlSeconds(window, nowMs));
       }),
     ping: () =>
       guard.run('ping', async () => {

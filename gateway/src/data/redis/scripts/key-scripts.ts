@@ -74,11 +74,11 @@ return 1
  * KEYS: 1 key record, 2 account, 3 the old secrets hash. ARGV: 1 deadline, 2 new hash, 3 grace until (ms), 4 rolled_at,
  * 5 grace_until ('' for none), 6 prefix, 7 last4, 8 key id, 9 the hash the roll replaces (read
  * before, so a roll that was undone, or raced, never replaces a secret nobody meant to).
- * Returns 1, 0 when late, -1 for an unknown key, -2 for a revoked one, -3 when the hash changed.
+ * Returns 1, 0 when late, -1 for an unknown key (or one whose account is gone), -2 for a revoked one, -3 when the hash changed.
  */
 export const ROLL_SCRIPT = `${DEADLINE_PASSED}${MOVE_SECRETS}
 local rec = redis.call('HMGET', KEYS[1], 'hash', 'prev_hash', 'revoked_at', 'expires_ms')
-if not rec[1] then return -1 end
+if not rec[1] or redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
 if rec[3] then return -2 end
 if rec[1] ~= ARGV[9] then return -3 end
 moveSecrets(KEYS[2], KEYS[3])
@@ -213,4 +213,27 @@ while a <= #ARGV do
   k = k + 1 + days + used
 end
 return added
+`;
+
+/**
+ * Erases everything of an account in its slot in one step: its record (with its keys' secrets),
+ * its key index, every key listed there at this moment and the other keys given (billing, old
+ * secrets, history days). A key created before this step is in the index and goes with it; one
+ * created after it finds no account and is refused (CREATE_KEY_SCRIPT): none outlives the account.
+ * KEYS: 1 account, 2 key index, then the others to delete. ARGV: 1 the key record's name up to the
+ * key id (`gw:{acc_…}:key:`). Returns the erased keys' ids and prefixes, in pairs.
+ */
+export const DELETE_ACCOUNT_SCRIPT = `
+local erased = {}
+local names = {}
+for _, member in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  local id = string.sub(member, string.find(member, ':', 1, true) + 1)
+  local name = ARGV[1] .. id
+  erased[#erased + 1] = id
+  erased[#erased + 1] = redis.call('HGET', name, 'prefix') or ''
+  names[#names + 1] = name
+end
+for _, name in ipairs(names) do redis.call('DEL', name) end
+for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
+return erased
 `;
