@@ -28,6 +28,8 @@ export interface Upstream {
 }
 
 const QUEUE_TIMEOUT = 'TOLLGATE_UPSTREAM_QUEUE_TIMEOUT';
+// A call waits for a connection at most this many UPSTREAM_TIMEOUT_MS in all, however the line moves.
+const MAX_WAIT_TIMEOUTS = 4;
 // The service said nothing in time: connecting, before its headers (a body that stops mid-way cuts the client instead).
 const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', QUEUE_TIMEOUT]);
 // A kept-alive socket the service closed fails like this before any byte of the answer.
@@ -80,6 +82,7 @@ class Forward implements Dispatcher.DispatchHandler, InLine {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     this.started = true;
+    this.upstream.starts += 1;
     this.upstream.waiting.remove(this);
     if (this.dropped) controller.abort(new Error('the call was given up before a connection came free'));
   }
@@ -160,6 +163,11 @@ class ServiceForwarder implements Upstream {
   private readonly timeoutMs: number;
   // Calls sent and not yet on a socket, oldest first: each leaves as it gets one, so a finished call is not kept.
   readonly waiting = new WaitingLine<Forward>();
+  /** Requests written to a socket so far: the line moves while this grows (a count, not a time, on the call path). */
+  starts = 0;
+  // What the sweep saw of `starts`, and when it last saw it grow: when a connection last came free.
+  private startsSeen = 0;
+  private movedAt = performance.now();
 
   constructor(deps: UpstreamDeps) {
     this.api = deps.api;
@@ -204,17 +212,39 @@ class ServiceForwarder implements Upstream {
     );
   }
 
-  /** Ends every call that has waited longer than the timeout for a connection, without a timer per call. */
+  /**
+   * Ends the calls waiting for a connection when none has come free for the timeout (the service
+   * holds every one), or when one has waited {@link MAX_WAIT_TIMEOUTS} timeouts in all, without a
+   * timer per call. A line that moves is not refused: a service slowed by load, answering steadily,
+   * serves the back of its line too (issue 35: a call was refused once it had waited the timeout,
+   * however often a connection came free for the calls before it). The verdict waits one turn of
+   * the event loop, as the store guard's does: timers run before the loop reads its sockets, and
+   * after a stall of this process an answer already there frees its connection first.
+   */
   private sweep(): void {
+    if (this.starts !== this.startsSeen) {
+      this.startsSeen = this.starts;
+      this.movedAt = performance.now();
+    }
+    if (this.waiting.first()) setImmediate(() => this.expire());
+  }
+
+  private expire(): void {
     const now = performance.now();
+    if (this.starts !== this.startsSeen) {
+      this.startsSeen = this.starts;
+      this.movedAt = now;
+    }
     for (let forward = this.waiting.first(); forward; forward = this.waiting.first()) {
       const waited = now - forward.queuedAt;
-      // Oldest first: the rest waited less.
-      if (waited <= this.timeoutMs) break;
+      const stuck = now - Math.max(forward.queuedAt, this.movedAt);
+      // Oldest first: the rest waited less, and the line stopped for them no longer.
+      if (stuck <= this.timeoutMs && waited <= this.timeoutMs * MAX_WAIT_TIMEOUTS) break;
       this.waiting.remove(forward);
       if (forward.dropped || forward.call.gone) continue;
       forward.dropped = true;
-      this.failed(forward, Object.assign(new Error(`no connection to the ${this.api} service came free within ${Math.round(waited)} ms`), { code: QUEUE_TIMEOUT }));
+      const why = stuck > this.timeoutMs ? `no connection to the ${this.api} service came free within ${Math.round(stuck)} ms` : `the call waited ${Math.round(waited)} ms for a connection to the ${this.api} service`;
+      this.failed(forward, Object.assign(new Error(why), { code: QUEUE_TIMEOUT }));
     }
   }
 }

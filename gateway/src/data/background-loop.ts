@@ -145,7 +145,10 @@ export function createBackgroundLoops(deps: { clock: () => number; logger?: Logg
       trigger() {
         if (!on) return;
         if (running) again = true;
-        else setImmediate(() => void run());
+        else
+          setImmediate(() => {
+            if (on) void run();
+          });
       },
       start() {
         if (on) return;

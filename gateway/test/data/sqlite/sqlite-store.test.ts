@@ -100,7 +100,11 @@ describe('the embedded SQLite store, with real gateway processes', () => {
     expect(await call(second, other.key)).toBe(401);
     // The month's quota of 5 holds across the restart: two more calls, then 429.
     expect([await call(second, key.key), await call(second, key.key), await call(second, key.key)]).toEqual([200, 200, 429]);
-    expect(await admin('GET', `${second.url}/readyz`)).toEqual({ status: 'ready', store: 'sqlite' });
+    const ready = await admin<{ status: string; store: string; background: Record<string, { stale: boolean }> }>('GET', `${second.url}/readyz`);
+    expect(ready).toMatchObject({ status: 'ready', store: 'sqlite' });
+    // Every background loop of a gateway on SQLite (role all), none stale.
+    expect(Object.keys(ready.background).sort()).toEqual(['account_sweeps', 'quota_alerts', 'quota_thresholds', 'sqlite_write', 'usage_history', 'webhook_delivery']);
+    expect(Object.values(ready.background).filter((loop) => loop.stale)).toEqual([]);
   });
 
   it('when the gateway is killed (kill -9) right after a key creation was answered 201, then after a restart the key works', async () => {
