@@ -46,7 +46,7 @@ describe.each(['sqlite', 'redis'] as const)('a flood of webhook test events on t
     const good = await startWebhookReceiver();
     receivers.push(hung, good);
     // The per-account limits of issue 35 item 2 are raised here: this test is about the worker.
-    gw = await startAttackGateway(store, { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '8000', WEBHOOK_SENDS_PER_HOUR: '10000', WEBHOOK_PENDING_PER_ACCOUNT: '10000' });
+    gw = await startAttackGateway(store, { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '12000', WEBHOOK_SENDS_PER_HOUR: '10000', WEBHOOK_PENDING_PER_ACCOUNT: '10000' });
     const { key } = await gw.newKey({ token: 'q' });
     const dashboard = (method: string, route: string, body?: unknown) =>
       rawCall(`${gw.url}/dashboard/v1${route}`, { method, headers: { 'x-tollgate-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -61,14 +61,14 @@ describe.each(['sqlite', 'redis'] as const)('a flood of webhook test events on t
     const statuses = await inWaves(510, 16, async () => (await dashboard('POST', `/webhooks/${hungId}/test`)).status);
     expect(statuses.filter((s) => s !== 202)).toEqual([]);
     // The worker holds 500 attempts open at the hung endpoint: its in-flight set is full.
-    await until(() => hung.received.length >= 500, '500 attempts in flight', 7_000);
+    await until(() => hung.received.length >= 500, '500 attempts in flight', 11_000);
     expect((await dashboard('POST', `/webhooks/${goodId}/test`)).status).toBe(202);
     await sleep(1_500);
     expect((await rawCall(`${gw.url}/healthz`)).status).toBe(200);
 
-    // The hung attempts end at 8 s; then the worker looks at the queue again.
-    await until(() => good.received.length === 1, 'the other endpoint’s test event', 20_000);
-    await until(() => hung.received.length === 510, 'every queued test event attempted', 20_000);
+    // The hung attempts end at 12 s; then the worker looks at the queue again.
+    await until(() => good.received.length === 1, 'the other endpoint’s test event', 30_000);
+    await until(() => hung.received.length === 510, 'every queued test event attempted', 30_000);
     expect((await rawCall(`${gw.url}/healthz`)).status).toBe(200);
     expect(gw.process.stderr()).toBe('');
   });
