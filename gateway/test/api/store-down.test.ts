@@ -16,6 +16,9 @@ import { startRedisProxy } from '../support/redis-proxy';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
 
+// The one background loop these gateways run (the usage history, hourly), as /readyz lists it whatever the store does.
+const HISTORY_LOOP = { usage_history: { every_ms: 3_600_000, failures_in_a_row: 0, last_success_at: null, stale: false } };
+
 jest.setTimeout(30_000);
 
 // The production default: these tests are about what a frozen or lost Redis does to calls.
@@ -71,7 +74,7 @@ describe('quota store failures (fail closed, the default)', () => {
     answeredAtOnce(started);
     const ready = await request(gw.app).get('/readyz');
     expect(ready.status).toBe(503);
-    expect(ready.body.error.details).toEqual({ store: 'redis', store_reachable: false, quota_fail_mode: 'closed' });
+    expect(ready.body.error.details).toEqual({ store: 'redis', store_reachable: false, quota_fail_mode: 'closed', background: HISTORY_LOOP });
     // The frozen server still holds the 503'd admission; it must not charge when it finally runs.
     await sleep(600);
     redisServer.resume();
@@ -127,7 +130,7 @@ describe('quota store failures with QUOTA_FAIL_MODE=open', () => {
     expect(stranger.body.message).toBe(CHECKS_UNAVAILABLE_UNKNOWN_KEY);
     const ready = await request(gw.app).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.data).toEqual({ status: 'ready', store: 'redis', store_reachable: false, quota_fail_mode: 'open', revocations_heard: true });
+    expect(ready.body.data).toEqual({ status: 'ready', store: 'redis', store_reachable: false, quota_fail_mode: 'open', revocations_heard: true, background: HISTORY_LOOP });
     const metrics = await request(gw.app).get('/metrics').set('Authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(metrics.text).toContain('tollgate_gateway_calls_total{api="token",status="200",decision="fail_open"} 1');
   });
