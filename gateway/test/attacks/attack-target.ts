@@ -7,6 +7,7 @@ import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
 import { ADMIN_TOKEN, buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
+import type { PlanTable } from '../../src/domain/plans';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
 import { signInCode, startSmtpInbox } from '../support/smtp-inbox';
@@ -30,7 +31,7 @@ export interface AttackWorld {
   redis: RedisServer;
   inbox: SmtpInbox;
   /** A gateway on `kind`: a new SQLite file, or the Redis emptied. One at a time: the one before is closed. */
-  gateway(kind: StoreKind, env?: Record<string, string>): Promise<GatewayFixture>;
+  gateway(kind: StoreKind, env?: Record<string, string>, plans?: PlanTable): Promise<GatewayFixture>;
   close(): Promise<void>;
 }
 
@@ -43,9 +44,10 @@ export async function startAttackWorld(): Promise<AttackWorld> {
     upstream,
     redis,
     inbox,
-    async gateway(kind, env = {}) {
+    async gateway(kind, env = {}, plans) {
       await current?.close();
       current = await buildGateway({
+        plans,
         upstream: upstream.url,
         redisUrl: kind === 'redis' ? redis.url : undefined,
         sqlitePath: kind === 'sqlite' ? path.join(dir, `attack-${++files}.db`) : undefined,
@@ -104,6 +106,9 @@ export async function signIn(gw: GatewayFixture, inbox: SmtpInbox, email: string
   if (res.status !== 200) throw new Error(`no session for ${email}: ${res.status} ${res.body.message}`);
   return { cookie: sessionCookieSet(res)!.value, csrf: res.body.data.csrf_token as string, accountId: res.body.data.account.id as string };
 }
+
+/** The headers a signed-in browser sends with a change: its session cookie and CSRF token. */
+export const withSession = (session: { cookie: string; csrf: string }): Record<string, string> => ({ cookie: `tg_session=${session.cookie}`, 'x-csrf-token': session.csrf });
 
 /** A key made by the operator (an account of one key, its address proven), subscribed to token's free plan. */
 export async function operatorKey(gw: GatewayFixture, owner: string): Promise<{ key: string; id: string; accountId: string }> {
