@@ -1,5 +1,5 @@
-import { el, errorRegion, fill, heading, showError } from '../../shared/dom.js';
-import { fieldForm, sixDigits } from '../../shared/form.js';
+import { el, errorRegion, fill, heading } from '../../shared/dom.js';
+import { fieldForm, linkForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
 
 export const title = 'Sign in';
@@ -50,27 +50,16 @@ function emailForm(fromLink) {
     ));
     return input;
   }
-  // Signing in is a press, not the page load: a mail scanner that opens the link signs nobody in.
   function linkStep(email, token) {
-    const problem = errorRegion();
-    const button = el('button', { type: 'submit' }, 'Sign in');
-    fill(area, el(
-      'form',
-      { class: 'stack', onsubmit: async (event) => {
-        event.preventDefault();
-        button.disabled = true;
-        try {
-          await request('POST', '/sign-in/link', { email, token });
-          location.assign(nextPath());
-        } catch (err) {
-          showError(problem, err);
-          button.disabled = false;
-        }
-      } },
-      el('p', {}, `The link from the mail signs you in as ${email}: press Sign in.`),
-      problem,
-      el('div', { class: 'row' }, button, el('button', { type: 'button', class: 'secondary', onclick: () => emailStep(email).focus() }, 'Use another address or send a new code')),
-    ));
+    const { form, button } = linkForm({
+      email,
+      follow: async () => {
+        await request('POST', '/sign-in/link', { email, token });
+        location.assign(nextPath());
+      },
+      again: () => emailStep(email).focus(),
+    });
+    fill(area, form);
     button.focus();
   }
   function codeStep(email) {
@@ -90,9 +79,9 @@ function emailForm(fromLink) {
     ));
     input.focus();
   }
-  if (fromLink.email && fromLink.token) linkStep(fromLink.email, fromLink.token);
-  else emailStep(fromLink.email);
-  return section;
+  // Run once the section is on the page: the link's step moves focus to its button.
+  const start = () => (fromLink.email && fromLink.token ? linkStep(fromLink.email, fromLink.token) : emailStep(fromLink.email));
+  return { section, start };
 }
 
 /** The admin token, or an operator's address and the code mailed to it. */
@@ -112,5 +101,9 @@ export async function render(main) {
   }
   main.append(el('p', { class: 'lead' }, 'The operators’ console: accounts, usage, revenue and the audit log. Every change made here is recorded with your name.'));
   if (ways.token) main.append(tokenForm());
-  if (ways.email) main.append(emailForm(fromLink));
+  if (ways.email) {
+    const byEmail = emailForm(fromLink);
+    main.append(byEmail.section);
+    byEmail.start();
+  }
 }
