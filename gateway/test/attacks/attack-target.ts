@@ -22,6 +22,22 @@ import type { SmtpInbox } from '../support/smtp-inbox';
 export const STORE_KINDS = ['sqlite', 'redis'] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
+/** Plans with a price, for the attacks on paying: token free, pro and scale (EUR), burger free and pro (USD). */
+export const PAID_PLANS: PlanTable = {
+  token: {
+    playground_per_day: 0,
+    plans: {
+      free: { monthly_quota: 100, rate_per_second: 10, price: 0, currency: 'EUR' },
+      pro: { monthly_quota: 1000, rate_per_second: 10, price: 2500, currency: 'EUR' },
+      scale: { monthly_quota: 10_000, rate_per_second: 10, price: 9900, currency: 'EUR' },
+    },
+  },
+  burger: {
+    playground_per_day: 0,
+    plans: { free: { monthly_quota: 100, rate_per_second: 10, price: 0, currency: 'USD' }, pro: { monthly_quota: 1000, rate_per_second: 10, price: 900, currency: 'USD' } },
+  },
+};
+
 /** A Tuesday noon, far from a UTC day's or hour's end. */
 export const ATTACK_START = Date.parse('2026-03-10T12:00:00.000Z');
 

@@ -5,7 +5,6 @@ import { createStripeLocal } from '@tollgate/stripe-local';
 import type { StripeLocal } from '@tollgate/stripe-local';
 import { createStripeProvider } from '../../src/billing/stripe/stripe-provider';
 import type { AuditEntry } from '../../src/data/audit-log';
-import type { PlanTable } from '../../src/domain/plans';
 import { eventually } from '../support/eventually';
 import { runGatewayScript } from '../support/gateway-process';
 import { rawCall } from '../support/raw-http';
@@ -13,7 +12,7 @@ import type { RawAnswer } from '../support/raw-http';
 import { signInCode } from '../support/smtp-inbox';
 import { startAttackGateway } from './attack-gateway';
 import type { AttackGateway } from './attack-gateway';
-import { STORE_KINDS, useAttackWorld } from './attack-target';
+import { PAID_PLANS, STORE_KINDS, useAttackWorld } from './attack-target';
 
 // Issue 35, item 7: plan changes made by payments left no audit entry (billing wrote around the
 // audited store), nor did webhook endpoint changes, secret rotations, console sign-ins and admin-token
@@ -21,15 +20,6 @@ import { STORE_KINDS, useAttackWorld } from './attack-target';
 
 jest.setTimeout(180_000);
 
-const PLANS: PlanTable = {
-  token: {
-    playground_per_day: 0,
-    plans: {
-      free: { monthly_quota: 100, rate_per_second: 10, price: 0, currency: 'EUR' },
-      pro: { monthly_quota: 1000, rate_per_second: 10, price: 2500, currency: 'EUR' },
-    },
-  },
-};
 const CUSTOMER_NETWORK = '10.0.0.1';
 const OPERATOR = 'ops@example.com';
 const OPERATOR_NETWORK = '198.51.100.20';
@@ -60,7 +50,7 @@ describe.each(STORE_KINDS)('every change on the record, through main.ts, with th
 
   async function start(): Promise<AttackGateway> {
     const apiBase = new URL(local.url);
-    await createStripeProvider({ secretKey: 'sk_test_tollgate_attacks', apiBase: { host: apiBase.hostname, port: Number(apiBase.port), protocol: 'http' }, publicUrl: 'https://gateway.example.com', graceDays: 7, reconcileSeconds: 3600, testClocks: false }, PLANS, Date.now).syncCatalogue(PLANS, 'https://gateway.example.com/billing/webhook');
+    await createStripeProvider({ secretKey: 'sk_test_tollgate_attacks', apiBase: { host: apiBase.hostname, port: Number(apiBase.port), protocol: 'http' }, publicUrl: 'https://gateway.example.com', graceDays: 7, reconcileSeconds: 3600, testClocks: false }, PAID_PLANS, Date.now).syncCatalogue(PAID_PLANS, 'https://gateway.example.com/billing/webhook');
     gw = await startAttackGateway(
       kind,
       {
@@ -73,7 +63,7 @@ describe.each(STORE_KINDS)('every change on the record, through main.ts, with th
         STRIPE_API_BASE: local.url,
         WEBHOOKS_ALLOW_PRIVATE: 'true',
       },
-      { plans: PLANS, tokenFile: true },
+      { plans: PAID_PLANS, tokenFile: true },
     );
     return gw;
   }

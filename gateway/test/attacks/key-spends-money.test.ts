@@ -3,29 +3,13 @@ import Stripe from 'stripe';
 import { createStripeLocal } from '@tollgate/stripe-local';
 import type { StripeLocal } from '@tollgate/stripe-local';
 import { createStripeProvider } from '../../src/billing/stripe/stripe-provider';
-import type { PlanTable } from '../../src/domain/plans';
 import type { GatewayFixture } from '../support/gateway-fixture';
-import { ATTACK_START, STORE_KINDS, signIn, useAttackWorld, withSession } from './attack-target';
+import { ATTACK_START, PAID_PLANS, STORE_KINDS, signIn, useAttackWorld, withSession } from './attack-target';
 
 // Issue 35, item 4: a data key alone could start a Checkout, upgrade a paid plan (the card charged at
 // once) and open Stripe's customer portal. Keys live in scripts, CI and logs.
 
 jest.setTimeout(120_000);
-
-const PLANS: PlanTable = {
-  token: {
-    playground_per_day: 0,
-    plans: {
-      free: { monthly_quota: 100, rate_per_second: 10, price: 0, currency: 'EUR' },
-      pro: { monthly_quota: 1000, rate_per_second: 10, price: 2500, currency: 'EUR' },
-      scale: { monthly_quota: 10_000, rate_per_second: 10, price: 9900, currency: 'EUR' },
-    },
-  },
-  burger: {
-    playground_per_day: 0,
-    plans: { free: { monthly_quota: 100, rate_per_second: 10, price: 0, currency: 'USD' }, pro: { monthly_quota: 1000, rate_per_second: 10, price: 900, currency: 'USD' } },
-  },
-};
 
 const world = useAttackWorld();
 let local: StripeLocal;
@@ -43,8 +27,8 @@ describe.each(STORE_KINDS)('money and a leaked key with the %s store', (kind) =>
   let n = 0;
   let email: string;
   beforeEach(async () => {
-    gw = await world.gateway(kind, { STRIPE_SECRET_KEY: 'sk_test_tollgate_attacks', STRIPE_API_BASE: local.url, PUBLIC_URL: 'https://portal.example.com' }, PLANS);
-    await createStripeProvider(gw.config.billing!, PLANS, gw.clock.now).syncCatalogue(PLANS, 'https://portal.example.com/billing/webhook');
+    gw = await world.gateway(kind, { STRIPE_SECRET_KEY: 'sk_test_tollgate_attacks', STRIPE_API_BASE: local.url, PUBLIC_URL: 'https://portal.example.com' }, PAID_PLANS);
+    await createStripeProvider(gw.config.billing!, PAID_PLANS, gw.clock.now).syncCatalogue(PAID_PLANS, 'https://portal.example.com/billing/webhook');
     email = `payer${++n}-${kind}@example.com`;
   });
 
