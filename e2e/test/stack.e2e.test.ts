@@ -19,9 +19,10 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 const validators = new Map<string, ValidateFunction>();
 
-async function call(path: string, init: { key?: string; requestId?: string; method?: string; body?: unknown; bearer?: string } = {}) {
+async function call(path: string, init: { key?: string; requestId?: string; method?: string; body?: unknown; bearer?: string; session?: { cookie: string; csrf: string } } = {}) {
   const headers: Record<string, string> = {};
   if (init.key) headers[KEY_HEADER] = init.key;
+  if (init.session) Object.assign(headers, { cookie: init.session.cookie, 'x-csrf-token': init.session.csrf });
   if (init.requestId) headers['x-request-id'] = init.requestId;
   if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -38,6 +39,28 @@ async function createKey(subscriptions: Record<string, string>): Promise<{ key: 
   const res = await call('/admin/v1/keys', { method: 'POST', bearer: ADMIN_TOKEN, body: { owner: 'e2e@tollgate.test', subscriptions } });
   expect(res.status).toBe(201);
   return { key: res.body.data.key, id: res.body.data.id };
+}
+
+/** The sign-in codes mailed to `email` so far: the demo has no SMTP_URL, so each mail is written to the gateway's log. */
+function codesMailedTo(email: string): string[] {
+  return e2e
+    .output()
+    .split('\n')
+    .filter((line) => line.includes(`"to":"${email}"`) && line.includes('Your Tollgate sign-in code'))
+    .map((line) => / {4}(\d{6})/.exec(line)?.[1] ?? '');
+}
+
+/** Signs `email` in to the portal as a person does, with the code from the mail: the session cookie and its CSRF token. */
+async function signIn(email: string): Promise<{ cookie: string; csrf: string }> {
+  const before = codesMailedTo(email).length;
+  expect((await call('/dashboard/v1/sign-in', { method: 'POST', body: { email } })).status).toBe(202);
+  // The log is written in batches: wait for the line.
+  for (let i = 0; i < 50 && codesMailedTo(email).length === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const code = codesMailedTo(email).at(-1);
+  const res = await fetch(`${e2e.gateway}/dashboard/v1/sign-in/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, code }) });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { csrf_token: string } };
+  return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrf: body.data.csrf_token };
 }
 
 // The 200 schema the combined reference documents for a proxied path (query string left out).
@@ -185,8 +208,11 @@ describe('the demo stack through the gateway', () => {
   });
 
   it('when a person takes a paid plan in the demo, then Checkout is the Stripe stand-in’s page, and paying with 4242 gives the plan at once', async () => {
-    const buyer = await createKey({});
-    const checkout = await call('/dashboard/v1/billing/checkout', { method: 'POST', key: buyer.key, body: { api: 'burger', plan: 'scale' } });
+    // Money moves only for a signed-in person (a key alone cannot start a Checkout).
+    const session = await signIn('buyer@e2e.test');
+    const buyer = (await call('/dashboard/v1/keys', { method: 'POST', session, body: { name: 'e2e' } })).body.data as { key: string };
+    expect((await call('/dashboard/v1/billing/checkout', { method: 'POST', key: buyer.key, body: { api: 'burger', plan: 'scale' } })).status).toBe(401);
+    const checkout = await call('/dashboard/v1/billing/checkout', { method: 'POST', session, body: { api: 'burger', plan: 'scale' } });
     expect(checkout.status).toBe(200);
     expect(checkout.body.data.url.startsWith(`${e2e.billing.url}/checkout/cs_test_`)).toBe(true);
     const paid = await fetch(checkout.body.data.url, { method: 'POST', body: new URLSearchParams({ cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' }), redirect: 'manual' });

@@ -10,11 +10,15 @@ import type { UsageRecorder } from './data/usage-recorder';
 import { StoreError } from './data/stores';
 import type { GatewayMetrics } from './http/metrics';
 import { noStore } from './http/no-store';
-import { createAdminAuth } from './http/admin-auth';
+import { createAdminAuth, createAdminTokenCheck } from './http/admin-auth';
+import type { AdminTokenCheck } from './http/admin-auth';
+import { transportSecurity, transportSecurityFor } from './http/transport-security';
+import { customerSource } from './http/audit-source';
 import { fixedAdminToken } from './data/admin-token';
 import type { AdminToken } from './data/admin-token';
 import type { NewAuditEntry } from './data/audit-log';
 import { auditedAccountStore } from './data/audited-account-store';
+import { auditedBillingStore } from './data/audited-billing-store';
 import type { AuditDeps, AuditSource } from './data/audited-account-store';
 import { createAdminRoutes } from './admin/admin-routes';
 import { createApiHandlers, createApiRoutes } from './api/api-routes';
@@ -23,7 +27,7 @@ import { createCorsPolicy } from './api/cors-policy';
 import { FailOpenCache } from './api/fail-open-cache';
 import { createFastPath, pendingErrorOf } from './api/fast-path';
 import { createDashboardRoutes } from './dashboard/dashboard-routes';
-import { createDashboardAuth } from './dashboard/dashboard-auth';
+import { createDashboardAuth, createPersonAuth } from './dashboard/dashboard-auth';
 import { createBilling } from './billing/create-billing';
 import type { Billing } from './billing/create-billing';
 import { CODE_FIELD, CODE_TTL_MS, createCodes } from './dashboard/sign-in-codes';
@@ -128,6 +132,7 @@ function apiDeps(deps: Composed): ApiRoutesDeps {
     clock: deps.clock,
     logger: deps.logger,
     metrics: deps.metrics,
+    transportSecurity: transportSecurityFor(config.publicUrl),
     ...(deps.events.usage ? { usage: deps.events.usage } : {}),
     observerFor: (api) => deps.events.observerFor(api),
   };
@@ -136,10 +141,14 @@ function apiDeps(deps: Composed): ApiRoutesDeps {
 function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCache: FailOpenCache): Express {
   const { config, stores, clock, logger, metrics } = deps;
   const adminToken = deps.adminToken ?? fixedAdminToken(config.adminToken);
+  // One check for every door the admin token opens: wrong tokens are counted per network across them.
+  const adminCheck = createAdminTokenCheck({ token: adminToken, sessionStore: stores.sessionStore, clock });
   const audit = auditDeps(deps);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Every answer, errors and the fast path's included (its calls set it themselves).
+  app.use(transportSecurity(transportSecurityFor(config.publicUrl)));
   // req.ip (sign-up limiting) believes X-Forwarded-For only from TRUSTED_PROXIES.
   app.set('trust proxy', config.trust);
   // An error raised on the fast path is rendered here, by the one error handler.
@@ -149,16 +158,16 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
   // Failing open, whether revocations are heard says whether the gateway can yet serve keys it verified.
   const heard = (): { revocations_heard?: boolean } => (config.quotaFailMode === 'open' ? { revocations_heard: failOpenCache.listening } : {});
   app.use(createHealthRoutes(createReadiness({ stores, quotaFailMode: config.quotaFailMode, loops: deps.loops, extra: heard })));
-  app.get('/metrics', metricsGuard(config, adminToken), sendMetrics(metrics));
+  app.get('/metrics', metricsGuard(config, adminCheck), sendMetrics(metrics));
   const { mailer, billing, events } = deps;
   // Before any body parser: the webhook's signature covers its raw bytes.
   app.use(billing.webhookRoute);
   app.use('/admin/billing', noStore);
-  app.use(billing.adminRoutes(createAdminAuth(adminToken)));
-  app.use('/admin/v1', noStore, createAdminRoutes({ adminToken, plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
+  app.use(billing.adminRoutes(createAdminAuth(adminCheck)));
+  app.use('/admin/v1', noStore, createAdminRoutes({ adminCheck, plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
   app.use(
     createConsoleRoutes({
-      adminToken,
+      adminCheck,
       operatorEmails: config.operatorEmails,
       sessionStore: stores.sessionStore,
       accountStore: stores.accountStore,
@@ -170,6 +179,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       // The portal's codes (their store, tries and limits), for operators' sign-in and customers' proofs.
       codes: { ...createCodes({ sessionStore: stores.sessionStore, mailer, clock, signInsPerHour: config.signInsPerHour }), field: CODE_FIELD, ttlMs: CODE_TTL_MS },
       publicUrl: config.publicUrl,
+      mailFailed: (err) => logger.error({ err: err.message }, 'console sign-in mail not sent'),
       clock,
       ...audit,
     }),
@@ -198,9 +208,10 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       ...audit,
     }),
   );
-  const authenticate = createDashboardAuth({ accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock });
-  app.use('/dashboard/v1', noStore, billing.routes(authenticate));
-  app.use('/dashboard/v1', noStore, events.routes(authenticate));
+  const callers = { accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock };
+  const authenticate = createDashboardAuth(callers);
+  app.use('/dashboard/v1', noStore, billing.routes(authenticate, createPersonAuth(callers, 'start a checkout, change, cancel or keep a paid plan, or open the billing portal')));
+  app.use('/dashboard/v1', noStore, events.routes(authenticate, customerSource));
   app.use(createPortalRoutes({ keyHeader: config.keyHeader, apis: Object.keys(config.upstreams) }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(createApiRoutes(handlers));
@@ -231,7 +242,7 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
     config: config.billing,
     supportEmail: config.supportEmail,
     plans: config.plans,
-    billingStore: stores.billingStore,
+    billingStore: auditedBillingStore(stores.billingStore, stores.accountStore, auditDeps(deps), BILLING_SOURCE),
     accountStore: auditedAccountStore(stores.accountStore, auditDeps(deps), BILLING_SOURCE),
     mailer,
     clock: deps.clock,
@@ -242,7 +253,7 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
 /** The events room from the config (no jobs: main.ts starts those on the one it builds). */
 export function createEventsFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'metrics' | 'loops'>, mailer: Mailer): Events {
   const { config } = deps;
-  return createEvents({ config: config.events, plans: config.plans, stores: deps.stores, mailer, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, loops: deps.loops, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
+  return createEvents({ config: config.events, plans: config.plans, stores: deps.stores, mailer, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, loops: deps.loops, audit: auditDeps(deps), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
 }
 
 const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, res) => {
@@ -251,32 +262,32 @@ const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, re
 
 // Metrics name every API, status and store latency: not for the public port. With METRICS_PORT
 // they are served there alone; without it, behind the admin token.
-function metricsGuard(config: GatewayConfig, adminToken: AdminToken): RequestHandler {
+function metricsGuard(config: GatewayConfig, adminCheck: AdminTokenCheck): RequestHandler {
   if (config.metricsPort !== undefined) {
     return () => {
       throw new AppError('NOT_FOUND', 'metrics are served on METRICS_PORT, not on this port');
     };
   }
-  if (adminToken.source === 'none') {
+  if (adminCheck.token.source === 'none') {
     return () => {
       throw new AppError('NOT_FOUND', 'metrics are off: set METRICS_PORT to serve them on a port of their own, or ADMIN_TOKEN to serve them here to its bearer');
     };
   }
-  return createAdminAuth(adminToken, { what: 'metrics endpoint' });
+  return createAdminAuth(adminCheck, { what: 'metrics endpoint' });
 }
 
 /**
  * The app of a `GATEWAY_ROLE=worker` process: `/healthz`, `/readyz` (its loops) and `/metrics` as
  * on any gateway; every other path 404, saying this process serves no calls.
  */
-export function createWorkerApp(deps: Pick<AppDeps, 'config' | 'stores' | 'logger' | 'metrics' | 'loops' | 'adminToken'>): Express {
+export function createWorkerApp(deps: Pick<AppDeps, 'config' | 'stores' | 'logger' | 'metrics' | 'loops' | 'adminToken' | 'clock'>): Express {
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(createRequestIdMiddleware(), createRequestLogger(deps.logger));
   app.use(createHealthRoutes(createReadiness({ stores: deps.stores, quotaFailMode: config.quotaFailMode, loops: deps.loops })));
-  app.get('/metrics', metricsGuard(config, deps.adminToken ?? fixedAdminToken(config.adminToken)), sendMetrics(deps.metrics));
+  app.get('/metrics', metricsGuard(config, createAdminTokenCheck({ token: deps.adminToken ?? fixedAdminToken(config.adminToken), sessionStore: deps.stores.sessionStore, clock: deps.clock })), sendMetrics(deps.metrics));
   app.use(() => {
     throw new AppError('NOT_FOUND', 'this gateway runs background work only (GATEWAY_ROLE=worker) and serves no calls; send them to a gateway of role api or all');
   });

@@ -3,15 +3,15 @@ import { hostname, userInfo } from 'node:os';
 import { createLogger } from '@tollgate/envelope';
 import { CLI_USAGE, CliUsageError, runCliCommand } from './admin/cli-commands';
 import { httpClient } from './admin/http-operator-client';
-import { BILLING_OFF, rotateTokenFile, storeClient } from './admin/operator-client';
+import { BILLING_OFF, storeClient } from './admin/operator-client';
 import type { OperatorClient, RotateAdminToken } from './admin/operator-client';
 import { createBillingCommands } from './billing/billing-cli';
 import type { BillingCommands } from './billing/billing-cli';
 import { createBilling } from './billing/create-billing';
 import { MEMORY_STORE_PATH, loadCliConfig } from './config';
 import type { GatewayConfig } from './config';
-import { fileAdminToken, openAdminToken } from './data/admin-token';
-import { auditedAccountStore } from './data/audited-account-store';
+import { AdminTokenFixedError, fileAdminToken, openAdminToken } from './data/admin-token';
+import { appendAudit, auditedAccountStore } from './data/audited-account-store';
 import type { AuditSource } from './data/audited-account-store';
 import { createMemoryStores } from './data/memory/memory-stores';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
@@ -91,13 +91,25 @@ async function main(): Promise<number> {
     connect = async () => client;
     rotateAdminToken = client.rotateAdminToken;
   } else {
-    rotateAdminToken = () => rotateTokenFile(openAdminToken(config))();
+    // Changes made on the store are the CLI's, from this host.
+    const source: AuditSource = { actor: { type: 'operator', id: `cli:${userInfo().username}@${hostname()}`, via: 'cli' }, from: hostname() };
+    rotateAdminToken = async () => {
+      const adminToken = openAdminToken(config);
+      if (adminToken.source !== 'file') throw new AdminTokenFixedError(adminToken.source);
+      // The store first, for the audit log: a gateway holding its file is the way in (TOLLGATE_URL), and records it there.
+      const opened = await openStores(config, clock);
+      try {
+        const rotated = { token: adminToken.rotate(), file: adminToken.file! };
+        await appendAudit({ auditLog: opened.stores.auditLog, onAuditFailure }, { account_id: null, ...source, action: 'admin_token.rotate', target: null, details: {} });
+        return rotated;
+      } finally {
+        opened.close();
+      }
+    };
     connect = async () => {
       const opened = await openStores(config, clock);
       close = opened.close;
-      const { stores } = opened;
-      const source: AuditSource = { actor: { type: 'operator', id: `cli:${userInfo().username}@${hostname()}`, via: 'cli' }, from: hostname() };
-      return storeClient({ stores, plans: config.plans, clock, source, onAuditFailure, billing: billingFor(stores) });
+      return storeClient({ stores: opened.stores, plans: config.plans, clock, source, onAuditFailure, billing: billingFor(opened.stores) });
     };
   }
   try {

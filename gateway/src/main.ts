@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   events.start({ api: serveCalls, fleet: runFleetJobs });
   const { app, listener } = recorder
     ? createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing, events, adminToken, loops })
-    : { app: createWorkerApp({ config, stores, logger, metrics, loops, adminToken }), listener: undefined };
+    : { app: createWorkerApp({ config, stores, logger, metrics, loops, adminToken, clock }), listener: undefined };
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({
     app,

@@ -5,14 +5,14 @@ import type { Subscription } from '../domain/admission';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
 import { AdminTokenFixedError } from '../data/admin-token';
-import type { AdminToken } from '../data/admin-token';
 import type { AuditLog } from '../data/audit-log';
-import { auditedAccountStore } from '../data/audited-account-store';
+import { appendAudit, auditedAccountStore } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';
 import { createLegacyKeyStore } from '../data/key-store';
 import type { KeyRecord, KeyStore } from '../data/key-store';
 import type { QuotaStore } from '../data/quota-store';
 import { createAdminAuth } from '../http/admin-auth';
+import type { AdminTokenCheck } from '../http/admin-auth';
 import { createAccountActions } from '../http/account-actions';
 import { createAuditActions } from '../http/audit-actions';
 import { adminApiSource } from '../http/audit-source';
@@ -63,7 +63,8 @@ export const ADMIN_ROUTES = {
 
 /** What the admin routes need. */
 export interface AdminDeps extends AuditDeps {
-  adminToken: AdminToken;
+  /** The admin token and its check (wrong tokens limited per network). */
+  adminCheck: AdminTokenCheck;
   plans: PlanTable;
   accountStore: AccountStore;
   quotaStore: QuotaStore;
@@ -84,7 +85,7 @@ export function createAdminRoutes(deps: AdminDeps): Router {
   // Keys as one-key accounts, over the account store as this request changes it (audited).
   const keyStore = (req: express.Request): KeyStore => createLegacyKeyStore(auditedAccountStore(deps.accountStore, deps, adminApiSource(req)));
   const router = Router();
-  router.use(createAdminAuth(deps.adminToken), express.json({ limit: '16kb' }));
+  router.use(createAdminAuth(deps.adminCheck), express.json({ limit: '16kb' }));
   router.use(createAdminAccountRoutes(createAccountActions(deps), createAuditActions(deps.auditLog)));
 
   router.post('/keys', async (req, res) => {
@@ -124,13 +125,17 @@ export function createAdminRoutes(deps: AdminDeps): Router {
     sendOk(res, await readUsage(record, plans, quotaStore, deps.clock()), ADMIN_ROUTES.usage.message);
   });
 
-  router.post('/admin-token/rotate', (_req, res) => {
+  router.post('/admin-token/rotate', async (req, res) => {
+    const { token: adminToken } = deps.adminCheck;
+    let token: string;
     try {
-      sendOk(res, { token: deps.adminToken.rotate(), file: deps.adminToken.file! }, ADMIN_ROUTES.rotateToken.message);
+      token = adminToken.rotate();
     } catch (err) {
       if (err instanceof AdminTokenFixedError) throw new AppError('CONFLICT', err.message);
       throw err;
     }
+    await appendAudit(deps, { account_id: null, ...adminApiSource(req), action: 'admin_token.rotate', target: null, details: {} });
+    sendOk(res, { token, file: adminToken.file! }, ADMIN_ROUTES.rotateToken.message);
   });
 
   return router;

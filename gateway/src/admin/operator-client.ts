@@ -1,6 +1,5 @@
 import type { Subscription } from '../domain/admission';
 import type { PlanTable } from '../domain/plans';
-import type { AdminToken } from '../data/admin-token';
 import type { AuditEntry } from '../data/audit-log';
 import { auditedAccountStore } from '../data/audited-account-store';
 import type { AuditDeps, AuditSource } from '../data/audited-account-store';
@@ -86,9 +85,6 @@ export function directClient(deps: DirectClientDeps): OperatorClient {
     billing: deps.billing,
   };
 }
-
-/** Rotating the token kept in a file beside the store, by hand (no gateway needed: a running one reads the file again). */
-export const rotateTokenFile = (adminToken: AdminToken): RotateAdminToken => async () => ({ token: adminToken.rotate(), file: adminToken.file! });
 
 const cardsOff = async (): Promise<never> => {
   throw new Error('card payments are off: set STRIPE_SECRET_KEY (and PUBLIC_URL, the portal’s origin) to use the billing commands');

@@ -16,6 +16,8 @@ export interface ApiShared {
   recorder: UsageRecorder;
   clock: () => number;
   logger: Logger;
+  /** `Strict-Transport-Security` on every answer (PUBLIC_URL is https); unset: none. */
+  transportSecurity?: string;
 }
 
 /** What every call to one API shares: its name and plans, and how its calls are counted. */
@@ -83,6 +85,8 @@ export class ApiCall {
     private readonly startedAt = performance.now(),
   ) {
     this.headers[REQUEST_ID_HEADER] = requestId;
+    const hsts = context.transportSecurity;
+    if (hsts !== undefined) this.headers['strict-transport-security'] = hsts;
     (res as WithCall)[CALL] = this;
     // `on`, not `once`: `once` wraps the listener in a closure per call, and 'close' comes once.
     res.on('close', answerClosed);

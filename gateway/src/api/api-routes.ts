@@ -57,6 +57,7 @@ export function createApiHandlers(deps: ApiRoutesDeps): Map<string, ApiHandler> 
     if (!target) continue;
     const { quotaStore, clock, logger } = deps;
     const context: ApiContext = { api, apiPlans, quotaStore, recorder: deps.recorder, countCall: createCallCounter(deps.metrics, api), clock, logger };
+    if (deps.transportSecurity !== undefined) context.transportSecurity = deps.transportSecurity;
     if (deps.usage) context.usage = deps.usage;
     const observeQuota = deps.observerFor?.(api);
     if (observeQuota) context.observeQuota = observeQuota;

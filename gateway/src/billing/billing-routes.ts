@@ -26,19 +26,21 @@ const PROVIDER = ['NOT_FOUND', 'UPSTREAM_UNAVAILABLE', ...CALLER] as const;
 export const BILLING_ROUTES = {
   status: { method: 'get', path: '/dashboard/v1/billing/status', summary: 'Whether paid plans are taken by card here, and your running paid subscriptions (read from the gateway, quick)', data: BILLING_STATUS_SCHEMA, message: 'Billing status', errors: [...CALLER] },
   page: { method: 'get', path: '/dashboard/v1/billing', summary: 'Your paid subscriptions and invoices (with links to each invoice’s page and PDF)', data: BILLING_PAGE_SCHEMA, message: 'Billing retrieved', errors: [...PROVIDER] },
-  checkout: { method: 'post', path: '/dashboard/v1/billing/checkout', summary: 'Start paying for a plan by card: answers the URL of Stripe Checkout to send the browser to; access starts when the payment is confirmed', body: CHECKOUT_BODY, data: REDIRECT_SCHEMA, message: 'Checkout started', errors: ['CONFLICT', 'NOT_READY', ...PROVIDER] },
+  checkout: { method: 'post', path: '/dashboard/v1/billing/checkout', summary: 'Start paying for a plan by card (session cookie only: a key cannot move money): answers the URL of Stripe Checkout to send the browser to; access starts when the payment is confirmed', body: CHECKOUT_BODY, data: REDIRECT_SCHEMA, message: 'Checkout started', errors: ['CONFLICT', 'NOT_READY', ...PROVIDER] },
   checkoutState: { method: 'get', path: '/dashboard/v1/billing/checkout/{session}', summary: 'How a checkout of yours stands, read back from Stripe: null while the payment is processing', data: CHECKOUT_STATE_SCHEMA, message: 'Checkout read', errors: [...PROVIDER] },
-  change: { method: 'put', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Change a plan paid by card: a dearer one at once (the difference for the rest of the period charged now), a cheaper one at the period’s end, a free one by cancelling at the period’s end; your current plan takes back a change to come', body: CHANGE_BODY, data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription changed', errors: ['CONFLICT', 'NOT_READY', 'SUBSCRIPTION_REQUIRED', ...PROVIDER] },
-  cancel: { method: 'delete', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Cancel a plan paid by card at the end of the period (it then falls back to the free plan); undo with …/keep', data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription ends at the period’s end', errors: [...PROVIDER] },
-  keep: { method: 'post', path: '/dashboard/v1/billing/subscriptions/{api}/keep', summary: 'Take back a cancellation or a plan change set for the period’s end', data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription kept', errors: [...PROVIDER] },
-  portal: { method: 'post', path: '/dashboard/v1/billing/portal', summary: 'Open Stripe’s customer portal (card, invoices) for the card customer of a currency: answers its URL', body: PORTAL_BODY, data: REDIRECT_SCHEMA, message: 'Customer portal opened', errors: [...PROVIDER] },
+  change: { method: 'put', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Change a plan paid by card (session cookie only): a dearer one at once (the difference for the rest of the period charged now), a cheaper one at the period’s end, a free one by cancelling at the period’s end; your current plan takes back a change to come', body: CHANGE_BODY, data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription changed', errors: ['CONFLICT', 'NOT_READY', 'SUBSCRIPTION_REQUIRED', ...PROVIDER] },
+  cancel: { method: 'delete', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Cancel a plan paid by card (session cookie only) at the end of the period (it then falls back to the free plan); undo with …/keep', data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription ends at the period’s end', errors: [...PROVIDER] },
+  keep: { method: 'post', path: '/dashboard/v1/billing/subscriptions/{api}/keep', summary: 'Take back a cancellation or a plan change set for the period’s end (session cookie only)', data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription kept', errors: [...PROVIDER] },
+  portal: { method: 'post', path: '/dashboard/v1/billing/portal', summary: 'Open Stripe’s customer portal (card, invoices) for the card customer of a currency (session cookie only): answers its URL', body: PORTAL_BODY, data: REDIRECT_SCHEMA, message: 'Customer portal opened', errors: [...PROVIDER] },
 } satisfies Record<string, RouteDoc>;
 
 /** What the billing routes need; `actions` and `views` are absent when card payments are off. */
 export interface BillingRoutesDeps {
   plans: PlanTable;
-  /** The dashboard's caller check (a key, or the session cookie with its CSRF check). */
+  /** The dashboard's caller check (a key, or the session cookie with its CSRF check): what reads billing. */
   authenticate: (req: Request) => Promise<{ account: Account }>;
+  /** The signed-in person alone (the session cookie with its CSRF check, never a key): what moves money. */
+  person: (req: Request) => Promise<{ account: Account }>;
   supportEmail?: string;
   billing?: {
     actions: BillingActions;
@@ -51,7 +53,7 @@ const SESSION_ID = /^cs_[A-Za-z0-9_]{1,200}$/;
 
 /** `/dashboard/v1/billing/*`: mounted at `/dashboard/v1`, where the portal's session cookie goes. */
 export function createBillingRoutes(deps: BillingRoutesDeps): Router {
-  const { authenticate, plans } = deps;
+  const { authenticate, person, plans } = deps;
   const parseCheckout = createBodyParser<{ api: string; plan: string }>(CHECKOUT_BODY);
   const parseChange = createBodyParser<{ plan: string }>(CHANGE_BODY);
   const parsePortal = createBodyParser<{ currency?: string }>(PORTAL_BODY);
@@ -75,7 +77,7 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
     sendOk(res, await on().page(account), BILLING_ROUTES.page.message);
   });
   router.post('/billing/checkout', async (req, res) => {
-    const { account } = await authenticate(req);
+    const { account } = await person(req);
     const { api, plan } = parseCheckout(req.body);
     apiPlansOf(plans, api);
     sendOk(res, await on().actions.checkout(account, api, plan), BILLING_ROUTES.checkout.message);
@@ -86,23 +88,23 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
     sendOk(res, { subscription: await on().actions.confirmCheckout(account, req.params.session) }, BILLING_ROUTES.checkoutState.message);
   });
   router.put('/billing/subscriptions/:api', async (req, res) => {
-    const { account } = await authenticate(req);
+    const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
     const { plan } = parseChange(req.body);
     sendOk(res, { api: req.params.api, ...(await on().actions.changePlan(account, req.params.api, plan)) }, BILLING_ROUTES.change.message);
   });
   router.delete('/billing/subscriptions/:api', async (req, res) => {
-    const { account } = await authenticate(req);
+    const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
     sendOk(res, { api: req.params.api, ...(await on().actions.cancel(account, req.params.api)) }, BILLING_ROUTES.cancel.message);
   });
   router.post('/billing/subscriptions/:api/keep', async (req, res) => {
-    const { account } = await authenticate(req);
+    const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
     sendOk(res, { api: req.params.api, ...(await on().actions.keep(account, req.params.api)) }, BILLING_ROUTES.keep.message);
   });
   router.post('/billing/portal', async (req, res) => {
-    const { account } = await authenticate(req);
+    const { account } = await person(req);
     const { currency } = parsePortal(req.body);
     sendOk(res, await on().actions.portal(account, currency), BILLING_ROUTES.portal.message);
   });

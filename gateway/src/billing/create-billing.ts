@@ -47,8 +47,8 @@ export interface BillingDeps {
 /** The billing room, as the composition wires it: routes, the CLI's commands, the jobs, and what the console will read. */
 export interface Billing {
   enabled: boolean;
-  /** `/dashboard/v1/billing/*` (mount at the root), with the dashboard's caller check. */
-  routes(authenticate: (req: Request) => Promise<{ account: Account }>): Router;
+  /** `/dashboard/v1/billing/*` (mount at the root), with the dashboard's caller check for reads and the signed-in person's for what moves money. */
+  routes(authenticate: (req: Request) => Promise<{ account: Account }>, person: (req: Request) => Promise<{ account: Account }>): Router;
   /** `/admin/billing/*` (mount at the root), behind the admin check. */
   adminRoutes(adminAuth: RequestHandler): Router;
   /** `POST /billing/webhook` (mount at the root, before any body parser). */
@@ -83,7 +83,7 @@ export function createBilling(deps: BillingDeps): Billing {
   if (!config) {
     return {
       enabled: false,
-      routes: (authenticate) => createBillingRoutes({ plans: deps.plans, authenticate, supportEmail: deps.supportEmail }),
+      routes: (authenticate, person) => createBillingRoutes({ plans: deps.plans, authenticate, person, supportEmail: deps.supportEmail }),
       adminRoutes: (adminAuth) => createBillingAdminRoutes({ adminAuth, supportEmail: deps.supportEmail }),
       webhookRoute: createWebhookRoute({}),
       billedPlanOf: async () => undefined,
@@ -115,10 +115,11 @@ export function createBilling(deps: BillingDeps): Billing {
 
   return {
     enabled: true,
-    routes: (authenticate) =>
+    routes: (authenticate, person) =>
       createBillingRoutes({
         plans: deps.plans,
         authenticate,
+        person,
         supportEmail: deps.supportEmail,
         billing: {
           actions,

@@ -5,12 +5,12 @@ import { AppError, createOpenApiDocument, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
-import type { AdminToken } from '../data/admin-token';
 import type { AuditDeps, AuditSource } from '../data/audited-account-store';
 import type { BillingView } from '../data/billing-view';
 import type { SessionStore } from '../data/session-store';
 import type { UpstreamHealth } from '../data/upstream-health';
 import type { AccountActions } from '../http/account-actions';
+import type { AdminTokenCheck } from '../http/admin-auth';
 import { createAuditActions } from '../http/audit-actions';
 import { noStore } from '../http/no-store';
 import { pageHeaders } from '../http/page-headers';
@@ -32,7 +32,8 @@ const ACCOUNT_PAGE = /^\/admin\/accounts\/acc_[0-9a-f]{24}\/?$/;
 
 /** What the console needs. */
 export interface ConsoleDeps extends AuditDeps {
-  adminToken: AdminToken;
+  /** The admin token and its check (wrong tokens limited per network, with the admin API's and /metrics'). */
+  adminCheck: AdminTokenCheck;
   operatorEmails: readonly string[];
   sessionStore: SessionStore;
   accountStore: AccountStore;
@@ -44,8 +45,10 @@ export interface ConsoleDeps extends AuditDeps {
   operatorRoutes: readonly RouteDoc[];
   /** Mailed codes, as the portal's sign-in makes and checks them (passed in by the composition). */
   codes: MailedCodes;
-  /** The gateway's public origin (PUBLIC_URL), for the mail. */
+  /** The gateway's public origin (PUBLIC_URL): the mail's links, and Secure cookies when https. */
   publicUrl?: string;
+  /** Told of a sign-in mail the mail server did not take (it goes after the answer). */
+  mailFailed: (err: Error) => void;
   clock: () => number;
 }
 
@@ -70,7 +73,7 @@ function sameOriginChanges(req: Request, _res: Response, next: NextFunction): vo
  */
 export function createConsoleRoutes(deps: ConsoleDeps): Router {
   const router = Router();
-  const sessions = createConsoleSessions(deps);
+  const sessions = createConsoleSessions({ ...deps, adminToken: deps.adminCheck.token });
   const signedIn = (req: Request) => sessions.read(req);
   const audit = createAuditActions(deps.auditLog);
   const pages = new Map(CONSOLE_PAGES.map((page) => [page.id, renderConsolePage(page)]));

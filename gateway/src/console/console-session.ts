@@ -1,9 +1,12 @@
 import type { Request, Response } from 'express';
 import { AppError } from '@tollgate/envelope';
 import type { AdminToken } from '../data/admin-token';
+import { appendAudit } from '../data/audited-account-store';
+import type { AuditDeps } from '../data/audited-account-store';
 import { sha256 } from '../data/session-store';
 import type { Session, SessionStore } from '../data/session-store';
-import { SESSION_TOKEN, STATE_CHANGING, cookieOf, newToken, repeatsCsrfToken } from '../http/session-cookie';
+import { requestSource } from '../http/audit-source';
+import { SESSION_TOKEN, STATE_CHANGING, cookieIsSecure, cookieOf, newToken, repeatsCsrfToken } from '../http/session-cookie';
 
 /** The console's session cookie: its own name, never the portal's. */
 export const CONSOLE_COOKIE = 'tg_console';
@@ -27,13 +30,18 @@ export interface OperatorCaller {
 }
 
 /** What the console's sessions need. */
-export interface ConsoleSessionDeps {
+export interface ConsoleSessionDeps extends AuditDeps {
   sessionStore: SessionStore;
   adminToken: AdminToken;
   /** Addresses allowed to sign in by mail (OPERATOR_EMAILS). */
   operatorEmails: readonly string[];
+  /** An https PUBLIC_URL makes the cookie Secure whatever the proxy in front forwards. */
+  publicUrl?: string;
   clock: () => number;
 }
+
+/** How an operator proved who they are: the admin token, or the code or link mailed to their address. */
+export type SignedInBy = 'token' | 'code' | 'link';
 
 /**
  * Console sessions live in the portal's session store, but under the hash of `console` and the
@@ -54,8 +62,11 @@ function unauthorized(reason: 'no_session' | 'session_expired' | 'token_rotated'
 
 /** The console's sessions: made at sign-in, read (and checked) on every console request. */
 export interface ConsoleSessions {
-  /** Starts a session for `operator` (ending the one the browser had) and sets its cookie; resolves with the session. */
-  start(req: Request, res: Response, operator: Operator): Promise<Session>;
+  /**
+   * Starts a session for `operator` (ending the one the browser had), records the sign-in in the
+   * audit log and sets its cookie; resolves with the session.
+   */
+  start(req: Request, res: Response, operator: Operator, by: SignedInBy): Promise<Session>;
   /**
    * The operator a request's cookie names: 401 when there is none, it is unknown, lapsed, made with
    * an admin token since rotated or for an address no longer an operator's; for a state-changing
@@ -69,7 +80,7 @@ export interface ConsoleSessions {
 /** Builds the console's sessions over the session store. */
 export function createConsoleSessions(deps: ConsoleSessionDeps): ConsoleSessions {
   const { sessionStore, clock } = deps;
-  const cookie = (req: Request) => ({ httpOnly: true, sameSite: 'strict' as const, path: CONSOLE_COOKIE_PATH, secure: req.secure });
+  const cookie = (req: Request) => ({ httpOnly: true, sameSite: 'strict' as const, path: CONSOLE_COOKIE_PATH, secure: cookieIsSecure(req, deps.publicUrl) });
   const operatorOf = (session: Session): Operator => {
     const subject = session.account_id;
     if (subject.startsWith(TOKEN_SUBJECT)) {
@@ -82,7 +93,7 @@ export function createConsoleSessions(deps: ConsoleSessionDeps): ConsoleSessions
     return { by: 'email', name: email };
   };
   return {
-    async start(req, res, operator) {
+    async start(req, res, operator, by) {
       const before = cookieOf(req, CONSOLE_COOKIE);
       if (before !== undefined) await sessionStore.deleteSession(consoleHash(before));
       const value = newToken();
@@ -91,6 +102,7 @@ export function createConsoleSessions(deps: ConsoleSessionDeps): ConsoleSessions
       const subject = operator.by === 'token' ? `${TOKEN_SUBJECT}${tokenDigest(deps.adminToken.current() ?? '')}` : `${EMAIL_SUBJECT}${operator.name}`;
       const session: Session = { account_id: subject, csrf_token: newToken(), created_at: new Date(nowMs).toISOString(), expires_at: new Date(nowMs + ttlMs).toISOString() };
       await sessionStore.putSession(consoleHash(value), session);
+      await appendAudit(deps, { account_id: null, ...requestSource(req, { type: 'operator', id: operator.name, via: 'console' }), action: 'operator.sign_in', target: null, details: { by } });
       res.cookie(CONSOLE_COOKIE, value, { ...cookie(req), maxAge: ttlMs });
       return session;
     },

@@ -1,16 +1,9 @@
 import type { Router } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
-import { clientBucket } from '../domain/client-address';
-import { hourWindow, secondsUntil } from '../domain/windows';
-import type { AdminToken } from '../data/admin-token';
-import type { SessionStore } from '../data/session-store';
-import { isAdminToken } from '../http/admin-auth';
+import type { AdminTokenCheck } from '../http/admin-auth';
 import { createBodyParser } from '../http/body';
 import type { ConsoleSessions, Operator, OperatorCaller } from './console-session';
-
-/** Wrong admin tokens tried from one client address (an IPv6 one by its /64) in one UTC hour before 429. */
-export const TOKEN_TRIES_PER_HOUR = 20;
 
 const TOKEN_BODY: QuerySchema = {
   type: 'object',
@@ -22,10 +15,9 @@ const TOKEN_BODY: QuerySchema = {
 /** What the console's sign-in routes need. */
 export interface ConsoleSignInDeps {
   sessions: ConsoleSessions;
-  sessionStore: SessionStore;
-  adminToken: AdminToken;
+  /** The admin token and its check (wrong tokens limited per network, with the admin API's and /metrics'). */
+  adminCheck: AdminTokenCheck;
   operatorEmails: readonly string[];
-  clock: () => number;
 }
 
 /** The session as the console's pages read it: who, its CSRF token, its end. */
@@ -40,7 +32,8 @@ export const sessionView = (caller: Pick<OperatorCaller, 'operator' | 'session'>
  * console's JSON router. The mailed code for operators' addresses is added beside these.
  */
 export function addConsoleSignInRoutes(router: Router, deps: ConsoleSignInDeps): void {
-  const { sessions, adminToken, clock } = deps;
+  const { sessions, adminCheck } = deps;
+  const adminToken = adminCheck.token;
   const parseToken = createBodyParser<{ token: string }>(TOKEN_BODY);
 
   router.get('/sign-in', (_req, res) => {
@@ -50,18 +43,9 @@ export function addConsoleSignInRoutes(router: Router, deps: ConsoleSignInDeps):
   router.post('/sign-in/token', async (req, res) => {
     const { token } = parseToken(req.body);
     if (adminToken.source === 'none') throw new AppError('NOT_FOUND', 'signing in with the admin token is off: set ADMIN_TOKEN (or run on a store file, which keeps one)');
-    if (!isAdminToken(adminToken, token)) {
-      // Only wrong tokens count: an operator signing in again and again is never locked out.
-      const nowMs = clock();
-      const tries = await deps.sessionStore.countAttempt(`console-token:${clientBucket(req.ip)}`, nowMs);
-      if (tries > TOKEN_TRIES_PER_HOUR) {
-        const retry = secondsUntil(hourWindow(nowMs).endMs, nowMs);
-        throw new AppError('RATE_LIMITED', `too many wrong admin tokens from this address; retry after ${retry} s`, { headers: { 'Retry-After': String(retry) } });
-      }
-      throw new AppError('UNAUTHORIZED', 'wrong admin token', { details: { reason: 'wrong_token' } });
-    }
+    if (!(await adminCheck.check(req, token))) throw new AppError('UNAUTHORIZED', 'wrong admin token', { details: { reason: 'wrong_token' } });
     const operator: Operator = { by: 'token', name: 'admin token' };
-    const session = await sessions.start(req, res, operator);
+    const session = await sessions.start(req, res, operator, 'token');
     sendOk(res, sessionView({ operator, session }), 'Signed in');
   });
 

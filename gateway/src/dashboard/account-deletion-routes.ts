@@ -9,14 +9,16 @@ import { allPages } from '../data/all-pages';
 import type { AccountBilling } from '../data/billing-store';
 import type { SessionStore } from '../data/session-store';
 import { ACCOUNT_SCHEMA, API_KEY_SCHEMA, AUDIT_ENTRY_SCHEMA, HISTORY_SCHEMA } from '../http/account-schemas';
+import { entryForCustomer } from '../http/audit-source';
 import { createBodyParser } from '../http/body';
 import { ACCOUNT_SLOT } from '../http/mailed-codes';
 import { deletionCodeMail } from './account-settings-mail';
 import { SETTINGS_ERRORS, endSessions } from './account-sessions-routes';
 import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
-import type { Codes } from './sign-in-codes';
+import type { Codes } from '../http/mailed-codes';
 import { CODE_SENT_SCHEMA, sendAccepted } from './sign-in-routes';
-import { clearSessionCookie, cookieIsSecure } from './session-auth';
+import { cookieIsSecure } from '../http/session-cookie';
+import { clearSessionCookie } from './session-auth';
 import type { SessionCaller } from './session-auth';
 
 const EMPTY_BODY: QuerySchema = { type: 'object', additionalProperties: false, properties: {} };
@@ -41,7 +43,7 @@ const EXPORT_SCHEMA = {
         subscriptions: { type: 'object', additionalProperties: { type: 'object' }, description: 'Paid plans by API: plan, price, status, period end, as billing keeps them' },
       },
     },
-    audit: { type: 'array', items: AUDIT_ENTRY_SCHEMA, description: 'Every change made to the account and by whom, oldest first' },
+    audit: { type: 'array', items: AUDIT_ENTRY_SCHEMA, description: 'Every change made to the account and by whom, oldest first; a change by the people who run this portal names none of them and not where they came from' },
   },
 };
 
@@ -130,7 +132,7 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
         subscriptions: account.subscriptions,
         usage: { account_id: account.id, from, to, days: days ?? [] },
         billing: billing ?? { customers: {}, subscriptions: {} },
-        audit,
+        audit: audit.map(entryForCustomer),
       },
       ACCOUNT_DELETION_ROUTES.exportAccount.message,
     );

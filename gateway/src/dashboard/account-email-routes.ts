@@ -12,7 +12,7 @@ import type { Mailer } from '../mail/mailer';
 import { emailChangeCodeMail, emailChangedMail, emailTakenMail } from './account-settings-mail';
 import { SETTINGS_ERRORS, endSessions } from './account-sessions-routes';
 import { CODE_FIELD, CODE_TTL_MS, mailOrRefuse } from './sign-in-codes';
-import type { Codes } from './sign-in-codes';
+import type { Codes } from '../http/mailed-codes';
 import { CODE_SENT_SCHEMA, emailOf, sendAccepted } from './sign-in-routes';
 import type { SessionCaller } from './session-auth';
 

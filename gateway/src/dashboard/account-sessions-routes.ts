@@ -4,8 +4,12 @@ import type { RouteDoc } from '@tollgate/envelope';
 import { deviceName } from '../domain/device-name';
 import { sessionId } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
+import { appendAudit } from '../data/audited-account-store';
+import type { AuditDeps } from '../data/audited-account-store';
+import { requestSource } from '../http/audit-source';
 import { CALLER_ERRORS } from './dashboard-auth';
-import { clearSessionCookie, cookieIsSecure } from './session-auth';
+import { cookieIsSecure } from '../http/session-cookie';
+import { clearSessionCookie } from './session-auth';
 import type { SessionCaller } from './session-auth';
 
 const time = { type: 'string', format: 'date-time' };
@@ -64,7 +68,7 @@ export async function endSessions(sessionStore: SessionStore, accountId: string,
 }
 
 /** What the session routes need. */
-export interface AccountSessionDeps {
+export interface AccountSessionDeps extends AuditDeps {
   sessionStore: SessionStore;
   clock: () => number;
   publicUrl?: string;
@@ -92,9 +96,16 @@ export function addAccountSessionRoutes(router: Router, deps: AccountSessionDeps
     sendOk(res, { sessions }, ACCOUNT_SESSION_ROUTES.accountSessions.message);
   });
 
+  // Sessions ended by their account's person: who ended how many, from where (none ended: no entry).
+  const recordEnded = async (req: Request, accountId: string, ended: number, which: 'others' | 'one' | 'this one'): Promise<void> => {
+    if (ended > 0) await appendAudit(deps, { account_id: accountId, ...requestSource(req, { type: 'customer', id: accountId, via: 'portal' }), action: 'account.sessions_end', target: null, details: { ended, which } });
+  };
+
   router.delete('/account/sessions', async (req, res) => {
     const { account, tokenHash } = await signedIn(req);
-    sendOk(res, { signed_out: await endSessions(sessionStore, account.id, tokenHash, clock()) }, ACCOUNT_SESSION_ROUTES.endOtherSessions.message);
+    const ended = await endSessions(sessionStore, account.id, tokenHash, clock());
+    await recordEnded(req, account.id, ended, 'others');
+    sendOk(res, { signed_out: ended }, ACCOUNT_SESSION_ROUTES.endOtherSessions.message);
   });
 
   router.delete('/account/sessions/:id', async (req, res) => {
@@ -103,6 +114,7 @@ export function addAccountSessionRoutes(router: Router, deps: AccountSessionDeps
     const found = new RegExp(SESSION_ID_PATTERN).test(id) ? (await sessionStore.listSessions(account.id)).find((s) => sessionId(s.tokenHash) === id && Date.parse(s.session.expires_at) > clock()) : undefined;
     if (!found) throw new AppError('NOT_FOUND', 'no signed-in session of your account has this id (it may have signed out or expired): list them with GET /dashboard/v1/account/sessions');
     await sessionStore.deleteSession(found.tokenHash);
+    await recordEnded(req, account.id, 1, found.tokenHash === own ? 'this one' : 'one');
     if (found.tokenHash === own) clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { signed_out: 1 }, ACCOUNT_SESSION_ROUTES.endSession.message);
   });

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import type { AccountStore } from '../data/account-store';
-import type { AuditLog } from '../data/audit-log';
+import type { AuditDeps } from '../data/audited-account-store';
 import type { AccountBilling } from '../data/billing-store';
 import type { SessionStore } from '../data/session-store';
 import type { Mailer } from '../mail/mailer';
@@ -9,16 +9,15 @@ import { ACCOUNT_EMAIL_ROUTES, addAccountEmailRoutes } from './account-email-rou
 import { ACCOUNT_SESSION_ROUTES, addAccountSessionRoutes } from './account-sessions-routes';
 import { createSessionAuth } from './session-auth';
 import type { SessionCaller } from './session-auth';
-import type { Codes } from './sign-in-codes';
+import type { Codes } from '../http/mailed-codes';
 
 /** Account settings (sessions, address, export, deletion), described once (merged into DASHBOARD_ROUTES). */
 export const ACCOUNT_SETTINGS_ROUTES = { ...ACCOUNT_SESSION_ROUTES, ...ACCOUNT_EMAIL_ROUTES, ...ACCOUNT_DELETION_ROUTES };
 
 /** What the account settings need. */
-export interface AccountSettingsDeps {
+export interface AccountSettingsDeps extends AuditDeps {
   accountStore: AccountStore;
   sessionStore: SessionStore;
-  auditLog: AuditLog;
   codes: Codes;
   mailer: Mailer;
   clock: () => number;

@@ -4,6 +4,7 @@ import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';
 import { createSessionAuth, sessionCookiesOf } from './session-auth';
+import type { SessionAuthDeps } from './session-auth';
 
 /**
  * Who is calling the dashboard: the account, and the key whose secret came in the key header, or
@@ -32,6 +33,22 @@ const expired = (iso: string | null, nowMs: number): boolean => iso !== null && 
 
 function unauthorized(reason: string, message: string): AppError {
   return new AppError('UNAUTHORIZED', message, { details: { reason } });
+}
+
+/**
+ * Reads a signed-in person, never a key: the portal's session cookie (with its CSRF check on
+ * changes). Keys live in scripts, CI and logs; what moves money must be done by the person. A key
+ * sent without a session cookie is refused with 401 `session_required`, saying that `what` needs
+ * the person and how to sign in.
+ */
+export function createPersonAuth(deps: SessionAuthDeps & { keyHeader: string }, what: string): (req: Request) => Promise<{ account: Account }> {
+  const bySession = createSessionAuth(deps);
+  return async (req) => {
+    if (sessionCookiesOf(req).length === 0 && req.headers[deps.keyHeader] !== undefined) {
+      throw unauthorized('session_required', `an API key cannot ${what}: keys live in scripts, CI and logs, so money moves only for a signed-in person; sign in at /portal/sign-in and send the session cookie with its CSRF token (x-csrf-token)`);
+    }
+    return { account: (await bySession(req)).account };
+  };
 }
 
 /**

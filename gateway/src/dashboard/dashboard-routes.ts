@@ -1,13 +1,13 @@
 import express, { Router } from 'express';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { Plan, PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';
-import { auditedAccountStore } from '../data/audited-account-store';
+import { appendAudit, auditedAccountStore } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';
 import type { KeyRecord } from '../data/key-store';
-import { requestSource } from '../http/audit-source';
+import { customerSource, requestSource } from '../http/audit-source';
 import type { QuotaStore } from '../data/quota-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { noStore } from '../http/no-store';
@@ -24,7 +24,7 @@ import { DASHBOARD_KEY_ROUTES, addDashboardKeyRoutes } from './dashboard-key-rou
 import { DASHBOARD_PLANS_ROUTES, addDashboardPlansRoutes } from './dashboard-plans-routes';
 import { DASHBOARD_VERIFY_ROUTES, HOW_TO_VERIFY, addDashboardVerifyRoutes } from './dashboard-verify-routes';
 import { createCodes } from './sign-in-codes';
-import { SIGN_IN_ROUTES, addSignInRoutes, createSignInCodeMailer } from './sign-in-routes';
+import { SIGN_IN_ROUTES, addSignInRoutes, portalSignIn } from './sign-in-routes';
 import { SIGNUP_ROUTES, addSignupRoutes } from './signup-routes';
 import type { SessionStore } from '../data/session-store';
 import type { Mailer } from '../mail/mailer';
@@ -96,25 +96,6 @@ export interface DashboardDeps extends AuditDeps {
   closeBilling?: (accountId: string) => Promise<void>;
 }
 
-/**
- * Records each sign-in in the audit log, from where it came: the verify route's own answer names
- * the account, so its JSON is read on its way out (the sign-in routes stay as they are).
- */
-function recordSignIns(deps: AuditDeps): (req: Request, res: Response, next: NextFunction) => void {
-  return (req, res, next) => {
-    const send = res.json.bind(res);
-    res.json = (body: { data?: { account?: Account } }) => {
-      const account = res.statusCode === 200 ? body?.data?.account : undefined;
-      if (!account) return send(body);
-      const entry = { account_id: account.id, actor: { type: 'customer' as const, id: account.id, via: 'portal' }, from: req.ip ?? null, action: 'account.sign_in' as const, target: null, details: { email: account.email } };
-      // Answered once the entry is kept (or its failure logged), as every audited change is.
-      void deps.auditLog.append(entry).catch((err: unknown) => deps.onAuditFailure(entry, err as Error)).finally(() => send(body));
-      return res;
-    };
-    next();
-  };
-}
-
 /** `/dashboard/v1/*`: the back end of the developer dashboard, authenticated by any key of the account. */
 export function createDashboardRoutes(deps: DashboardDeps): Router {
   const { plans } = deps;
@@ -122,8 +103,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   const authenticate = createDashboardAuth(deps);
   const codes = createCodes(deps);
   // A customer's changes are recorded as theirs, by the key that made them or as signed in to the portal.
-  const changesBy = (req: Request, caller: DashboardCaller): AccountStore =>
-    auditedAccountStore(deps.accountStore, deps, requestSource(req, { type: 'customer', id: caller.key?.id ?? caller.account.id, via: caller.key ? 'dashboard-api' : 'portal' }));
+  const changesBy = (req: Request, caller: DashboardCaller): AccountStore => auditedAccountStore(deps.accountStore, deps, customerSource(req, caller));
   const router = Router();
   router.use(noStore, express.json({ limit: '4kb' }));
 
@@ -134,14 +114,15 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   };
 
   addDashboardPlansRoutes(router, plans);
-  router.post('/sign-in/verify', recordSignIns(deps));
   // What signing in changes (the account made at a first sign-in, keys revoked when an unproven
-  // address is proven) is the system's doing, on proof of the address.
-  addSignInRoutes(router, { ...deps, accountStore: auditedAccountStore(deps.accountStore, deps, { actor: { type: 'system', id: 'sign-in', via: 'portal' }, from: null }), codes });
+  // address is proven) is the system's doing, on proof of the address; the sign-in itself is the customer's.
+  const signedIn = (req: Request, account: Account, by: 'code' | 'link'): Promise<void> =>
+    appendAudit(deps, { account_id: account.id, ...requestSource(req, { type: 'customer', id: account.id, via: 'portal' }), action: 'account.sign_in', target: null, details: { email: account.email, by } });
+  addSignInRoutes(router, { ...deps, accountStore: auditedAccountStore(deps.accountStore, deps, { actor: { type: 'system', id: 'sign-in', via: 'portal' }, from: null }), codes, signedIn });
 
   // As signing in: what JSON sign-up makes (an account on a first proof, its key) is the system's doing, on proof of the address.
   const systemChanges = auditedAccountStore(deps.accountStore, deps, { actor: { type: 'system', id: 'sign-up', via: 'dashboard-api' }, from: null });
-  addSignupRoutes(router, { ...deps, accountStore: systemChanges, codes, mailCode: createSignInCodeMailer({ codes, publicUrl: deps.publicUrl }) });
+  addSignupRoutes(router, { ...deps, accountStore: systemChanges, signIn: portalSignIn({ codes, publicUrl: deps.publicUrl }) });
 
   addDashboardAccountRoutes(router, { ...deps, authenticate });
   addUsageBreakdownRoutes(router, { ...deps, authenticate });

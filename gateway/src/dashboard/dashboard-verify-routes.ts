@@ -8,7 +8,7 @@ import { ACCOUNT_SLOT, mailProofOfAddress } from '../http/mailed-codes';
 import { CALLER_ERRORS } from './dashboard-auth';
 import type { DashboardCaller } from './dashboard-auth';
 import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
-import type { Codes } from './sign-in-codes';
+import type { Codes } from '../http/mailed-codes';
 import { CODE_SENT_SCHEMA, sendAccepted } from './sign-in-routes';
 
 const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: CODE_FIELD } };

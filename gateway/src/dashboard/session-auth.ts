@@ -34,17 +34,8 @@ export function sessionCookiesOf(req: Request): string[] {
 export const SESSION_COOKIE_PATH = '/dashboard/v1';
 
 /**
- * Whether the session cookie is marked Secure: when `PUBLIC_URL` is https (the portal's public
- * origin, whatever a TLS-terminating proxy in front forwards), or when the request came over TLS
- * (itself, or X-Forwarded-Proto from a TRUSTED_PROXIES hop).
- */
-export function cookieIsSecure(req: Request, publicUrl: string | undefined): boolean {
-  return req.secure || publicUrl?.startsWith('https:') === true;
-}
-
-/**
  * Sets the session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site
- * POSTs), Path={@link SESSION_COOKIE_PATH}, Secure as {@link cookieIsSecure} says.
+ * POSTs), Path={@link SESSION_COOKIE_PATH}, Secure as `cookieIsSecure` (http/session-cookie.ts) says.
  */
 export function setSessionCookie(res: Response, value: string, maxAgeMs: number, secure: boolean): void {
   res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure, maxAge: maxAgeMs });

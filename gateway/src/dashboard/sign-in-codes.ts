@@ -5,6 +5,7 @@ import { clientBucket } from '../domain/client-address';
 import { dayWindow, hourWindow, secondsUntil } from '../domain/windows';
 import { codeHash } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
+import type { Codes } from '../http/mailed-codes';
 import { MailError } from '../mail/mailer';
 import type { Mail, Mailer } from '../mail/mailer';
 import { newToken } from './session-auth';
@@ -34,8 +35,6 @@ export const CODE_CHECKS_PER_DAY = 20;
 
 /** JSON Schema of a code in a body: checked before the store is asked, so a typo costs no try. */
 export const CODE_FIELD = { type: 'string', pattern: `^[0-9]{${CODE_DIGITS}}$`, description: `the ${CODE_DIGITS}-digit code from the mail` };
-/** JSON Schema of a mailed link's token ({@link newToken}: 32 random bytes, base64url). */
-export const LINK_TOKEN_FIELD = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', description: 'the token from the link in the mail' };
 
 /** The slot a client's codes are kept in: its network (an IPv6 client by its /64). */
 export const clientSlot = (req: Request): string => clientBucket(req.ip);
@@ -47,22 +46,6 @@ export interface CodeDeps {
   clock: () => number;
   /** Codes asked for per client network (every address together) in one UTC hour. */
   signInsPerHour: number;
-}
-
-/** Issues codes (rate-limited, mailed) and checks them; see {@link createCodes}. */
-export interface Codes {
-  /** Counts one request for a code from this client network, in all and for this address; 429 past either limit. */
-  limit(req: Request, email: string): Promise<void>;
-  /**
-   * Makes a code and a link token for `subject` in `slot` (replacing that slot's code, no other) and
-   * mails `compose(code, token)`; resolves with when they lapse. 429 while {@link LIVE_CODES} other
-   * slots hold live codes.
-   */
-  send(subject: string, slot: string, compose: (code: string, token: string) => Mail): Promise<number>;
-  /** Checks typed digits against the slot's code: resolves when they matched (it is used up), else 401 or 429. */
-  check(subject: string, slot: string, code: string): Promise<void>;
-  /** Checks a mailed link's token against every slot's code: resolves when one matched (it is used up), else 401. */
-  checkLink(subject: string, token: string): Promise<void>;
 }
 
 /** Sends a mail; a mail server that does not take it is a 502 to retry. */
@@ -90,6 +73,16 @@ export function createCodes(deps: CodeDeps): Codes {
   const refuseToday = (what: string, nowMs: number): never =>
     refuse(dayWindow(nowMs).endMs, nowMs, 'checks_per_day', (retry) => `${what} today: open the link in the newest mail instead, or retry after ${retry} s (the next UTC day)`);
   const expired = (message: string): AppError => new AppError('UNAUTHORIZED', message, { details: { reason: 'code_expired' } });
+  // Stores a slot's code; resolves with when it lapses, or 429 while other slots hold LIVE_CODES.
+  const store = async (subject: string, slot: string, hash: string, tokenHash: string): Promise<number> => {
+    const nowMs = clock();
+    const expiresAtMs = nowMs + CODE_TTL_MS;
+    const stored = await sessionStore.putCode(subject, slot, { hash, tokenHash, expiresAtMs, tries: CODE_TRIES }, { maxLive: LIVE_CODES, nowMs });
+    if (!stored.stored) {
+      refuse(stored.freeAtMs, nowMs, 'codes_pending', (retry) => `${LIVE_CODES} codes mailed here in the last ${CODE_TTL_MS / 60_000} minutes still work: use one of them (or the link in its mail); a new code can be asked for in ${retry} s`);
+    }
+    return expiresAtMs;
+  };
   return {
     async limit(req, email) {
       const nowMs = clock();
@@ -99,17 +92,19 @@ export function createCodes(deps: CodeDeps): Codes {
       // Per address and network, not per address alone: a stranger's requests never use up the owner's.
       if ((await sessionStore.countAttempt(`email:${email}|${network}`, nowMs)) > CODES_PER_ADDRESS_PER_HOUR) refuseThisHour(CODES_PER_ADDRESS_PER_HOUR, 'for one email address from one client network', nowMs);
     },
-    async send(subject, slot, compose) {
+    async send(subject, slot, compose, options = {}) {
       const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
       const token = newToken();
-      const nowMs = clock();
-      const expiresAtMs = nowMs + CODE_TTL_MS;
-      const stored = await sessionStore.putCode(subject, slot, { hash: codeHash(subject, code), tokenHash: codeHash(subject, token), expiresAtMs, tries: CODE_TRIES }, { maxLive: LIVE_CODES, nowMs });
-      if (!stored.stored) {
-        refuse(stored.freeAtMs, nowMs, 'codes_pending', (retry) => `${LIVE_CODES} codes mailed here in the last ${CODE_TTL_MS / 60_000} minutes still work: use one of them (or the link in its mail); a new code can be asked for in ${retry} s`);
-      }
-      await mailOrRefuse(deps.mailer, compose(code, token));
+      const expiresAtMs = await store(subject, slot, codeHash(subject, code), codeHash(subject, token));
+      const mail = compose(code, token);
+      const { background } = options;
+      if (background) void mailOrRefuse(deps.mailer, mail).catch((err: unknown) => background(err as Error));
+      else await mailOrRefuse(deps.mailer, mail);
       return expiresAtMs;
+    },
+    hold(subject, slot) {
+      // Hashes of 32 random bytes: no six digits and no link match them.
+      return store(subject, slot, codeHash(subject, newToken()), codeHash(subject, newToken()));
     },
     async check(subject, slot, code) {
       const nowMs = clock();

@@ -1,34 +1,8 @@
-import type { Request } from 'express';
 import { CODE_TTL_MS } from './sign-in-codes';
 
-// Loopback names: a link to one can reach only the reader's own machine.
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-/**
- * The origin a mailed link may point at: `PUBLIC_URL`; without it, the request's protocol and Host,
- * but only when that Host names this gateway's own listening address or a loopback name. Any other
- * Host was chosen by whoever asked for the code, who need not own the address: a link there would
- * carry the owner's sign-in token to that host (Host-header poisoning), so the mail then gives the code alone.
- */
-export function linkOrigin(req: Request, publicUrl: string | undefined): string | undefined {
-  if (publicUrl) return publicUrl;
-  let url: URL;
-  try {
-    url = new URL(`${req.protocol}://${req.get('host') ?? ''}`);
-  } catch {
-    return undefined;
-  }
-  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const own = url.hostname.replace(/^\[|\]$/g, '') === req.socket.localAddress?.replace(/^::ffff:/, '') && port === req.socket.localPort;
-  return own || LOOPBACK.test(url.hostname) ? url.origin : undefined;
-}
-
-/** The sign-in mail: the code on a line of its own, and (with an origin) a link that signs in from any device. */
-export function signInMail(to: string, code: string, token: string, origin: string | undefined): { to: string; subject: string; text: string } {
-  const how = origin
-    ? ['Enter it on the sign-in page you asked from, or open this link (on any device):', `${origin}/portal/sign-in?${new URLSearchParams({ email: to, token }).toString()}`]
-    : ['Enter it on the sign-in page of the Tollgate portal you asked from.'];
+/** The portal's sign-in mail: the code on a line of its own, and (when one can be trusted) a link that signs in from any device. */
+export function signInMail(to: string, code: string, link: string | undefined): { to: string; subject: string; text: string } {
+  const how = link ? ['Enter it on the sign-in page you asked from, or open this link (on any device):', link] : ['Enter it on the sign-in page of the Tollgate portal you asked from.'];
   return {
     to,
     subject: 'Your Tollgate sign-in code',

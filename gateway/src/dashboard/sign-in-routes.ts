@@ -2,16 +2,19 @@ import type { Request, Response, Router } from 'express';
 import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import { MAX_EMAIL_LENGTH, parseEmail } from '../domain/email';
-import type { AccountStore } from '../data/account-store';
+import type { Account, AccountStore } from '../data/account-store';
 import { USER_AGENT_LENGTH, sha256 } from '../data/session-store';
 import type { SessionStore } from '../data/session-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { createBodyParser } from '../http/body';
-import { CODE_FIELD, CODE_TTL_MS, LINK_TOKEN_FIELD, clientSlot } from './sign-in-codes';
-import type { Codes } from './sign-in-codes';
-import { linkOrigin, signInMail } from './sign-in-mail';
+import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
+import type { Codes } from '../http/mailed-codes';
+import { LINK_TOKEN_FIELD, createMailedSignIn } from '../http/mailed-sign-in';
+import type { MailedSignIn } from '../http/mailed-sign-in';
+import { signInMail } from './sign-in-mail';
 import { createProvenAccount } from './proven-account';
-import { clearSessionCookie, cookieIsSecure, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
+import { cookieIsSecure } from '../http/session-cookie';
+import { clearSessionCookie, createSessionAuth, csrfMatches, newToken, sessionCookieOf, setSessionCookie } from './session-auth';
 
 /** An address in a body. */
 export const EMAIL_FIELD = { type: 'string', minLength: 3, maxLength: MAX_EMAIL_LENGTH, description: 'an email address' };
@@ -97,8 +100,10 @@ export interface SignInDeps {
   codes: Codes;
   clock: () => number;
   sessionTtlHours: number;
-  /** The origin links in mail point at; unset: the request's own protocol and Host when it names this gateway (see {@link linkOrigin}). */
+  /** The origin links in mail point at; unset: the request's own protocol and Host when it names this gateway (http/link-origin.ts). */
   publicUrl?: string;
+  /** Told of each sign-in, with how it was proven (the audit log's `account.sign_in`). */
+  signedIn?: (req: Request, account: Account, by: 'code' | 'link') => Promise<void>;
 }
 
 /** Answers 202 with the success envelope: a mail is on its way. */
@@ -114,21 +119,17 @@ export function emailOf(raw: string): string {
 }
 
 /**
- * Mails a sign-in code and link to an address (within the code limits) and says where and until
- * when. Nothing here asks whether the address has an account: the answer and its timing are the same.
+ * The portal's sign-in by mailed code and link (the rules of http/mailed-sign-in.ts, under the
+ * subject `sign-in:<email>`). Nothing here asks whether the address has an account: the answer and
+ * its timing are the same.
  */
-export function createSignInCodeMailer(deps: Pick<SignInDeps, 'codes' | 'publicUrl'>): (req: Request, email: string) => Promise<{ email: string; expires_at: string }> {
-  return async (req, email) => {
-    const origin = linkOrigin(req, deps.publicUrl);
-    await deps.codes.limit(req, email);
-    const expiresAtMs = await deps.codes.send(`sign-in:${email}`, clientSlot(req), (code, token) => signInMail(email, code, token, origin));
-    return { email, expires_at: new Date(expiresAtMs).toISOString() };
-  };
+export function portalSignIn(deps: Pick<SignInDeps, 'codes' | 'publicUrl'>): MailedSignIn {
+  return createMailedSignIn(deps.codes, { subjectOf: (email) => `sign-in:${email}`, page: '/portal/sign-in', mail: signInMail, publicUrl: deps.publicUrl });
 }
 
 /** Adds `/sign-in`, `/sign-in/verify` and `/session` to the dashboard router. */
 export function addSignInRoutes(router: Router, deps: SignInDeps): void {
-  const { accountStore, sessionStore, codes, clock } = deps;
+  const { accountStore, sessionStore, clock } = deps;
   const parseSignIn = createBodyParser<{ email: string }>(SIGN_IN_BODY);
   const parseVerify = createBodyParser<{ email: string; code: string }>(VERIFY_BODY);
   const parseLink = createBodyParser<{ email: string; token: string }>(LINK_BODY);
@@ -136,28 +137,28 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
 
   const accountFor = createProvenAccount(accountStore);
 
-  const mailCode = createSignInCodeMailer(deps);
+  const signIn = portalSignIn(deps);
   router.post('/sign-in', async (req, res) => {
     const email = emailOf(parseSignIn(req.body).email);
-    sendAccepted(res, await mailCode(req, email), SIGN_IN_ROUTES.signIn.message);
+    sendAccepted(res, await signIn.ask(req, email), SIGN_IN_ROUTES.signIn.message);
   });
 
   router.post('/sign-in/verify', async (req, res) => {
     const body = parseVerify(req.body);
     const email = emailOf(body.email);
-    await codes.check(`sign-in:${email}`, clientSlot(req), body.code);
-    await startSession(req, res, email);
+    await signIn.type(req, email, body.code);
+    await startSession(req, res, email, 'code');
   });
 
   router.post('/sign-in/link', async (req, res) => {
     const body = parseLink(req.body);
     const email = emailOf(body.email);
-    await codes.checkLink(`sign-in:${email}`, body.token);
-    await startSession(req, res, email);
+    await signIn.follow(email, body.token);
+    await startSession(req, res, email, 'link');
   });
 
   // The address is proven: its account (made now on a first sign-in) gets a new session.
-  async function startSession(req: Request, res: Response, email: string): Promise<void> {
+  async function startSession(req: Request, res: Response, email: string, by: 'code' | 'link'): Promise<void> {
     const account = await accountFor(email);
     // A new session every sign-in (no fixation); the one this browser had before ends.
     const before = sessionCookieOf(req);
@@ -169,6 +170,7 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     const userAgent = (req.get('user-agent') ?? '').slice(0, USER_AGENT_LENGTH);
     const session = { account_id: account.id, csrf_token: newToken(), created_at: created, expires_at: new Date(nowMs + ttlMs).toISOString(), user_agent: userAgent, last_seen_at: created };
     await sessionStore.putSession(sha256(token), session);
+    await deps.signedIn?.(req, account, by);
     setSessionCookie(res, token, ttlMs, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.verifySignIn.message);
   }

@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { AppError } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import { KeyLimitError } from '../data/account-store';
@@ -10,8 +10,7 @@ import { sendCreated } from '../http/send-created';
 import { clientBucket } from '../domain/client-address';
 import { hourWindow, secondsUntil } from '../domain/windows';
 import { MAX_LIVE_KEYS } from './dashboard-key-routes';
-import { clientSlot } from './sign-in-codes';
-import type { Codes } from './sign-in-codes';
+import type { MailedSignIn } from '../http/mailed-sign-in';
 import { createProvenAccount } from './proven-account';
 import { CODE_SENT_SCHEMA, EMAIL_FIELD, VERIFY_BODY, emailOf, sendAccepted } from './sign-in-routes';
 
@@ -47,11 +46,10 @@ export interface SignupDeps {
   /** The account store as the sign-up changes it (audited). */
   accountStore: AccountStore;
   quotaStore: QuotaStore;
-  codes: Codes;
   clock: () => number;
   signupsPerHour: number;
-  /** Mails the sign-in code (the sign-in route's own). */
-  mailCode: (req: Request, email: string) => Promise<{ email: string; expires_at: string }>;
+  /** The portal's sign-in: its code proves the address here too. */
+  signIn: MailedSignIn;
 }
 
 /**
@@ -73,13 +71,13 @@ export function addSignupRoutes(router: Router, deps: SignupDeps): void {
       const retry = secondsUntil(hourWindow(nowMs).endMs, nowMs);
       throw new AppError('RATE_LIMITED', `Too many sign-ups from your network this hour. Try again in ${retry} seconds.`, { headers: { 'Retry-After': String(retry) } });
     }
-    sendAccepted(res, await deps.mailCode(req, email), SIGNUP_ROUTES.signup.message);
+    sendAccepted(res, await deps.signIn.ask(req, email), SIGNUP_ROUTES.signup.message);
   });
 
   router.post('/signup/verify', async (req, res) => {
     const body = parseVerify(req.body);
     const email = emailOf(body.email);
-    await deps.codes.check(`sign-in:${email}`, clientSlot(req), body.code);
+    await deps.signIn.type(req, email, body.code);
     const account = await accountFor(email);
     let created;
     try {

@@ -13,8 +13,8 @@ export interface Actor {
 }
 
 /**
- * What was done. Billing (landing later) adds `billing.*` actions for the billing state it
- * changes; readers show unknown actions as they are.
+ * What was done: to an account, or (with no account) to the gateway's own access: operators
+ * signing in to the console and the admin token replaced. Readers show unknown actions as they are.
  */
 export type AuditAction =
   | 'account.create'
@@ -22,6 +22,7 @@ export type AuditAction =
   | 'account.reactivate'
   | 'account.email_verified'
   | 'account.sign_in'
+  | 'account.sessions_end'
   | 'account.verification_sent'
   | 'account.email_change'
   | 'account.delete'
@@ -31,6 +32,14 @@ export type AuditAction =
   | 'key.roll'
   | 'key.end_grace'
   | 'key.revoke'
+  | 'webhook.create'
+  | 'webhook.update'
+  | 'webhook.rotate_secret'
+  | 'webhook.delete'
+  | 'webhook.disable'
+  | 'events.settings'
+  | 'operator.sign_in'
+  | 'admin_token.rotate'
   | `billing.${string}`;
 
 /** One entry of the audit log. Entries are only ever added: nothing edits or deletes one (but the retention). */

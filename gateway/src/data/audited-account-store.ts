@@ -18,6 +18,18 @@ export interface AuditDeps {
   onAuditFailure: (entry: NewAuditEntry, err: Error) => void;
 }
 
+/**
+ * Adds an entry to the audit log once the change it records is made; an entry the log cannot take
+ * goes to `onAuditFailure` (the change stands, so the entry must at least reach the log lines).
+ */
+export async function appendAudit(deps: AuditDeps, entry: NewAuditEntry): Promise<void> {
+  try {
+    await deps.auditLog.append(entry);
+  } catch (err) {
+    deps.onAuditFailure(entry, err as Error);
+  }
+}
+
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 const keyFacts = (key: ApiKey) => ({ name: key.name, prefix: key.prefix, last4: key.last4 });
 
@@ -30,14 +42,7 @@ const keyFacts = (key: ApiKey) => ({ name: key.name, prefix: key.prefix, last4: 
  * API path (admission reads the quota store).
  */
 export function auditedAccountStore(store: AccountStore, deps: AuditDeps, source: AuditSource): AccountStore {
-  const record = async (entry: Omit<NewAuditEntry, 'actor' | 'from'>): Promise<void> => {
-    const full = { ...entry, actor: source.actor, from: source.from };
-    try {
-      await deps.auditLog.append(full);
-    } catch (err) {
-      deps.onAuditFailure(full, err as Error);
-    }
-  };
+  const record = (entry: Omit<NewAuditEntry, 'actor' | 'from'>): Promise<void> => appendAudit(deps, { ...entry, actor: source.actor, from: source.from });
   const onKey = async (keyId: string, change: () => Promise<ApiKey | undefined>, entry: (before: ApiKey, after: ApiKey) => Omit<NewAuditEntry, 'actor' | 'from' | 'account_id' | 'target'> | undefined) => {
     const before = await store.getKey(keyId);
     const after = await change();

@@ -106,6 +106,8 @@ export interface SessionStore {
   useLink(subject: string, tokenHash: string, nowMs: number): Promise<LinkCheck>;
   /** Counts one attempt of `subject` in the current UTC hour (or day); returns the count including it. */
   countAttempt(subject: string, nowMs: number, window?: AttemptWindow): Promise<number>;
+  /** The attempts of `subject` counted so far in the current UTC hour (or day), counting none. */
+  readAttempts(subject: string, nowMs: number, window?: AttemptWindow): Promise<number>;
 }
 
 /** The calendar window an attempt is counted in. */

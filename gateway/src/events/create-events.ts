@@ -7,6 +7,9 @@ import type { PlanTable } from '../domain/plans';
 import type { QuotaObserver, UsageSink } from '../domain/usage-event';
 import type { Account } from '../data/account-store';
 import type { BackgroundLoops } from '../data/background-loop';
+import { auditedEventStore } from '../data/audited-event-store';
+import type { AuditDeps, AuditSource } from '../data/audited-account-store';
+import type { EventStore } from '../data/event-store';
 import { createStoreClient } from '../data/redis/redis-client';
 import { createRedisUsageStream } from '../data/redis/redis-usage-stream';
 import type { Stores } from '../data/stores';
@@ -40,7 +43,12 @@ export interface EventsDeps {
   publicUrl?: string;
   /** Where the room's loops run (logged, counted, each one's last success in `/readyz`). */
   loops: BackgroundLoops;
+  /** The audit log: changes to endpoints and event settings, the customer's and the worker's, are recorded there. */
+  audit?: AuditDeps;
 }
+
+/** Who an event-route change is made by: the customer's key, or the customer signed in to the portal. */
+export type EventCaller = { account: Account; key?: { id: string } };
 
 /** The events room as the composition wires it. */
 export interface Events {
@@ -49,8 +57,8 @@ export interface Events {
   /** The API path's hooks: the usage stream's buffer (when on) and each API's quota observer (when alerts are on). */
   usage?: UsageSink;
   observerFor(api: string): QuotaObserver | undefined;
-  /** `/dashboard/v1/events/*` and `/dashboard/v1/webhooks/*` (mount at `/dashboard/v1`). */
-  routes(authenticate: (req: Request) => Promise<{ account: Account }>): Router;
+  /** `/dashboard/v1/events/*` and `/dashboard/v1/webhooks/*` (mount at `/dashboard/v1`); each change recorded as `sourceOf` says. */
+  routes(authenticate: (req: Request) => Promise<EventCaller>, sourceOf: (req: Request, caller: EventCaller) => AuditSource): Router;
   /** What billing calls on a failed, recovered or ended payment. */
   billingNotice(notice: PaymentNotice): void;
   publish(event: AccountEvent): Promise<void>;
@@ -67,13 +75,18 @@ export interface Events {
   stop(): Promise<void>;
 }
 
+/** The delivery worker's changes to endpoints (turning a failing one off), as the audit log names them. */
+const WEBHOOKS_SOURCE: AuditSource = { actor: { type: 'system', id: 'webhooks', via: 'webhooks' }, from: null };
+
 /** Builds the events room: bus, delivery worker, quota alerts, notices, usage stream and routes. */
 export function createEvents(deps: EventsDeps): Events {
-  const { config, logger, clock } = deps;
+  const { config, logger, clock, audit } = deps;
   const { eventStore } = deps.stores;
   const portalUrl = deps.publicUrl ?? '';
+  const changedBy = (source: AuditSource): EventStore => (audit ? auditedEventStore(eventStore, audit, source) : eventStore);
   const worker = createDeliveryWorker({
-    eventStore,
+    // Turning a failing endpoint off is the system's change.
+    eventStore: changedBy(WEBHOOKS_SOURCE),
     accountStore: deps.stores.accountStore,
     mailer: deps.mailer,
     clock,
@@ -96,7 +109,8 @@ export function createEvents(deps: EventsDeps): Events {
     stores: observeSubscriptions(deps.stores, publish),
     ...(usageStream ? { usage: usageStream.sink } : {}),
     observerFor: (api) => alerts?.observerFor(api),
-    routes: (authenticate) => createEventRoutes({ plans: deps.plans, eventStore, bus, rules: { allowPrivate: config.allowPrivate }, clock, authenticate, limit, thresholdsChanged: async () => alerts?.reload() }),
+    routes: (authenticate, sourceOf) =>
+      createEventRoutes({ plans: deps.plans, eventStore, changesBy: (req, caller) => changedBy(sourceOf(req, caller)), bus, rules: { allowPrivate: config.allowPrivate }, clock, authenticate, limit, thresholdsChanged: async () => alerts?.reload() }),
     billingNotice: (notice) => void publish({ accountId: notice.accountId, type: notice.type, data: { api: notice.api, plan: notice.plan, ...notice.data } }),
     publish,
     worker,

@@ -42,10 +42,12 @@ export const EVENT_ROUTES = {
 export interface EventRoutesDeps {
   plans: PlanTable;
   eventStore: EventStore;
+  /** The event store as a caller changes it: each change recorded in the audit log as theirs. */
+  changesBy: (req: Request, caller: { account: Account; key?: { id: string } }) => EventStore;
   bus: EventBus;
   rules: TargetRules;
   clock: () => number;
-  authenticate: (req: Request) => Promise<{ account: Account }>;
+  authenticate: (req: Request) => Promise<{ account: Account; key?: { id: string } }>;
   /** Told after the account's own thresholds changed (this gateway's alerts use them at once). */
   thresholdsChanged: () => Promise<void>;
   /** Test events and redeliveries per account and hour. */
@@ -79,7 +81,8 @@ function addSettingsRoutes(router: Router, deps: EventRoutesDeps): void {
     sendOk(res, settingsView(await eventStore.getPreferences(account.id), plans), EVENT_ROUTES.settings.message);
   });
   router.put('/events/settings', async (req, res) => {
-    const { account } = await authenticate(req);
+    const caller = await authenticate(req);
+    const { account } = caller;
     const body = parseSettings(req.body);
     const prefs = await eventStore.getPreferences(account.id);
     for (const [api, list] of Object.entries(body.thresholds ?? {})) {
@@ -88,7 +91,7 @@ function addSettingsRoutes(router: Router, deps: EventRoutesDeps): void {
       else prefs.thresholds[api] = [...list].sort((a, b) => a - b);
     }
     prefs.mail = { ...prefs.mail, ...body.mail };
-    await eventStore.setPreferences(account.id, prefs);
+    await deps.changesBy(req, caller).setPreferences(account.id, prefs);
     if (body.thresholds) await deps.thresholdsChanged();
     sendOk(res, settingsView(prefs, plans), EVENT_ROUTES.updateSettings.message);
   });
@@ -112,12 +115,13 @@ export function createEventRoutes(deps: EventRoutesDeps): Router {
       throw err;
     }
   };
-  const own = async (req: Request): Promise<{ account: Account; endpoint: WebhookEndpoint }> => {
-    const { account } = await authenticate(req);
+  const own = async (req: Request): Promise<{ account: Account; endpoint: WebhookEndpoint; changes: EventStore }> => {
+    const caller = await authenticate(req);
+    const { account } = caller;
     const id = String(req.params.id);
     const endpoint = ENDPOINT_ID.test(id) ? await eventStore.getEndpoint(account.id, id) : undefined;
     if (!endpoint) throw new AppError('NOT_FOUND', 'no webhook endpoint of this account has that id');
-    return { account, endpoint };
+    return { account, endpoint, changes: deps.changesBy(req, caller) };
   };
   const enabledOnly = (endpoint: WebhookEndpoint): void => {
     if (!endpoint.enabled) throw new AppError('CONFLICT', 'this endpoint is disabled: enable it first (PUT with enabled: true)', { details: { reason: 'disabled' } });
@@ -142,7 +146,8 @@ export function createEventRoutes(deps: EventRoutesDeps): Router {
     sendOk(res, (await eventStore.listEndpoints(account.id)).map(endpointView), EVENT_ROUTES.listEndpoints.message);
   });
   router.post('/webhooks', async (req, res) => {
-    const { account } = await authenticate(req);
+    const caller = await authenticate(req);
+    const { account } = caller;
     const body = parseCreate(req.body);
     const endpoint: WebhookEndpoint = {
       id: `whe_${randomBytes(12).toString('hex')}`,
@@ -159,7 +164,7 @@ export function createEventRoutes(deps: EventRoutesDeps): Router {
       failing_since: null,
     };
     try {
-      await eventStore.createEndpoint(endpoint, MAX_ENDPOINTS);
+      await deps.changesBy(req, caller).createEndpoint(endpoint, MAX_ENDPOINTS);
     } catch (err) {
       if (err instanceof EndpointLimitError) throw new AppError('CONFLICT', `${err.message}; delete one first`, { details: { reason: 'endpoint_limit', max: err.max } });
       throw err;
@@ -167,24 +172,24 @@ export function createEventRoutes(deps: EventRoutesDeps): Router {
     sendCreated(res, { ...endpointView(endpoint), secret: endpoint.secret }, EVENT_ROUTES.createEndpoint.message);
   });
   router.put('/webhooks/:id', async (req, res) => {
-    const { endpoint } = await own(req);
+    const { endpoint, changes } = await own(req);
     const body = parseUpdate(req.body);
     const next: WebhookEndpoint = { ...endpoint, ...(body.types ? { types: body.types } : {}), ...(body.description === undefined ? {} : { description: body.description }) };
     if (body.url !== undefined) next.url = await checkedUrl(body.url);
     if (body.enabled !== undefined) Object.assign(next, body.enabled ? { enabled: true, disabled_reason: null, failing_since: null } : { enabled: false, disabled_reason: null });
-    if (!(await eventStore.putEndpoint(next))) throw new AppError('NOT_FOUND', 'no webhook endpoint of this account has that id');
+    if (!(await changes.putEndpoint(next))) throw new AppError('NOT_FOUND', 'no webhook endpoint of this account has that id');
     sendOk(res, endpointView(next), EVENT_ROUTES.updateEndpoint.message);
   });
   router.delete('/webhooks/:id', async (req, res) => {
-    const { account, endpoint } = await own(req);
-    await eventStore.deleteEndpoint(account.id, endpoint.id);
+    const { account, endpoint, changes } = await own(req);
+    await changes.deleteEndpoint(account.id, endpoint.id);
     sendOk(res, endpointView(endpoint), EVENT_ROUTES.deleteEndpoint.message);
   });
   router.post('/webhooks/:id/rotate-secret', async (req, res) => {
-    const { endpoint } = await own(req);
+    const { endpoint, changes } = await own(req);
     const overlapMs = (parseRotate(req.body).overlap_hours ?? 24) * 3_600_000;
     const next: WebhookEndpoint = { ...endpoint, secret: newWebhookSecret(), previous_secret: overlapMs ? endpoint.secret : null, previous_secret_until: overlapMs ? new Date(deps.clock() + overlapMs).toISOString() : null };
-    if (!(await eventStore.putEndpoint(next))) throw new AppError('NOT_FOUND', 'no webhook endpoint of this account has that id');
+    if (!(await changes.putEndpoint(next))) throw new AppError('NOT_FOUND', 'no webhook endpoint of this account has that id');
     sendOk(res, { ...endpointView(next), secret: next.secret }, EVENT_ROUTES.rotateSecret.message);
   });
   router.post('/webhooks/:id/test', async (req, res) => {

@@ -15,6 +15,18 @@ export const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
 /**
+ * Whether a session cookie (the portal's or the console's) is marked Secure: when `PUBLIC_URL` is
+ * https (the public origin, whatever a TLS-terminating proxy in front forwards), or when the request
+ * came over TLS (itself, or X-Forwarded-Proto from a TRUSTED_PROXIES hop).
+ */
+export function cookieIsSecure(req: Request, publicUrl: string | undefined): boolean {
+  return req.secure || isHttps(publicUrl);
+}
+
+/** Whether `PUBLIC_URL` is an https origin: cookies are Secure and every answer carries HSTS. */
+export const isHttps = (publicUrl: string | undefined): boolean => publicUrl?.startsWith('https:') === true;
+
+/**
  * Every value of the cookie `name` in the request's `Cookie` header (no cookie parser). A browser
  * sends two when a second cookie of the name was planted on another path or a parent domain (one
  * that shadows the real session is a fixation).

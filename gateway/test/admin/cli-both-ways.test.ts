@@ -164,12 +164,22 @@ describe('the admin token kept beside the store', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(second.token);
     expect([await adminCall(first), await adminCall(second.token)]).toEqual([401, 200]);
 
-    // On the file itself (no TOLLGATE_URL): the running gateway reads it again.
+    // On the file itself (no TOLLGATE_URL) while the gateway holds the store: refused, since the
+    // rotation could not be recorded in the audit log; the token stays as it was.
+    const held = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate'], env);
+    expect([held.code, held.stderr]).toEqual([1, expect.stringMatching(/is held by another process, such as a running gateway .*TOLLGATE_URL/)]);
+    expect(readFileSync(file, 'utf8').trim()).toBe(second.token);
+    // With the gateway stopped, the CLI rotates the file and records it; the next start reads the new token.
+    await gateway.stop();
     const direct = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate'], env);
     expect([direct.code, direct.stderr]).toEqual([0, '']);
     const third = (JSON.parse(direct.stdout) as { token: string }).token;
+    gateway = await startGatewayProcess(env);
     expect([await adminCall(second.token), await adminCall(third)]).toEqual([401, 200]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    const audit = await fetch(`${gateway.url}/admin/v1/audit/export`, { headers: { authorization: `Bearer ${third}` } });
+    const rotations = (await audit.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { action: string; actor: { id: string; via: string } }).filter((e) => e.action === 'admin_token.rotate');
+    expect(rotations.map((e) => e.actor.via)).toEqual(['admin-api', 'cli']);
   });
 
   it('when the file holds a placeholder or a short token, then the gateway refuses to start with one line naming the file', async () => {

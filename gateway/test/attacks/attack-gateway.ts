@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startGatewayProcess } from '../support/gateway-process';
@@ -6,6 +6,7 @@ import type { GatewayProcess } from '../support/gateway-process';
 import { rawCall } from '../support/raw-http';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+import type { PlanTable } from '../../src/domain/plans';
 
 const ADMIN_TOKEN = 'attack-tests-admin-token-0123456';
 const plan = { monthly_quota: 100_000, rate_per_second: 10_000, price: 0, currency: 'EUR' };
@@ -14,6 +15,12 @@ const plan = { monthly_quota: 100_000, rate_per_second: 10_000, price: 0, curren
 export interface AttackGateway {
   url: string;
   process: GatewayProcess;
+  /** The environment it was started with (the CLI is run with it). */
+  env: Record<string, string>;
+  /** The admin token now (read from its file when the gateway keeps one). */
+  adminToken(): string;
+  /** A call to the admin API with the admin token as it is now. */
+  admin(method: string, route: string, body?: unknown): ReturnType<typeof rawCall>;
   /** A new key subscribed as given (`{ token: 'q' }`), with its account. */
   newKey(subscriptions: Record<string, string>): Promise<{ id: string; key: string; account_id: string }>;
   /** The key's usage of `api` this month, read once it equals `expected` or has stopped changing. */
@@ -23,10 +30,6 @@ export interface AttackGateway {
   stop(): Promise<void>;
 }
 
-/**
- * Starts a gateway whose every API has one plan `q` (quota and rate far above what a test sends)
- * and no playground, on `store`: an SQLite file in a fresh folder, or a fresh redis-server.
- */
 /** `read()` once `done` says so, or after 3 s of asking. */
 async function settled<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   let value = await read();
@@ -37,17 +40,27 @@ async function settled<T>(read: () => Promise<T>, done: (value: T) => boolean): 
   return value;
 }
 
-export async function startAttackGateway(store: 'sqlite' | 'redis', env: Record<string, string>): Promise<AttackGateway> {
+/**
+ * Starts a gateway on `store` (an SQLite file in a fresh folder, or a fresh redis-server) whose
+ * every API has one plan `q` (quota and rate far above what a test sends) and no playground, or the
+ * plans given; with `tokenFile` the admin token is the one the gateway makes and keeps in a file
+ * of that folder (rotatable), else a fixed ADMIN_TOKEN.
+ */
+export async function startAttackGateway(store: 'sqlite' | 'redis', env: Record<string, string>, options: { plans?: PlanTable; tokenFile?: boolean } = {}): Promise<AttackGateway> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tollgate-attack-'));
   const plansFile = path.join(dir, 'plans.json');
-  writeFileSync(plansFile, JSON.stringify(Object.fromEntries(['burger', 'token', 'logs'].map((api) => [api, { playground_per_day: 0, plans: { q: plan } }]))));
+  writeFileSync(plansFile, JSON.stringify(options.plans ?? Object.fromEntries(['burger', 'token', 'logs'].map((api) => [api, { playground_per_day: 0, plans: { q: plan } }]))));
+  const tokenFile = path.join(dir, 'admin-token');
   let redis: RedisServer | undefined;
   try {
     redis = store === 'redis' ? await startRedisServer() : undefined;
     const storeEnv: Record<string, string> = redis ? { REDIS_URL: redis.url } : { STORE_PATH: path.join(dir, 'tollgate.db') };
-    const gateway = await startGatewayProcess({ PLANS_FILE: plansFile, ADMIN_TOKEN, PROXY_SECRET: 'attack-tests-proxy-secret-012345', ...storeEnv, ...env });
+    const tokenEnv: Record<string, string> = options.tokenFile ? { ADMIN_TOKEN_FILE: tokenFile } : { ADMIN_TOKEN };
+    const fullEnv = { PLANS_FILE: plansFile, ...tokenEnv, PROXY_SECRET: 'attack-tests-proxy-secret-012345', ...storeEnv, ...env };
+    const gateway = await startGatewayProcess(fullEnv);
+    const adminToken = (): string => (options.tokenFile ? readFileSync(tokenFile, 'utf8').trim() : ADMIN_TOKEN);
     const admin = (method: string, route: string, body?: unknown) =>
-      rawCall(`${gateway.url}/admin/v1${route}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      rawCall(`${gateway.url}/admin/v1${route}`, { method, headers: { authorization: `Bearer ${adminToken()}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     const usage = async (id: string, api: string): Promise<number> => {
       const res = await admin('GET', `/keys/${id}/usage`);
       return (res.json!.data as { apis: { api: string; used: number }[] }).apis.find((a) => a.api === api)?.used ?? 0;
@@ -64,6 +77,9 @@ export async function startAttackGateway(store: 'sqlite' | 'redis', env: Record<
     return {
       url: gateway.url,
       process: gateway,
+      env: fullEnv,
+      adminToken,
+      admin,
       async newKey(subscriptions) {
         const res = await admin('POST', '/keys', { owner: 'attacks@example.test', subscriptions });
         if (res.status !== 201) throw new Error(`key not created: ${res.status} ${res.body}`);

@@ -7,6 +7,7 @@ import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
 import { ADMIN_TOKEN, buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
+import type { PlanTable } from '../../src/domain/plans';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
 import { signInCode, startSmtpInbox } from '../support/smtp-inbox';
@@ -21,6 +22,22 @@ import type { SmtpInbox } from '../support/smtp-inbox';
 export const STORE_KINDS = ['sqlite', 'redis'] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
+/** Plans with a price, for the attacks on paying: token free, pro and scale (EUR), burger free and pro (USD). */
+export const PAID_PLANS: PlanTable = {
+  token: {
+    playground_per_day: 0,
+    plans: {
+      free: { monthly_quota: 100, rate_per_second: 10, price: 0, currency: 'EUR' },
+      pro: { monthly_quota: 1000, rate_per_second: 10, price: 2500, currency: 'EUR' },
+      scale: { monthly_quota: 10_000, rate_per_second: 10, price: 9900, currency: 'EUR' },
+    },
+  },
+  burger: {
+    playground_per_day: 0,
+    plans: { free: { monthly_quota: 100, rate_per_second: 10, price: 0, currency: 'USD' }, pro: { monthly_quota: 1000, rate_per_second: 10, price: 900, currency: 'USD' } },
+  },
+};
+
 /** A Tuesday noon, far from a UTC day's or hour's end. */
 export const ATTACK_START = Date.parse('2026-03-10T12:00:00.000Z');
 
@@ -30,7 +47,7 @@ export interface AttackWorld {
   redis: RedisServer;
   inbox: SmtpInbox;
   /** A gateway on `kind`: a new SQLite file, or the Redis emptied. One at a time: the one before is closed. */
-  gateway(kind: StoreKind, env?: Record<string, string>): Promise<GatewayFixture>;
+  gateway(kind: StoreKind, env?: Record<string, string>, plans?: PlanTable): Promise<GatewayFixture>;
   close(): Promise<void>;
 }
 
@@ -43,9 +60,10 @@ export async function startAttackWorld(): Promise<AttackWorld> {
     upstream,
     redis,
     inbox,
-    async gateway(kind, env = {}) {
+    async gateway(kind, env = {}, plans) {
       await current?.close();
       current = await buildGateway({
+        plans,
         upstream: upstream.url,
         redisUrl: kind === 'redis' ? redis.url : undefined,
         sqlitePath: kind === 'sqlite' ? path.join(dir, `attack-${++files}.db`) : undefined,
@@ -104,6 +122,9 @@ export async function signIn(gw: GatewayFixture, inbox: SmtpInbox, email: string
   if (res.status !== 200) throw new Error(`no session for ${email}: ${res.status} ${res.body.message}`);
   return { cookie: sessionCookieSet(res)!.value, csrf: res.body.data.csrf_token as string, accountId: res.body.data.account.id as string };
 }
+
+/** The headers a signed-in browser sends with a change: its session cookie and CSRF token. */
+export const withSession = (session: { cookie: string; csrf: string }): Record<string, string> => ({ cookie: `tg_session=${session.cookie}`, 'x-csrf-token': session.csrf });
 
 /** A key made by the operator (an account of one key, its address proven), subscribed to token's free plan. */
 export async function operatorKey(gw: GatewayFixture, owner: string): Promise<{ key: string; id: string; accountId: string }> {

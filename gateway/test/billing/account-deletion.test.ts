@@ -28,7 +28,7 @@ describe('deleting an account that pays by card', () => {
   it('when an account paying for a plan is exported and deleted, then the export holds the paid plan, the subscription is canceled at the provider and its customer deleted there, and its key answers 401', async () => {
     const email = 'paying@example.com';
     const account = await gw.account(email);
-    await gw.pay((await gw.json('POST', '/dashboard/v1/billing/checkout', account.key, { api: 'token', plan: 'pro' })).body.data.url);
+    await gw.pay((await gw.json('POST', '/dashboard/v1/billing/checkout', account.session, { api: 'token', plan: 'pro' })).body.data.url);
     const record = (await gw.stores.billingStore.getBilling(account.id))!.subscriptions.token!;
     expect(record).toMatchObject({ plan: 'pro', status: 'active' });
     expect((await gw.call(account.key, '/token/v1/meta')).status).toBe(200);

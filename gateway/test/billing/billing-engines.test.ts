@@ -36,7 +36,7 @@ describe.each(ENGINES)('billing on %s', (_name, engine) => {
 
   it('when a person pays, changes plan, misses a payment and pays it, then the store follows each step, once per event, and the summary adds up', async () => {
     const a = await gw.account('ada@example.com');
-    const checkout = await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'token', plan: 'pro' });
+    const checkout = await gw.json('POST', '/dashboard/v1/billing/checkout', a.session, { api: 'token', plan: 'pro' });
     await gw.pay(checkout.body.data.url);
     expect((await gw.call(a.key, '/token/v1/meta')).headers.get('x-ratelimit-requests-limit')).toBe('650000');
 
@@ -46,10 +46,10 @@ describe.each(ENGINES)('billing on %s', (_name, engine) => {
     for await (const event of gw.stripe.events.list({ limit: 100 })) if ((event.data.object as { customer?: string }).customer === customer) events.push(event);
     for (const event of events) expect(['duplicate', 'ignored']).toContain((await gw.deliver(event)).body.data.outcome);
 
-    expect((await gw.json('PUT', '/dashboard/v1/billing/subscriptions/token', a.key, { plan: 'scale' })).body.data.plan).toBe('scale');
+    expect((await gw.json('PUT', '/dashboard/v1/billing/subscriptions/token', a.session, { plan: 'scale' })).body.data.plan).toBe('scale');
     expect((await gw.call(a.key, '/token/v1/meta')).headers.get('x-ratelimit-requests-limit')).toBe('3250000');
 
-    const portal = (await gw.json('POST', '/dashboard/v1/billing/portal', a.key, {})).body.data.url as string;
+    const portal = (await gw.json('POST', '/dashboard/v1/billing/portal', a.session, {})).body.data.url as string;
     expect(await postForm(`${portal}/payment-method`, '4000 0000 0000 0341')).toBe(303);
     const clock = await gw.clockOf(a.id, 'EUR');
     await gw.advanceDays(clock, 16.5);

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { validateResponse } from '@tollgate/envelope';
 import { BILLING_ROUTES } from '../../src/billing/billing-routes';
+import { sha256 } from '../../src/data/session-store';
 import { ADMIN_TOKEN, buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
 import { startEchoUpstream } from '../support/echo-upstream';
@@ -19,8 +21,17 @@ afterAll(async () => {
 });
 
 async function verifiedKey(): Promise<string> {
+  return (await verifiedAccount()).key;
+}
+
+/** A proven account's key, and a portal session of it made as a sign-in makes one (what moves money takes the session only). */
+async function verifiedAccount(): Promise<{ key: string; session: Record<string, string> }> {
   const account = await gw.stores.accountStore.createAccount({ email: `p${Math.random()}@example.com` });
-  return (await gw.stores.accountStore.createKey(account.id, { name: 'k' }))!.key;
+  const key = (await gw.stores.accountStore.createKey(account.id, { name: 'k' }))!.key;
+  const [cookie, csrf] = [randomBytes(32).toString('base64url'), randomBytes(32).toString('base64url')];
+  const nowMs = gw.clock.now();
+  await gw.stores.sessionStore.putSession(sha256(cookie), { account_id: account.id, csrf_token: csrf, created_at: new Date(nowMs).toISOString(), expires_at: new Date(nowMs + 3_600_000).toISOString() });
+  return { key, session: { cookie: `tg_session=${cookie}`, 'x-csrf-token': csrf } };
 }
 
 describe('a gateway without STRIPE_SECRET_KEY', () => {
@@ -33,12 +44,12 @@ describe('a gateway without STRIPE_SECRET_KEY', () => {
   });
 
   it('when the portal asks for billing, then it learns cards are off and whom to ask; every other billing route says the same', async () => {
-    const key = await verifiedKey();
+    const { key, session } = await verifiedAccount();
     const status = await request(gw.app).get('/dashboard/v1/billing/status').set('x-tollgate-key', key);
     expect(status.body.data).toEqual({ card_payments: false, support_email: 'sales@example.com', subscriptions: [] });
     expect(validateResponse(BILLING_ROUTES.status, status.status, status.body)).toEqual([]);
     for (const [method, path] of [['get', '/dashboard/v1/billing'], ['post', '/dashboard/v1/billing/checkout'], ['post', '/dashboard/v1/billing/portal']] as const) {
-      const res = await request(gw.app)[method](path).set('x-tollgate-key', key).send(method === 'post' ? (path.endsWith('checkout') ? { api: 'token', plan: 'pro' } : {}) : undefined);
+      const res = await request(gw.app)[method](path).set(method === 'post' ? session : { 'x-tollgate-key': key }).send(method === 'post' ? (path.endsWith('checkout') ? { api: 'token', plan: 'pro' } : {}) : undefined);
       expect([path, res.status, res.body.message]).toEqual([path, 404, 'card payments are not set up on this server, so paid plans cannot be taken here; write to sales@example.com']);
     }
     expect((await request(gw.app).get('/dashboard/v1/billing/status')).status).toBe(401);

@@ -10,7 +10,7 @@ describe('taking a paid plan by card', () => {
     const ada = await gw.account('ada@example.com');
     expect((await gw.call(ada.key, '/token/v1/meta')).headers.get('x-ratelimit-requests-limit')).toBe('10');
 
-    const started = await gw.json('POST', '/dashboard/v1/billing/checkout', ada.key, { api: 'token', plan: 'pro' });
+    const started = await gw.json('POST', '/dashboard/v1/billing/checkout', ada.session, { api: 'token', plan: 'pro' });
     expect(started.status).toBe(200);
     expect(started.body.data.url).toMatch(/\/checkout\/cs_test_/);
     const session = await gw.stripe.checkout.sessions.retrieve(started.body.data.session_id);
@@ -41,7 +41,7 @@ describe('taking a paid plan by card', () => {
   it('when a person takes paid burger (USD) and paid logs (EUR), then each currency has its own customer and both plans are active', async () => {
     const bob = await gw.account('bob@example.com');
     for (const [api, plan] of [['burger', 'starter'], ['logs', 'pro']] as const) {
-      const started = await gw.json('POST', '/dashboard/v1/billing/checkout', bob.key, { api, plan });
+      const started = await gw.json('POST', '/dashboard/v1/billing/checkout', bob.session, { api, plan });
       expect(started.status).toBe(200);
       await gw.pay(started.body.data.url);
     }

@@ -2,7 +2,7 @@ import { eventually } from '../support/eventually';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 import { MID_MARCH, useBillingGateway } from './support/billing-gateway';
-import type { BillingGateway } from './support/billing-gateway';
+import type { BillingGateway, PortalSession } from './support/billing-gateway';
 
 jest.setTimeout(60_000);
 
@@ -14,10 +14,10 @@ async function postForm(url: string, fields: Record<string, string>): Promise<nu
 const card = (number: string) => ({ cardNumber: number, cardExpiry: '12 / 34', cardCvc: '123' });
 
 /** An account on token pro whose card now fails every charge (changed in the customer portal). */
-async function withFailingCard(gw: BillingGateway, email: string): Promise<{ id: string; key: string; clock: string }> {
+async function withFailingCard(gw: BillingGateway, email: string): Promise<{ id: string; key: string; session: PortalSession; clock: string }> {
   const account = await gw.account(email);
-  await gw.pay((await gw.json('POST', '/dashboard/v1/billing/checkout', account.key, { api: 'token', plan: 'pro' })).body.data.url);
-  const portal = await gw.json('POST', '/dashboard/v1/billing/portal', account.key, {});
+  await gw.pay((await gw.json('POST', '/dashboard/v1/billing/checkout', account.session, { api: 'token', plan: 'pro' })).body.data.url);
+  const portal = await gw.json('POST', '/dashboard/v1/billing/portal', account.session, {});
   expect(portal.body.data.url).toMatch(/\/portal\/bps_/);
   expect(await postForm(`${portal.body.data.url}/payment-method`, card('4000 0000 0000 0341'))).toBe(303);
   return { ...account, clock: await gw.clockOf(account.id, 'EUR') };
@@ -68,7 +68,7 @@ describe('a failed payment', () => {
     expect(gw.mail.count('ada@example.com')).toBe(1);
     expect((await toldOnce(gw, hooks, secret, 2))[1]).toMatchObject({ type: 'subscription.changed', data: { api: 'token', plan: 'pro', status: 'inactive' } });
 
-    const portal = (await gw.json('POST', '/dashboard/v1/billing/portal', a.key, { currency: 'EUR' })).body.data.url as string;
+    const portal = (await gw.json('POST', '/dashboard/v1/billing/portal', a.session, { currency: 'EUR' })).body.data.url as string;
     expect(await postForm(`${portal}/payment-method`, card('4242 4242 4242 4242'))).toBe(303);
     await gw.local.settle();
     expect((await gw.call(a.key, '/token/v1/meta')).status).toBe(200);
@@ -114,6 +114,6 @@ describe('a subscription canceled when the retries ran out', () => {
     expect(refused.status).toBe(402);
     expect(refused.body.message).toBe('Your token pro plan was canceled because its payment failed. Choose a plan again at /portal/subscriptions.');
     expect(refused.body.error.details).toMatchObject({ lapsed: 'canceled', page: '/portal/subscriptions' });
-    expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'token', plan: 'starter' })).status).toBe(200);
+    expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.session, { api: 'token', plan: 'starter' })).status).toBe(200);
   });
 });

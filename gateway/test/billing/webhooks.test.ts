@@ -23,7 +23,7 @@ const only = (events: Stripe.Event[], type: string): Stripe.Event => {
 /** An account that paid for token pro at stripe-local, with no event delivered yet. */
 async function paidUndelivered(gw: BillingGateway, email: string): Promise<{ id: string; key: string; customer: string; events: Stripe.Event[] }> {
   const account = await gw.account(email);
-  await gw.pay((await gw.json('POST', '/dashboard/v1/billing/checkout', account.key, { api: 'token', plan: 'pro' })).body.data.url);
+  await gw.pay((await gw.json('POST', '/dashboard/v1/billing/checkout', account.session, { api: 'token', plan: 'pro' })).body.data.url);
   const customer = (await gw.stores.billingStore.getBilling(account.id))!.customers.EUR!;
   return { ...account, customer, events: await eventsOf(gw, customer) };
 }
@@ -130,7 +130,7 @@ describe('Stripe unreachable when a person subscribes', () => {
     try {
       const a = await gw.account('offline@example.com');
       await gw.local.close();
-      const answer = await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'token', plan: 'pro' });
+      const answer = await gw.json('POST', '/dashboard/v1/billing/checkout', a.session, { api: 'token', plan: 'pro' });
       expect(answer).toMatchObject({ status: 502, body: { error: { code: 'UPSTREAM_UNAVAILABLE', details: { reason: 'provider_unavailable' } } } });
       expect(answer.body.message).toBe('card payments are unavailable right now because Stripe could not be reached; nothing was charged and no plan changed: try again in a minute');
       expect(await gw.stores.billingStore.getBilling(a.id)).toEqual({ customers: {}, subscriptions: {} });

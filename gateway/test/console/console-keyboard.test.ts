@@ -78,4 +78,26 @@ describe('the console with the keyboard alone', () => {
     await shows(page.locator('#account-audit tr[data-action="account.suspend"]'), `operator ${OPERATOR} (console)`);
     expect(problems).toEqual([]);
   });
+
+  it('when an operator opens the link from the mail in another browser, then the page asks for one press of Sign in (the token leaves the address bar at once), and the console opens', async () => {
+    const asker = await app.open('desktop');
+    await asker.page.goto('/admin/sign-in');
+    await asker.page.locator('#email').fill(OPERATOR);
+    const before = app.mail.count(OPERATOR);
+    await asker.page.getByRole('button', { name: 'Send me a code' }).click();
+    await asker.page.locator('#code').waitFor();
+    const { link } = signInCode(await app.mail.next(OPERATOR, before));
+    expect(link).toMatch(/\/admin\/sign-in\?email=ops%40example\.com&token=[A-Za-z0-9_-]{43}$/);
+
+    const { page, problems } = await app.open('phone');
+    await page.goto(link!);
+    const button = page.getByRole('button', { name: 'Sign in', exact: true });
+    await button.waitFor();
+    expect(page.url()).not.toContain('token=');
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: 'Sign in' });
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/admin/');
+    await shows(page.locator('#who'), OPERATOR);
+    expect([...asker.problems, ...problems]).toEqual([]);
+  });
 });

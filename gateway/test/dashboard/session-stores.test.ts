@@ -202,13 +202,15 @@ describe.each(Object.keys(openers))('the %s session store', (kind) => {
     expect(more.filter((r) => r.outcome === 'limited')).toHaveLength(7);
   });
 
-  it('when attempts are counted, then per subject and UTC hour, starting again the next hour', async () => {
-    const counts = [];
+  it('when attempts are counted, then per subject and UTC hour, starting again the next hour; reading them counts none', async () => {
+    const counts = [await store.readAttempts('email:ada@example.com', clock.now())];
     for (let i = 0; i < 3; i++) counts.push(await store.countAttempt('email:ada@example.com', clock.now()));
+    counts.push(await store.readAttempts('email:ada@example.com', clock.now()), await store.readAttempts('email:ada@example.com', clock.now()));
     counts.push(await store.countAttempt('ip:10.0.0.1', clock.now()));
     clock.set(Date.parse('2026-03-10T13:00:00.000Z'));
+    counts.push(await store.readAttempts('email:ada@example.com', clock.now()));
     counts.push(await store.countAttempt('email:ada@example.com', clock.now()));
-    expect(counts).toEqual([1, 2, 3, 1, 1]);
+    expect(counts).toEqual([0, 1, 2, 3, 3, 3, 1, 0, 1]);
   });
 
   if (kind === 'redis') {

@@ -64,11 +64,11 @@ export function parseMail(raw: string): { headers: Record<string, string>; text:
   return { headers, text: text.replace(/\r\n/g, '\n') };
 }
 
-/** The 6-digit code (on a line of its own) and, when the mail has one, the sign-in link of a sign-in mail. */
+/** The 6-digit code (on a line of its own) and, when the mail has one, the sign-in link of a sign-in mail (the portal's or the console's). */
 export function signInCode(mail: ReceivedMail): { code: string; link?: string } {
   const code = /^ {4}(\d{6})$/m.exec(mail.text)?.[1];
   if (!code) throw new Error(`no code in the mail: ${mail.text}`);
-  const link = /^(https?:\/\/\S+\/portal\/sign-in\?\S+)$/m.exec(mail.text)?.[1];
+  const link = /^(https?:\/\/\S+\/(?:portal|admin)\/sign-in\?\S+)$/m.exec(mail.text)?.[1];
   return link === undefined ? { code } : { code, link };
 }
 

@@ -1,5 +1,5 @@
 import { el, errorRegion, fill, heading } from '../../shared/dom.js';
-import { fieldForm, sixDigits } from '../../shared/form.js';
+import { fieldForm, linkForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
 
 export const title = 'Sign in';
@@ -30,7 +30,7 @@ function tokenForm() {
   );
 }
 
-function emailForm() {
+function emailForm(fromLink) {
   const area = el('div');
   const section = el('section', { class: 'card', 'aria-labelledby': 'by-email' }, el('h2', { id: 'by-email' }, 'With your operator address'), area);
   function emailStep(value = '') {
@@ -44,11 +44,23 @@ function emailForm() {
       } },
       el('label', { for: 'email' }, 'Email address'),
       input,
-      el('p', { id: 'email-help', class: 'hint' }, 'One of OPERATOR_EMAILS: a 6-digit code is mailed to it.'),
+      el('p', { id: 'email-help', class: 'hint' }, 'One of OPERATOR_EMAILS: a 6-digit code and a link are mailed to it.'),
       problem,
       button,
     ));
     return input;
+  }
+  function linkStep(email, token) {
+    const { form, button } = linkForm({
+      email,
+      follow: async () => {
+        await request('POST', '/sign-in/link', { email, token });
+        location.assign(nextPath());
+      },
+      again: () => emailStep(email).focus(),
+    });
+    fill(area, form);
+    button.focus();
   }
   function codeStep(email) {
     const problem = errorRegion();
@@ -59,7 +71,7 @@ function emailForm() {
         await request('POST', '/sign-in/code/verify', { email, code: code.replace(/\s/g, '') });
         location.assign(nextPath());
       } },
-      el('p', { id: 'code-help' }, `If ${email} is an operator’s address, a 6-digit code is on its way there.`),
+      el('p', { id: 'code-help' }, `If ${email} is an operator’s address, a 6-digit code is on its way there. Enter it here, or open the link in the mail (on any device).`),
       el('label', { for: 'code' }, 'Code from the mail'),
       input,
       problem,
@@ -67,12 +79,20 @@ function emailForm() {
     ));
     input.focus();
   }
-  emailStep();
-  return section;
+  // Run once the section is on the page: the link's step moves focus to its button.
+  const start = () => (fromLink.email && fromLink.token ? linkStep(fromLink.email, fromLink.token) : emailStep(fromLink.email));
+  return { section, start };
 }
 
 /** The admin token, or an operator's address and the code mailed to it. */
 export async function render(main) {
+  const params = new URLSearchParams(location.search);
+  const fromLink = { email: params.get('email') ?? '', token: params.get('token') ?? '' };
+  // The token is in the URL only until the page has read it: out of the history and any referrer.
+  if (fromLink.token) {
+    params.delete('token');
+    history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
+  }
   main.append(heading(title));
   const ways = await request('GET', '/sign-in');
   if (!ways.token && !ways.email) {
@@ -81,5 +101,9 @@ export async function render(main) {
   }
   main.append(el('p', { class: 'lead' }, 'The operators’ console: accounts, usage, revenue and the audit log. Every change made here is recorded with your name.'));
   if (ways.token) main.append(tokenForm());
-  if (ways.email) main.append(emailForm());
+  if (ways.email) {
+    const byEmail = emailForm(fromLink);
+    main.append(byEmail.section);
+    byEmail.start();
+  }
 }

@@ -1,5 +1,5 @@
-import { el, errorRegion, fill, heading, showError } from '../../shared/dom.js';
-import { fieldForm, sixDigits } from '../../shared/form.js';
+import { el, errorRegion, fill, heading } from '../../shared/dom.js';
+import { fieldForm, linkForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
 import { session, signedIn } from '../session.js';
 
@@ -46,27 +46,15 @@ export async function render(main, ctx) {
     return input;
   }
 
-  // Signing in is a press, not the page load: a mail scanner that opens links signs nobody in.
   function linkStep(email, token) {
-    const problem = errorRegion();
-    const button = el('button', { type: 'submit' }, 'Sign in');
-    const form = el(
-      'form',
-      { class: 'stack', onsubmit: async (event) => {
-        event.preventDefault();
-        button.disabled = true;
-        try {
-          signedIn(await request('POST', '/dashboard/v1/sign-in/link', { email, token }));
-          ctx.navigate(nextPath(ctx, params), { replace: true });
-        } catch (err) {
-          showError(problem, err);
-          button.disabled = false;
-        }
-      } },
-      el('p', {}, `The link from the mail signs you in as ${email}: press Sign in.`),
-      problem,
-      el('div', { class: 'row' }, button, el('button', { type: 'button', class: 'secondary', onclick: () => emailStep(email).focus() }, 'Use another address or send a new code')),
-    );
+    const { form, button } = linkForm({
+      email,
+      follow: async () => {
+        signedIn(await request('POST', '/dashboard/v1/sign-in/link', { email, token }));
+        ctx.navigate(nextPath(ctx, params), { replace: true });
+      },
+      again: () => emailStep(email).focus(),
+    });
     fill(area, form);
     button.focus();
   }

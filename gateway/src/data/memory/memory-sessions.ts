@@ -99,5 +99,8 @@ export function createMemorySessionStore(clock: () => number): SessionStore {
       const w = attemptWindow(window, nowMs);
       return bump(`${subject}|${w.id}`, w.endMs);
     },
+    async readAttempts(subject, nowMs, window = 'hour') {
+      return attempts.get(`${subject}|${attemptWindow(window, nowMs).id}`)?.count ?? 0;
+    },
   };
 }

@@ -190,5 +190,7 @@ export function createRedisSessionStore(redis: RedisClient, deps: { guard: Store
         const w = attemptWindow(window, nowMs);
         return scripts.tollgateCountAttempt(redisKeys.signIns(sha256(subject), w.id), secondsUntil(w.endMs, nowMs) + 60);
       }),
+    readAttempts: (subject, nowMs, window = 'hour') =>
+      guard.run('read_sign_ins', async () => Number((await redis.get(redisKeys.signIns(sha256(subject), attemptWindow(window, nowMs).id))) ?? 0)),
   };
 }

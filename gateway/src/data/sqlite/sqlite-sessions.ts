@@ -99,5 +99,8 @@ export function createSqliteSessionStore(db: Database.Database, clock: () => num
       const w = attemptWindow(window, nowMs);
       return (countAttempt.get(`${subject}|${w.id}`, w.endMs) as { count: number }).count;
     },
+    async readAttempts(subject, nowMs, window = 'hour') {
+      return countOf(`${subject}|${attemptWindow(window, nowMs).id}`);
+    },
   };
 }

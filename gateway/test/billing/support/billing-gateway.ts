@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +21,7 @@ import { loadConfig } from '../../../src/config';
 import type { GatewayConfig } from '../../../src/config';
 import { openStores } from '../../../src/data/open-stores';
 import type { Stores } from '../../../src/data/stores';
+import { sha256 } from '../../../src/data/session-store';
 import { createServiceDocuments } from '../../../src/data/service-documents';
 import { createUsageRecorder } from '../../../src/data/usage-recorder';
 import { createBackgroundLoops } from '../../../src/data/background-loop';
@@ -40,6 +42,12 @@ const DAY = 86_400;
 /** A parsed JSON answer, as the tests read into it. */
 type Json = ReturnType<typeof JSON.parse>;
 
+/** A signed-in portal session: its cookie and CSRF token. */
+export interface PortalSession {
+  cookie: string;
+  csrf: string;
+}
+
 /** Where a billing gateway keeps its state: the engines billing must work on. */
 export type Engine = { kind: 'memory' } | { kind: 'sqlite' } | { kind: 'redis'; url: string } | { kind: 'cluster'; seeds: string };
 
@@ -57,10 +65,12 @@ export interface BillingGateway {
   webhookSecret: string;
   mail: SmtpInbox;
   upstream: EchoUpstream;
-  /** A verified account with one key. */
-  account(email: string): Promise<{ id: string; key: string }>;
-  /** A JSON call with the key (dashboard, admin with `admin: true`), its status and envelope. */
-  json(method: string, route: string, key: string | null, body?: unknown): Promise<{ status: number; body: Json }>;
+  /** A verified account with one key, and a portal session of it (what moves money needs the person). */
+  account(email: string): Promise<{ id: string; key: string; session: PortalSession }>;
+  /** A portal session of the account, made as a sign-in makes one (sign-in.test.ts covers that path). */
+  sessionOf(accountId: string): Promise<PortalSession>;
+  /** A JSON call with a key (the admin token on admin routes) or a portal session, its status and envelope. */
+  json(method: string, route: string, key: string | PortalSession | null, body?: unknown): Promise<{ status: number; body: Json }>;
   /** A proxied call's status and envelope. */
   call(key: string, route: string): Promise<{ status: number; body: Json; headers: Headers }>;
   /** Pays a checkout as its hosted page does, then waits for the webhooks. */
@@ -152,7 +162,8 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
     documented.find((r) => r.method === method.toLowerCase() && new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(route.split('?')[0]!));
   const json: BillingGateway['json'] = async (method, route, key, body) => {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (key === ADMIN_TOKEN) headers.authorization = `Bearer ${ADMIN_TOKEN}`;
+    if (typeof key === 'object' && key !== null) Object.assign(headers, { cookie: `tg_session=${key.cookie}`, 'x-csrf-token': key.csrf });
+    else if (key === ADMIN_TOKEN) headers.authorization = `Bearer ${ADMIN_TOKEN}`;
     else if (key) headers['x-tollgate-key'] = key;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(url + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -163,6 +174,13 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
       if (problems.length) throw new Error(`${method} ${route} answered ${answer.status} against its documented schema: ${problems.join('; ')}`);
     }
     return answer;
+  };
+  // The store's session under the cookie's hash, as a sign-in makes it.
+  const sessionOf = async (accountId: string): Promise<PortalSession> => {
+    const session = { cookie: randomBytes(32).toString('base64url'), csrf: randomBytes(32).toString('base64url') };
+    const nowMs = clock();
+    await stores.sessionStore.putSession(sha256(session.cookie), { account_id: accountId, csrf_token: session.csrf, created_at: new Date(nowMs).toISOString(), expires_at: new Date(nowMs + 86_400_000).toISOString() });
+    return session;
   };
   return {
     url,
@@ -178,8 +196,9 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
     async account(email) {
       const account = await stores.accountStore.createAccount({ email, name: email.split('@')[0] });
       const key = await stores.accountStore.createKey(account.id, { name: 'test' });
-      return { id: account.id, key: key!.key };
+      return { id: account.id, key: key!.key, session: await sessionOf(account.id) };
     },
+    sessionOf,
     json,
     async call(key, route) {
       const res = await fetch(url + route, { headers: { 'x-tollgate-key': key } });
