@@ -73,7 +73,7 @@ describe('changing a plan paid by card', () => {
     expect(again.body.message).toContain('change the plan instead');
     expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'token', plan: 'free' })).status).toBe(400);
     expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'token', plan: 'gold' })).status).toBe(400);
-    expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'nope', plan: 'pro' })).status).toBe(404);
+    expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.key, { api: 'nope', plan: 'pro' })).status).toBe(400);
     const unproven = await gw.stores.accountStore.createAccount({ email: 'new@example.com', email_verified: false });
     const key = (await gw.stores.accountStore.createKey(unproven.id, { name: 'k' }))!.key;
     expect((await gw.json('POST', '/dashboard/v1/billing/checkout', key, { api: 'token', plan: 'pro' })).status).toBe(403);
