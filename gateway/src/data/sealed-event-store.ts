@@ -60,13 +60,11 @@ export async function resealSecrets(inner: EventStore, box: SecretBox): Promise<
   let cursor: string | undefined;
   do {
     const page = await inner.listEventAccounts({ cursor, limit: 100 });
-    for (const accountId of page.items) {
-      for (const kept of await inner.listEndpoints(accountId)) {
-        endpoints += 1;
-        const plain = opened(kept, box);
-        if (!stale(kept, box)) continue;
-        if (await inner.putEndpoint(sealed(plain, box), kept)) resealed += 1;
-      }
+    // A page's accounts read at once: on Redis one round trip's wait for a hundred accounts.
+    for (const kept of (await Promise.all(page.items.map((accountId) => inner.listEndpoints(accountId)))).flat()) {
+      endpoints += 1;
+      const plain = opened(kept, box);
+      if (stale(kept, box) && (await inner.putEndpoint(sealed(plain, box), kept))) resealed += 1;
     }
     cursor = page.next_cursor ?? undefined;
   } while (cursor !== undefined);
