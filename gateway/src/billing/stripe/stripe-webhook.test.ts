@@ -26,6 +26,13 @@ describe('verifying a Stripe webhook', () => {
     expect(() => verifyWebhook(stripe, SECRET, Buffer.from(payload), `t=${NOW_S},${signed}`, NOW_S * 1000)).toThrow(/dated 3600 s ahead/);
   });
 
+  it('when the object names ids that are not Stripe ids, then the event names nothing to read', () => {
+    for (const id of [5, { id: 7 }, '../customers/cus_1', 'sub 1', '']) {
+      expect(verifiedAt(NOW_S, { ...event, data: { object: { id, customer: id } } })).toEqual({ id: 'evt_1', type: 'customer.subscription.updated' });
+    }
+    expect(verifiedAt(NOW_S, { ...event, type: 'invoice.paid', data: { object: { parent: { subscription_details: { subscription: { id: 'sub_9' } } } } } })).toEqual({ id: 'evt_1', type: 'invoice.paid', subscriptionId: 'sub_9' });
+  });
+
   it.each([
     [{ ...event, id: undefined }, /id must be a string/],
     [{ ...event, id: 7 }, /id must be a string .*; got number$/],

@@ -10,6 +10,14 @@ const EVENT_ID = /^[\x21-\x7e]{1,255}$/;
 /** The id of an expandable field: its string, or its object's id. */
 export const idOf = (value: string | { id: string } | null | undefined): string | undefined => (value === null || value === undefined ? undefined : typeof value === 'string' ? value : value.id);
 
+// The shape of Stripe's object ids (sub_…, cs_…, cus_…): anything else in a signed event names nothing to read.
+const OBJECT_ID = /^[A-Za-z0-9_]{1,255}$/;
+/** An id the event names, if it is one: a string of Stripe's shape, or an object holding one. */
+const namedId = (value: unknown): string | undefined => {
+  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : value;
+  return typeof id === 'string' && OBJECT_ID.test(id) ? id : undefined;
+};
+
 /** The signature's date (s) as the SDK reads it: the last `t=` of the header. */
 function signedAt(header: string): number {
   return header.split(',').reduce((at, item) => (item.split('=')[0] === 't' ? parseInt(item.split('=')[1] ?? '', 10) : at), -1);
@@ -31,15 +39,15 @@ function checkedEvent(value: unknown): Stripe.Event {
 
 /** What a verified event names: the subscription, session and customer it is about. */
 function eventOf(event: Stripe.Event): ProviderEvent {
-  const object = event.data.object as unknown as Record<string, unknown> & { id?: string; customer?: string | { id: string } | null };
+  const object = event.data.object as unknown as Record<string, unknown>;
   const named: ProviderEvent = { id: event.id, type: event.type };
-  const customerId = idOf(object.customer);
+  const [customerId, objectId] = [namedId(object.customer), namedId(object.id)];
   if (customerId) named.customerId = customerId;
-  if (event.type.startsWith('customer.subscription.') && object.id) named.subscriptionId = object.id;
-  if (event.type.startsWith('checkout.session.') && object.id) named.checkoutSessionId = object.id;
+  if (event.type.startsWith('customer.subscription.') && objectId) named.subscriptionId = objectId;
+  if (event.type.startsWith('checkout.session.') && objectId) named.checkoutSessionId = objectId;
   if (event.type.startsWith('invoice.')) {
-    const parent = (object as { parent?: { subscription_details?: { subscription?: string | { id: string } | null } | null } | null }).parent;
-    const subscriptionId = idOf(parent?.subscription_details?.subscription);
+    const parent = (object as { parent?: { subscription_details?: { subscription?: unknown } | null } | null }).parent;
+    const subscriptionId = namedId(parent?.subscription_details?.subscription);
     if (subscriptionId) named.subscriptionId = subscriptionId;
   }
   return named;
