@@ -22,6 +22,8 @@ import type { RedisClient } from './data/redis/redis-client';
 import { createRedisStores } from './data/redis/redis-stores';
 import { StoreInUseError } from './data/sqlite/sqlite-file';
 import { openSqliteStores } from './data/sqlite/sqlite-stores';
+import { withSealedSecrets } from './data/sealed-event-store';
+import { createSecretBox } from './data/secret-box';
 
 /** The token the CLI sends to a gateway: ADMIN_TOKEN, or the one in the token file if there is one here. */
 function tokenToSend(config: GatewayConfig): string {
@@ -42,6 +44,8 @@ function withoutPassword(url: string): string {
 
 /** The stores the CLI acts on directly, and how to let go of them. */
 async function openStores(config: GatewayConfig, clock: () => number): Promise<{ stores: Stores; close: () => void }> {
+  // What the CLI writes of an endpoint is sealed as the gateway seals it (it reseals nothing: the gateway does, at its start).
+  const box = createSecretBox(config.secretsKeys);
   if (config.redisUrl || config.redisClusterNodes) {
     const logger = createLogger({ service: 'gateway-cli', level: 'error' });
     const redis: RedisClient = createStoreClient({ redisUrl: config.redisUrl, clusterNodes: config.redisClusterNodes }, { logger });
@@ -50,14 +54,14 @@ async function openStores(config: GatewayConfig, clock: () => number): Promise<{
       const where = config.redisUrl ? `Redis at ${withoutPassword(config.redisUrl)}` : `the Redis Cluster at ${config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')}`;
       throw new Error(`${where} is not reachable: start it, set ${config.redisUrl ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES'} to the gateway's, or TOLLGATE_URL to go through a running gateway`);
     }
-    return { stores: createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) }), close: () => redis.disconnect() };
+    return { stores: withSealedSecrets(createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) }), box), close: () => redis.disconnect() };
   }
   const through = `set TOLLGATE_URL=http://127.0.0.1:${config.port || 8080} to act through the running gateway's admin API`;
   if (config.storePath === MEMORY_STORE_PATH) throw new Error(`STORE_PATH=:memory: keeps nothing outside one gateway process: ${through}`);
   if (!existsSync(config.storePath)) throw new Error(`there is no store at ${config.storePath} (STORE_PATH): start the gateway once to make it, set STORE_PATH to the gateway's file, or ${through}`);
   try {
     const opened = openSqliteStores({ path: config.storePath, clock });
-    return { stores: opened.stores, close: () => opened.close() };
+    return { stores: withSealedSecrets(opened.stores, box), close: () => opened.close() };
   } catch (err) {
     // One process per file (locking_mode EXCLUSIVE): the gateway holding it is the way in.
     if (err instanceof StoreInUseError) throw new Error(`STORE_PATH ${config.storePath} is held by another process, such as a running gateway (one process per store file): ${through}`, { cause: err });

@@ -151,4 +151,29 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env)).toThrow(message);
     });
   });
+
+  describe('SECRETS_KEY', () => {
+    const KEY = Buffer.from(Array.from({ length: 32 }, (_, i) => i * 3 + 1));
+    it('when the key is given as hex, base64 or base64url, then it is those 32 bytes; the previous keys are kept, the current one among them dropped', () => {
+      for (const written of [KEY.toString('hex'), KEY.toString('base64'), KEY.toString('base64url'), ` ${KEY.toString('hex').toUpperCase()} `]) expect(loadConfig({ SECRETS_KEY: written }).secretsKeys.current).toEqual(KEY);
+      const other = Buffer.from(KEY).reverse();
+      expect(loadConfig({ SECRETS_KEY: KEY.toString('base64'), SECRETS_KEY_PREVIOUS: `${other.toString('hex')}, ${KEY.toString('hex')}` }).secretsKeys).toEqual({ current: KEY, previous: [other] });
+      expect(loadConfig({}).secretsKeys).toEqual({ previous: [] });
+    });
+
+    it.each([
+      ['SECRETS_KEY', 'short', /^SECRETS_KEY must be 32 random bytes written as 64 hex digits or in base64/],
+      ['SECRETS_KEY', 'a'.repeat(63), /^SECRETS_KEY must be 32 random bytes/],
+      ['SECRETS_KEY', Buffer.alloc(31, 7).toString('base64'), /^SECRETS_KEY must be 32 random bytes/],
+      ['SECRETS_KEY', '0'.repeat(64), /^SECRETS_KEY is one byte repeated, a placeholder/],
+      ['SECRETS_KEY_PREVIOUS', 'not-a-key', /^SECRETS_KEY_PREVIOUS must be 32 random bytes/],
+    ])('when %s is %j, then one line says what a key is, without echoing it', (variable, value, message) => {
+      expect(() => loadConfig({ [variable]: value })).toThrow(message);
+      try {
+        loadConfig({ [variable]: value });
+      } catch (err) {
+        expect((err as Error).message).not.toContain(value);
+      }
+    });
+  });
 });

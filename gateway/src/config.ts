@@ -96,6 +96,18 @@ export interface GatewayConfig {
   supportEmail?: string;
   /** Alerts, webhooks out and the usage stream (the events room). */
   events: EventsConfig;
+  /** The keys that seal webhook signing secrets in the store (`SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`). */
+  secretsKeys: SecretsKeys;
+}
+
+/**
+ * AES-256 keys for the secrets kept in the store: `current` seals (none: they are kept plain), and
+ * any of `current` and `previous` opens, so a key can be rotated without a moment when stored
+ * secrets cannot be read.
+ */
+export interface SecretsKeys {
+  current?: Buffer;
+  previous: readonly Buffer[];
 }
 
 /** The events room's settings. */
@@ -209,6 +221,8 @@ interface Env {
   USAGE_EVENTS_SOURCE?: string;
   USAGE_STREAM_SHARDS?: number;
   USAGE_STREAM_MAXLEN: number;
+  SECRETS_KEY?: string;
+  SECRETS_KEY_PREVIOUS?: string;
 }
 
 /** Where the embedded store lives when `STORE_PATH` is unset, relative to the working directory. */
@@ -330,8 +344,31 @@ export const ENV_SCHEMA: QuerySchema = {
     USAGE_EVENTS_SOURCE: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^\\s]+$', description: 'a URI reference naming this gateway, such as urn:tollgate:gateway:eu-1' },
     USAGE_STREAM_SHARDS: { type: 'integer', minimum: 1, maximum: 256 },
     USAGE_STREAM_MAXLEN: { type: 'integer', minimum: 1000, maximum: 100000000, default: 1000000 },
+    SECRETS_KEY: { type: 'string', minLength: 1, description: '32 random bytes as 64 hex digits or base64, such as the output of openssl rand -base64 32' },
+    SECRETS_KEY_PREVIOUS: { type: 'string', minLength: 1, description: 'keys SECRETS_KEY replaced, comma-separated, each as SECRETS_KEY is written' },
   },
 };
+
+/** One key of `variable`: 64 hex digits or base64 (either alphabet) of exactly 32 bytes, not all one byte (a placeholder). */
+function parseSecretsKey(variable: string, value: string): Buffer {
+  const text = value.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : undefined;
+  if (!key || key.length !== 32) throw new Error(`${variable} must be 32 random bytes written as 64 hex digits or in base64 (openssl rand -base64 32 makes one)`);
+  if (key.every((byte) => byte === key[0])) throw new Error(`${variable} is one byte repeated, a placeholder: make a key with openssl rand -base64 32`);
+  return key;
+}
+
+/** `SECRETS_KEY` and `SECRETS_KEY_PREVIOUS` as keys; a previous key equal to the current one is dropped. */
+function parseSecretsKeys(e: Env): SecretsKeys {
+  const current = e.SECRETS_KEY === undefined ? undefined : parseSecretsKey('SECRETS_KEY', e.SECRETS_KEY);
+  const previous = (e.SECRETS_KEY_PREVIOUS ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => parseSecretsKey('SECRETS_KEY_PREVIOUS', part))
+    .filter((key) => !current?.equals(key));
+  return current ? { current, previous } : { previous };
+}
 
 /** The usage stream's settings from the environment; undefined when it is off. */
 function usageConfig(e: Env, clusterNodes: ClusterNode[] | undefined): UsageStreamConfig | undefined {
@@ -437,6 +474,7 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     forwardSetCookie: parseApiList('FORWARD_SET_COOKIE', e.FORWARD_SET_COOKIE, Object.keys(plans)),
     operatorEmails: parseOperatorEmails(e.OPERATOR_EMAILS),
     events: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS, quotaAlerts: e.QUOTA_ALERTS, sendsPerHour: e.WEBHOOK_SENDS_PER_HOUR, pendingPerAccount: e.WEBHOOK_PENDING_PER_ACCOUNT },
+    secretsKeys: parseSecretsKeys(e),
   };
   const tokenFile = e.ADMIN_TOKEN_FILE ?? (storePath === MEMORY_STORE_PATH ? undefined : path.join(path.dirname(storePath), DEFAULT_ADMIN_TOKEN_FILE));
   if (tokenFile !== undefined) config.adminTokenFile = path.resolve(tokenFile);

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     logger,
     onLatency: createStoreLatencyRecorder(metrics),
     apis: Object.keys(config.plans),
+    secretsKeys: config.secretsKeys,
   });
   logger.info(
     { role: config.role, store: opened.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },

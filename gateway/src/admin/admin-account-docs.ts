@@ -21,7 +21,7 @@ export const ADMIN_ACCOUNT_ROUTES = {
     errors: ['BAD_REQUEST', ...admin],
   },
   subscribe: { method: 'put', path: `${path}/subscriptions/{api}`, summary: 'Set an account’s plan and status for an API (all its keys share it); `comp: true` marks it granted without payment', body: SUBSCRIBE_BODY, data: ACCOUNT_SCHEMA, message: 'Subscription updated', errors: ['BAD_REQUEST', ...admin] },
-  cancel: { method: 'delete', path: `${path}/subscriptions/{api}`, summary: 'Cancel an account’s subscription to an API', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: [...admin] },
+  cancel: { method: 'delete', path: `${path}/subscriptions/{api}`, summary: 'Cancel an account’s subscription to an API', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: ['BAD_REQUEST', ...admin] },
   suspend: { method: 'post', path: `${path}/suspend`, summary: 'Suspend an account: every call with any of its keys is refused with 403', data: ACCOUNT_SCHEMA, message: 'Account suspended', errors: ['BAD_REQUEST', ...admin] },
   reactivate: { method: 'post', path: `${path}/reactivate`, summary: 'Reactivate a suspended account', data: ACCOUNT_SCHEMA, message: 'Account reactivated', errors: ['BAD_REQUEST', ...admin] },
   createKey: { method: 'post', path: `${path}/keys`, summary: 'Create a key in an account (the secret is shown once)', body: CREATE_KEY_BODY, data: API_KEY_WITH_SECRET_SCHEMA, message: 'API key created', successStatus: 201, errors: ['BAD_REQUEST', ...admin] },

@@ -18,7 +18,7 @@ import { createAuditActions } from '../http/audit-actions';
 import { adminApiSource } from '../http/audit-source';
 import { SUBSCRIBE_BODY } from '../http/account-requests';
 import { sendCreated } from '../http/send-created';
-import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
+import { apiPlansOf, createBodyParser, planOf } from '../http/body';
 import { KEY_RECORD_SCHEMA, NEW_KEY_SCHEMA, USAGE_SCHEMA } from '../http/schemas';
 import { readUsage } from '../data/read-usage';
 import { createAdminAccountRoutes } from './admin-account-routes';
@@ -93,7 +93,7 @@ export function createAdminRoutes(deps: AdminDeps): Router {
     const subscriptions: Record<string, Subscription> = {};
     for (const [api, plan] of Object.entries(body.subscriptions ?? {})) {
       if (!ownEntry(plans, api)) throw new AppError('BAD_REQUEST', `subscriptions names unknown API '${api}'; APIs: ${Object.keys(plans).join(', ')}`, { details: { parameter: 'subscriptions' } });
-      checkPlan(plans, api, plan, `subscriptions.${api}`);
+      planOf(plans, api, plan, `subscriptions.${api}`);
       subscriptions[api] = { plan, status: 'active' };
     }
     const { key, record } = await keyStore(req).create({ owner: body.owner, subscriptions });
@@ -112,7 +112,7 @@ export function createAdminRoutes(deps: AdminDeps): Router {
     const { id, api } = req.params;
     apiPlansOf(plans, api);
     const body = parseSubscribe(req.body);
-    checkPlan(plans, api, body.plan);
+    planOf(plans, api, body.plan);
     sendOk(res, found(await keyStore(req).setSubscription(id, api, body), id), ADMIN_ROUTES.subscribe.message);
   });
 

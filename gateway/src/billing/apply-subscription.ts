@@ -2,6 +2,7 @@ import type { Logger } from '@tollgate/envelope';
 import type { Subscription } from '../domain/admission';
 import { billingAccess } from '../domain/billing-access';
 import type { PaymentNotice } from '../domain/event-types';
+import { apiPlansNamed } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
 import type { NewAuditEntry } from '../data/audit-log';
@@ -58,7 +59,7 @@ function sameSubscription(current: Subscription | undefined, next: Subscription 
 
 /** The API's free plan (price 0), which a plan the person cancelled falls back to. */
 function freePlanOf(plans: PlanTable, api: string): string | undefined {
-  return Object.entries(plans[api]?.plans ?? {}).find(([, plan]) => plan.price === 0)?.[0];
+  return Object.entries(apiPlansNamed(plans, api)?.plans ?? {}).find(([, plan]) => plan.price === 0)?.[0];
 }
 
 /**

@@ -2,6 +2,7 @@ import { AppError } from '@tollgate/envelope';
 import type { Account } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
 import { PORTAL_BILLING_PAGE, PORTAL_SUBSCRIPTIONS_PAGE } from '../domain/subscription-refusal';
+import { apiPlansNamed, planNamed } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import type { Applied } from './apply-subscription';
 import { asPerson } from './billing-errors';
@@ -39,8 +40,8 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
   const person = <T>(action: () => Promise<T>): Promise<T> => asPerson(deps.supportEmail, action);
 
   const limitsOf = (api: string, plan: string) => {
-    const limits = plans[api]?.plans[plan];
-    if (!limits) throw new AppError('BAD_REQUEST', `plan must be one of ${Object.keys(plans[api]?.plans ?? {}).join(', ')} for ${api}`, { details: { parameter: 'plan' } });
+    const limits = planNamed(plans, api, plan);
+    if (!limits) throw new AppError('BAD_REQUEST', `plan must be one of ${Object.keys(apiPlansNamed(plans, api)?.plans ?? {}).join(', ')} for ${api}`, { details: { parameter: 'plan' } });
     return limits;
   };
   const billed = async (account: Account, api: string): Promise<BillingRecord> => {

@@ -87,6 +87,14 @@ export class WebhookSignatureError extends Error {
   }
 }
 
+/** A webhook whose signature checks out but whose body is not an event billing can read (no id, no type, no object). */
+export class WebhookEventError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookEventError';
+  }
+}
+
 /**
  * A payment provider, as billing uses one: catalogue, customers, Checkout, plan changes, invoices,
  * its customer portal and its webhooks. Stripe is the one implementation (stripe/); admission

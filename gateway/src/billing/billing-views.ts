@@ -1,6 +1,7 @@
 import type { Logger } from '@tollgate/envelope';
 import { summarizeBilling } from '../domain/billing-summary';
 import type { BillingSummary } from '../domain/billing-summary';
+import { planNamed } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
@@ -53,7 +54,7 @@ const listed = (subscriptions: Record<string, BillingRecord>, running: boolean):
 /** Paid plans active on an account with no running paid subscription behind them. */
 function compPlans(plans: PlanTable, account: Account, billed: Record<string, BillingRecord>): CompPlan[] {
   return Object.entries(account.subscriptions).flatMap(([api, sub]) => {
-    const limits = plans[api]?.plans[sub.plan];
+    const limits = planNamed(plans, api, sub.plan);
     const record = billed[api];
     if (!limits || limits.price === 0 || sub.status !== 'active' || (record && record.state !== 'ended')) return [];
     return [{ api, plan: sub.plan, price: limits.price, currency: limits.currency }];

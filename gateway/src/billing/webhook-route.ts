@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
-import { ProviderUnavailableError, WebhookSignatureError } from './billing-provider';
+import { ProviderUnavailableError, WebhookEventError, WebhookSignatureError } from './billing-provider';
 import type { BillingProvider } from './billing-provider';
 import type { EventOutcome } from './webhook-intake';
 
@@ -9,9 +9,10 @@ const MAX_BODY = '256kb';
 
 /**
  * `POST /billing/webhook`: the raw body (the signature covers its bytes), verified with the SDK
- * (`constructEvent`, its default five-minute tolerance): a missing or bad signature or a stale
- * timestamp is 400 and changes nothing; a verified event is handled once and acknowledged, also
- * when it is of a type billing ignores. A handling failure is a 5xx, so Stripe sends it again.
+ * (`constructEvent`, Stripe's five-minute tolerance, applied to dates ahead too): a missing or bad
+ * signature, a timestamp stale or ahead, or a signed body that is no event (no string id, type or
+ * object) is 400 and changes nothing; a verified event is handled once and acknowledged, also when
+ * it is of a type billing ignores. A handling failure is a 5xx, so Stripe sends it again.
  */
 export function createWebhookRoute(deps: { provider?: BillingProvider; intake?: (event: ReturnType<BillingProvider['parseWebhook']>) => Promise<EventOutcome> }): Router {
   const router = Router();
@@ -25,6 +26,7 @@ export function createWebhookRoute(deps: { provider?: BillingProvider; intake?: 
       event = provider.parseWebhook(body, typeof signature === 'string' ? signature : undefined);
     } catch (err) {
       if (err instanceof WebhookSignatureError) throw new AppError('BAD_REQUEST', err.message, { details: { reason: 'signature' } });
+      if (err instanceof WebhookEventError) throw new AppError('BAD_REQUEST', err.message, { details: { reason: 'event' } });
       throw err;
     }
     try {

@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import type { Request } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
-import type { Plan, PlanTable } from '../domain/plans';
+import type { PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';
 import { appendAudit, auditedAccountStore } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';
@@ -11,7 +11,7 @@ import { customerSource, requestSource } from '../http/audit-source';
 import type { QuotaStore } from '../data/quota-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { noStore } from '../http/no-store';
-import { apiPlansOf, checkPlan, createBodyParser } from '../http/body';
+import { apiPlansOf, createBodyParser, planOf } from '../http/body';
 import { formatAmount } from '../domain/format-amount';
 import { billedPlanMessage, paidPlanMessage } from '../domain/subscription-refusal';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
@@ -62,8 +62,8 @@ export const DASHBOARD_ROUTES = {
   ...DASHBOARD_VERIFY_ROUTES,
   ...DASHBOARD_KEY_ROUTES,
   ...ACCOUNT_SETTINGS_ROUTES,
-  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a free plan at once (paid plans are taken by card: POST /dashboard/v1/billing/checkout; both need a proven email address; a plan paid by card changes on the billing routes)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', 'NOT_FOUND', ...CALLER_ERRORS] },
-  unsubscribe: { method: 'delete', path: '/dashboard/v1/subscriptions/{api}', summary: 'Cancel your account’s subscription to an API (its playground allowance applies again; a plan paid by card is cancelled on the billing routes)', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
+  subscribe: { method: 'put', path: '/dashboard/v1/subscriptions/{api}', summary: 'Subscribe your account to a free plan at once (paid plans are taken by card: POST /dashboard/v1/billing/checkout; both need a proven email address; a plan paid by card changes on the billing routes)', body: SUBSCRIBE_BODY, data: SUBSCRIPTION_DATA, message: 'Subscription active', errors: ['SUBSCRIPTION_REQUIRED', ...CALLER_ERRORS] },
+  unsubscribe: { method: 'delete', path: '/dashboard/v1/subscriptions/{api}', summary: 'Cancel your account’s subscription to an API (its playground allowance applies again; a plan paid by card is cancelled on the billing routes)', data: ACCOUNT_SCHEMA, message: 'Subscription cancelled', errors: [...CALLER_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
 /** What the dashboard routes need. */
@@ -135,13 +135,12 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
     const caller = await authenticate(req);
     const { account } = caller;
     const { api } = req.params;
-    const apiPlans = apiPlansOf(plans, api);
+    apiPlansOf(plans, api);
     const { plan } = parseSubscribe(req.body);
-    checkPlan(plans, api, plan);
+    const limits = planOf(plans, api, plan);
     if (!account.email_verified) {
       throw new AppError('FORBIDDEN', `prove this account's email address before subscribing (until then only the playground is open): ${HOW_TO_VERIFY}`, { details: { reason: 'email_unverified' } });
     }
-    const limits = apiPlans.plans[plan] as Plan;
     if (limits.price > 0) {
       throw new AppError('SUBSCRIPTION_REQUIRED', paidPlanMessage(api, plan, formatAmount(limits.price, limits.currency), deps.billing), {
         details: { api, plan, price: limits.price, currency: limits.currency, payment_method_required: true, card_payments: deps.billing.enabled },

@@ -50,7 +50,8 @@ function readToken(file: string): string {
 
 /** Writes a token so no reader ever sees half of it: a new file (mode 0600) renamed over the old. */
 function writeToken(file: string, token: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  // A folder made here is the gateway's own (0700); the store file beside it is 0600 too.
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${token}\n`, { mode: 0o600 });
   renameSync(temporary, file);

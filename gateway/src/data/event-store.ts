@@ -102,8 +102,11 @@ export interface EventStore {
   createEndpoint(endpoint: WebhookEndpoint, max: number): Promise<void>;
   listEndpoints(accountId: string): Promise<WebhookEndpoint[]>;
   getEndpoint(accountId: string, endpointId: string): Promise<WebhookEndpoint | undefined>;
-  /** Replaces a kept endpoint; false when it is gone. */
-  putEndpoint(endpoint: WebhookEndpoint): Promise<boolean>;
+  /**
+   * Replaces a kept endpoint; false when it is gone, or, given `expected`, when the kept one is no
+   * longer that (compared and written in one step: a rewrite never undoes a change made meanwhile).
+   */
+  putEndpoint(endpoint: WebhookEndpoint, expected?: WebhookEndpoint): Promise<boolean>;
   deleteEndpoint(accountId: string, endpointId: string): Promise<boolean>;
 
   /**

@@ -1,6 +1,6 @@
 import type { Logger } from '@tollgate/envelope';
 import { MEMORY_STORE_PATH } from '../config';
-import type { ClusterNode } from '../config';
+import type { ClusterNode, SecretsKeys } from '../config';
 import { createMemoryStores } from './memory/memory-stores';
 import type { Stores } from './stores';
 import type { BackgroundLoops } from './background-loop';
@@ -10,6 +10,9 @@ import { indexKeyExpiries, indexKeyPrefixes } from './redis/key-indexes';
 import { migrateLegacyKeys } from './redis/legacy-migration';
 import { createRedisStores } from './redis/redis-stores';
 import { openSqliteStores } from './sqlite/sqlite-stores';
+import { resealSecrets, withSealedSecrets as sealed } from './sealed-event-store';
+import { SecretsKeyError, createSecretBox } from './secret-box';
+import type { SecretBox } from './secret-box';
 
 /** Options of {@link openStores}. */
 export interface OpenStoresOptions {
@@ -26,6 +29,8 @@ export interface OpenStoresOptions {
   apis?: readonly string[];
   /** Where the embedded store's timed write runs. */
   loops?: BackgroundLoops;
+  /** The keys webhook signing secrets are sealed with (`SECRETS_KEY`); none: kept plain. */
+  secretsKeys?: SecretsKeys;
 }
 
 /** The stores, the Redis client under them (if any), and what a graceful stop must call. */
@@ -43,13 +48,14 @@ export interface OpenedStores {
  */
 export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Promise<OpenedStores> {
   const { clock, logger } = options;
+  const box = createSecretBox(options.secretsKeys ?? { previous: [] });
   const onRedis = Boolean(options.redisUrl || options.redisClusterNodes?.length);
   if (!onRedis && options.storePath === MEMORY_STORE_PATH) {
     logger.warn(
       { store: 'memory' },
       'STORE_PATH=:memory: and no REDIS_URL: using the IN-MEMORY store. Keys and quotas live in this process only, are lost on restart, and are NOT shared: run exactly one gateway process like this.',
     );
-    return { stores: createMemoryStores({ clock }) };
+    return { stores: sealed(createMemoryStores({ clock }), box) };
   }
   if (!onRedis) {
     const opened = openSqliteStores({
@@ -59,18 +65,52 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
     });
     logger.info(
       { store: 'sqlite', store_path: options.storePath },
-      `REDIS_URL is not set: keeping accounts, keys and quotas in the embedded SQLite file ${options.storePath} (STORE_PATH moves it). One gateway process per file; a crash (kill -9) can lose the last second of call counts, never an account or key answered as created.`,
+      `REDIS_URL is not set: keeping accounts, keys and quotas in the embedded SQLite file ${options.storePath} (STORE_PATH moves it, mode 0600). One gateway process per file; a crash (kill -9) can lose the last second of call counts, never an account or key answered as created.`,
     );
-    return { stores: opened.stores, close: opened.close };
+    try {
+      await resealAtStart(opened.stores, box, logger);
+    } catch (err) {
+      opened.close();
+      throw err;
+    }
+    return { stores: sealed(opened.stores, box), close: opened.close };
   }
   const redis = createStoreClient({ redisUrl: options.redisUrl, clusterNodes: options.redisClusterNodes }, { logger });
   const ready = await whenReady(redis, waitMs);
   if (!ready) logger.warn({ store: 'redis' }, `${options.redisUrl ? 'Redis' : 'the Redis Cluster'} is not reachable yet; answering 503 until it is`);
-  else {
+  const stores = createRedisStores(redis, { clock, onLatency: options.onLatency, timeoutMs: options.redisTimeoutMs, logger, apis: options.apis });
+  if (ready) {
     await migrateAtStart(redis, clock(), options.apis ?? [], logger);
     await indexAtStart(redis, logger);
+    try {
+      await resealAtStart(stores, box, logger);
+    } catch (err) {
+      if (err instanceof SecretsKeyError) {
+        redis.disconnect();
+        throw err;
+      }
+      // A store that stopped answering is not the keys' fault: the secrets are sealed at the next start.
+      logger.warn({ err: (err as Error).message }, 'webhook signing secrets not checked at start; each still opens as it is kept, and they are sealed at the next start');
+    }
   }
-  return { stores: createRedisStores(redis, { clock, onLatency: options.onLatency, timeoutMs: options.redisTimeoutMs, logger, apis: options.apis }), redis };
+  return { stores: sealed(stores, box), redis };
+}
+
+/**
+ * Seals what is kept plain or under a previous key (each endpoint compared and written in one
+ * step), says how the secrets are kept, and throws {@link SecretsKeyError} when one does not open:
+ * a gateway without the key must not start and fail every delivery.
+ */
+async function resealAtStart(stores: Stores, box: SecretBox, logger: Logger): Promise<void> {
+  const { endpoints, resealed } = await resealSecrets(stores.eventStore, box);
+  const some = (n: number): string => `${n} endpoint${n === 1 ? '' : 's'}`;
+  if (box.keyId) {
+    const what = resealed ? `${some(resealed)} sealed now with SECRETS_KEY (key ${box.keyId}), of ${endpoints}` : `every endpoint's is sealed with SECRETS_KEY (key ${box.keyId}), ${endpoints} in all`;
+    logger.info({ endpoints, resealed, secrets_key: box.keyId }, `webhook signing secrets: ${what}`);
+    return;
+  }
+  if (resealed) logger.info({ endpoints, resealed }, `webhook signing secrets: ${some(resealed)} opened with SECRETS_KEY_PREVIOUS and kept plain now`);
+  logger.warn({ endpoints }, 'SECRETS_KEY is not set: webhook signing secrets are kept in plain form in the store (a copy of it lets anyone sign as this gateway); set SECRETS_KEY (openssl rand -base64 32) and restart to seal them');
 }
 
 /** Keys made before accounts become accounts of one key now; any left (Redis was down) are moved when first used. */

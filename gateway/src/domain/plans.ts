@@ -45,6 +45,21 @@ export function playgroundPlanName(api: ApiPlans): string {
   return entries.reduce((best, entry) => (entry[1].price < best[1].price ? entry : best), entries[0] as [string, Plan])[0];
 }
 
+/**
+ * The plans of the API named `api`: an own entry of the table only, so a caller's `__proto__`,
+ * `constructor` or `toString` never finds what every object inherits. Every lookup by a name that
+ * came from outside (a request, a command line, a provider's metadata) goes through here.
+ */
+export function apiPlansNamed(plans: PlanTable, api: string): ApiPlans | undefined {
+  return ownEntry(plans, api);
+}
+
+/** The plan named `plan` of the API named `api`, own entries only (see {@link apiPlansNamed}). */
+export function planNamed(plans: PlanTable, api: string, plan: string): Plan | undefined {
+  const apiPlans = ownEntry(plans, api);
+  return apiPlans && ownEntry(apiPlans.plans, plan);
+}
+
 /** Why a plan name cannot be subscribed to: the API is unknown, or the plan is not one of its plans. */
 export interface PlanProblem {
   unknown: 'api' | 'plan';
@@ -61,8 +76,8 @@ export function unknownApiMessage(plans: PlanTable, api: string): string {
  * Pure, so the admin routes (as 400 or 404) and the CLI (as a usage error) say the same thing.
  */
 export function planProblem(plans: PlanTable, api: string, plan: string, field = 'plan'): PlanProblem | undefined {
-  const apiPlans = ownEntry(plans, api);
+  const apiPlans = apiPlansNamed(plans, api);
   if (!apiPlans) return { unknown: 'api', message: unknownApiMessage(plans, api) };
-  if (!ownEntry(apiPlans.plans, plan)) return { unknown: 'plan', message: `${field} must be one of ${Object.keys(apiPlans.plans).join(', ')} for ${api}` };
+  if (!planNamed(plans, api, plan)) return { unknown: 'plan', message: `${field} must be one of ${Object.keys(apiPlans.plans).join(', ')} for ${api}` };
   return undefined;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '@tollgate/envelope';
 import { accountOfKeyId } from '../domain/api-key';
 import { EXPIRY_NOTICE_DAYS } from '../domain/event-types';
+import { planNamed } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import { hourWindow, monthWindow } from '../domain/windows';
 import type { AccountStore, ApiKey } from '../data/account-store';
@@ -115,7 +116,7 @@ export function createAccountSweeps(deps: AccountNoticesDeps, loops: BackgroundL
         const wanted = prefs.mail['quota.reset'] === true || endpoints.some((e) => e.enabled && e.types.includes('quota.reset'));
         if (!wanted || !account) continue;
         for (const [api, subscription] of Object.entries(account.subscriptions)) {
-          const quota = deps.plans[api]?.plans[subscription.plan]?.monthly_quota;
+          const quota = planNamed(deps.plans, api, subscription.plan)?.monthly_quota;
           if (subscription.status !== 'active' || quota === undefined) continue;
           const [claimed] = await eventStore.claim([{ accountId, name: `reset:${api}:${month.id}`, expiresAtMs: month.endMs + DAY_MS }], nowMs);
           if (claimed) await deps.publish({ accountId, type: 'quota.reset', data: { api, plan: subscription.plan, quota, month: month.id, resets_at: new Date(month.endMs).toISOString() } });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { Router } from 'express';
 import type { Request } from 'express';
-import { AppError, ownEntry, sendOk } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import { DEFAULT_THRESHOLDS, EVENT_TYPES, MAILED_BY_DEFAULT } from '../domain/event-types';
 import type { EventType } from '../domain/event-types';
@@ -9,7 +9,7 @@ import type { PlanTable } from '../domain/plans';
 import type { Account } from '../data/account-store';
 import { EndpointLimitError, PendingLimitError } from '../data/event-store';
 import type { Delivery, EventPreferences, EventStore, WebhookEndpoint } from '../data/event-store';
-import { createBodyParser } from '../http/body';
+import { apiPlansOf, createBodyParser } from '../http/body';
 import type { ActionLimiter } from '../http/account-limits';
 import { sendAccepted, sendCreated } from '../http/send-created';
 import type { EventBus } from './event-bus';
@@ -27,7 +27,7 @@ const list = (schema: object) => ({ type: 'array', items: schema });
 /** The event routes, described once (OpenAPI at `/docs`, contract tests). */
 export const EVENT_ROUTES = {
   settings: { method: 'get', path: '/dashboard/v1/events/settings', summary: 'Which events are mailed to you, and your quota alert thresholds per API', data: EVENT_SETTINGS_SCHEMA, message: 'Event settings', errors: [...CALLER] },
-  updateSettings: { method: 'put', path: '/dashboard/v1/events/settings', summary: 'Switch mailed events on or off, and set an API’s quota thresholds (null: 80 and 100)', body: EVENT_SETTINGS_BODY, data: EVENT_SETTINGS_SCHEMA, message: 'Event settings saved', errors: ['NOT_FOUND', ...CALLER] },
+  updateSettings: { method: 'put', path: '/dashboard/v1/events/settings', summary: 'Switch mailed events on or off, and set an API’s quota thresholds (null: 80 and 100)', body: EVENT_SETTINGS_BODY, data: EVENT_SETTINGS_SCHEMA, message: 'Event settings saved', errors: [...CALLER] },
   listEndpoints: { method: 'get', path: '/dashboard/v1/webhooks', summary: 'Your webhook endpoints (never their secrets)', data: list(ENDPOINT_SCHEMA), message: 'Webhook endpoints', errors: [...CALLER] },
   createEndpoint: { method: 'post', path: '/dashboard/v1/webhooks', summary: `Add a webhook endpoint (https; at most ${MAX_ENDPOINTS}); its signing secret is shown once`, body: CREATE_ENDPOINT_BODY, data: ENDPOINT_WITH_SECRET_SCHEMA, message: 'Webhook endpoint added; keep its secret, it is shown once', successStatus: 201, errors: ['CONFLICT', ...CALLER] },
   updateEndpoint: { method: 'put', path: '/dashboard/v1/webhooks/{id}', summary: 'Change an endpoint’s URL, event types or description, or turn it off and on', body: UPDATE_ENDPOINT_BODY, data: ENDPOINT_SCHEMA, message: 'Webhook endpoint saved', errors: ['NOT_FOUND', ...CALLER] },
@@ -86,7 +86,7 @@ function addSettingsRoutes(router: Router, deps: EventRoutesDeps): void {
     const body = parseSettings(req.body);
     const prefs = await eventStore.getPreferences(account.id);
     for (const [api, list] of Object.entries(body.thresholds ?? {})) {
-      if (!ownEntry(plans, api)) throw new AppError('NOT_FOUND', `no API named ${api}; APIs are ${Object.keys(plans).join(', ')}`, { details: { parameter: 'thresholds' } });
+      apiPlansOf(plans, api, 'thresholds');
       if (list === null) delete prefs.thresholds[api];
       else prefs.thresholds[api] = [...list].sort((a, b) => a - b);
     }

@@ -1,4 +1,5 @@
 import { DEFAULT_THRESHOLDS, crossingCount } from '../domain/event-types';
+import { apiPlansNamed } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import type { QuotaObserver } from '../domain/usage-event';
 import { monthWindow } from '../domain/windows';
@@ -81,7 +82,7 @@ export function createQuotaAlerts(deps: QuotaAlertsDeps): QuotaAlerts {
   const observerFor = (api: string): QuotaObserver => {
     // The lowest count any default threshold is reached at, per plan: below it nothing is looked up.
     const quotas = new Map<string, { quota: number; lowest: number }>();
-    for (const [plan, limits] of Object.entries(deps.plans[api]?.plans ?? {})) quotas.set(plan, { quota: limits.monthly_quota, lowest: crossingCount(limits.monthly_quota, Math.min(...DEFAULT_THRESHOLDS)) });
+    for (const [plan, limits] of Object.entries(apiPlansNamed(deps.plans, api)?.plans ?? {})) quotas.set(plan, { quota: limits.monthly_quota, lowest: crossingCount(limits.monthly_quota, Math.min(...DEFAULT_THRESHOLDS)) });
     return (accountId, keyId, plan, used, nowMs) => {
       const limits = quotas.get(plan);
       if (!limits || (used < limits.lowest && (custom.size === 0 || !custom.has(accountId)))) return;

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { isLoopbackHost, isPrivateAddress } from '../domain/private-address';
+import { isLoopbackHost, refusedBlock } from '../domain/private-address';
 
 /** Why an endpoint's address is refused, in a sentence for the person who gave it. */
 export class TargetRefusedError extends Error {
@@ -20,9 +20,14 @@ export interface TargetRules {
 const resolveAll = (hostname: string): Promise<LookupAddress[]> =>
   new Promise((resolve, reject) => lookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
-/** The first address of `addresses` a webhook may not reach, if any. */
-function refusedAmong(addresses: readonly string[], rules: TargetRules): string | undefined {
-  return rules.allowPrivate ? undefined : addresses.find((address) => isPrivateAddress(address));
+/** The first address of `addresses` a webhook may not reach, if any, and the block that refuses it (`Unique-Local, fc00::/7`). */
+function refusedAmong(addresses: readonly string[], rules: TargetRules): { address: string; block: string } | undefined {
+  if (rules.allowPrivate) return undefined;
+  for (const address of addresses) {
+    const block = refusedBlock(address);
+    if (block) return { address, block: `${block.name}, ${block.block}` };
+  }
+  return undefined;
 }
 
 /**
@@ -51,7 +56,7 @@ export async function checkEndpointUrl(raw: string, rules: TargetRules): Promise
     throw new TargetRefusedError(`the host ${url.hostname} could not be resolved; give a name that resolves to a public address`);
   }
   const refused = refusedAmong(addresses, rules);
-  if (refused) throw new TargetRefusedError(`the host ${url.hostname} resolves to ${refused}, a loopback, private, link-local or metadata address, which webhooks may not reach`);
+  if (refused) throw new TargetRefusedError(`the host ${url.hostname} resolves to ${refused.address}, a loopback, private, link-local, metadata or other non-public address (${refused.block}), which webhooks may not reach`);
   return url;
 }
 
@@ -67,7 +72,7 @@ export function guardedLookup(rules: TargetRules): (hostname: string, options: L
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const refused = refusedAmong(addresses.map((a) => a.address), rules);
-      if (refused) return callback(new TargetRefusedError(`${hostname} resolves to ${refused}, which webhooks may not reach`), '');
+      if (refused) return callback(new TargetRefusedError(`${hostname} resolves to ${refused.address}, which webhooks may not reach (${refused.block})`), '');
       if (options.all) return callback(null, addresses);
       const first = addresses[0]!;
       return callback(null, first.address, first.family);
@@ -78,5 +83,6 @@ export function guardedLookup(rules: TargetRules): (hostname: string, options: L
 /** Refuses an attempt to an IP literal that is not public (unless allowed). */
 export function checkConnectTarget(url: URL, rules: TargetRules): void {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && refusedAmong([host], rules)) throw new TargetRefusedError(`${host} is a loopback, private, link-local or metadata address, which webhooks may not reach`);
+  const refused = isIP(host) ? refusedAmong([host], rules) : undefined;
+  if (refused) throw new TargetRefusedError(`${refused.address} is a loopback, private, link-local, metadata or other non-public address (${refused.block}), which webhooks may not reach`);
 }

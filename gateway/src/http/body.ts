@@ -1,7 +1,7 @@
-import { AppError, createQueryParser, ownEntry } from '@tollgate/envelope';
+import { AppError, createQueryParser } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
-import { planProblem, unknownApiMessage } from '../domain/plans';
-import type { PlanTable } from '../domain/plans';
+import { apiPlansNamed, planNamed, planProblem, unknownApiMessage } from '../domain/plans';
+import type { ApiPlans, Plan, PlanTable } from '../domain/plans';
 
 /**
  * Validates a JSON body with the same ajv rules and messages as query strings (unknown fields are
@@ -17,16 +17,19 @@ export function createBodyParser<T>(schema: QuerySchema): (body: unknown) => T {
   };
 }
 
-/** The plans of an API named in a path, or 404 naming the APIs there are. */
-export function apiPlansOf(plans: PlanTable, api: string) {
-  const apiPlans = ownEntry(plans, api);
-  if (!apiPlans) throw new AppError('NOT_FOUND', unknownApiMessage(plans, api));
+/**
+ * The plans of the API a caller named (in a path or a body), or 400 naming the APIs there are; a
+ * name every object inherits (`__proto__`, `constructor`) is no API.
+ */
+export function apiPlansOf(plans: PlanTable, api: string, parameter = 'api'): ApiPlans {
+  const apiPlans = apiPlansNamed(plans, api);
+  if (!apiPlans) throw new AppError('BAD_REQUEST', unknownApiMessage(plans, api), { details: { parameter } });
   return apiPlans;
 }
 
-/** Checks a plan name for an API: 404 for an unknown API, 400 naming the plans there are for an unknown plan. */
-export function checkPlan(plans: PlanTable, api: string, plan: string, field = 'plan'): void {
+/** The plan a caller named for an API, or 400 naming the APIs, or the API's plans, there are. */
+export function planOf(plans: PlanTable, api: string, plan: string, field = 'plan'): Plan {
   const problem = planProblem(plans, api, plan, field);
-  if (problem?.unknown === 'api') throw new AppError('NOT_FOUND', problem.message);
-  if (problem) throw new AppError('BAD_REQUEST', problem.message, { details: { parameter: field } });
+  if (problem) throw new AppError('BAD_REQUEST', problem.message, { details: { parameter: problem.unknown === 'api' ? 'api' : field } });
+  return planNamed(plans, api, plan) as Plan;
 }

@@ -124,10 +124,10 @@ describe.each(['memory', 'redis'] as const)('the admin account API with the %s s
       expect(cancelled.body.data.subscriptions).toEqual({});
       expect((await call(key, '/burger/v1/index')).status).toBe(402);
 
-      expect((await send(ROUTES.subscribe, `/admin/v1/accounts/${account.id}/subscriptions/weather`, { plan: 'free' })).status).toBe(404);
+      expect((await send(ROUTES.subscribe, `/admin/v1/accounts/${account.id}/subscriptions/weather`, { plan: 'free' })).status).toBe(400);
       expect((await send(ROUTES.subscribe, `/admin/v1/accounts/${account.id}/subscriptions/token`, { plan: 'gold' })).body.message).toBe('plan must be one of free, slow, pro for token');
       expect((await send(ROUTES.subscribe, `/admin/v1/accounts/${UNKNOWN_ACCOUNT}/subscriptions/token`, { plan: 'free' })).status).toBe(404);
-      expect((await send(ROUTES.cancel, `/admin/v1/accounts/${account.id}/subscriptions/weather`)).status).toBe(404);
+      expect((await send(ROUTES.cancel, `/admin/v1/accounts/${account.id}/subscriptions/weather`)).status).toBe(400);
     });
 
     it('when an account is suspended, then every key of it gets 403; reactivated, they are served again', async () => {

@@ -259,7 +259,7 @@ describe.each([
       ['post', '/admin/v1/keys', { owner: 'a', subscriptions: { weather: 'free' } }, 400, "subscriptions names unknown API 'weather'; APIs: token, burger"],
       ['post', '/admin/v1/keys', { owner: 'a', subscriptions: { token: 'gold' } }, 400, 'subscriptions.token must be one of free, slow, pro for token'],
       ['put', '/admin/v1/keys/key_000000000000000000000000/subscriptions/token', { plan: 'free' }, 404, 'no API key with id key_000000000000000000000000'],
-      ['put', '/admin/v1/keys/key_000000000000000000000000/subscriptions/weather', { plan: 'free' }, 404, "unknown API 'weather'; APIs: token, burger"],
+      ['put', '/admin/v1/keys/key_000000000000000000000000/subscriptions/weather', { plan: 'free' }, 400, "unknown API 'weather'; APIs: token, burger"],
       ['put', '/admin/v1/keys/key_000000000000000000000000/subscriptions/token', { plan: 'free', status: 'paused' }, 400, 'status must be one of active, inactive'],
       ['get', '/admin/v1/keys/key_000000000000000000000000', undefined, 404, 'no API key with id key_000000000000000000000000'],
       ['delete', '/admin/v1/keys/nope', undefined, 404, 'no API key with id nope'],

@@ -74,7 +74,7 @@ describe('changing a plan paid by card', () => {
     expect(again.body.message).toContain('change the plan instead');
     expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.session, { api: 'token', plan: 'free' })).status).toBe(400);
     expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.session, { api: 'token', plan: 'gold' })).status).toBe(400);
-    expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.session, { api: 'nope', plan: 'pro' })).status).toBe(404);
+    expect((await gw.json('POST', '/dashboard/v1/billing/checkout', a.session, { api: 'nope', plan: 'pro' })).status).toBe(400);
     const unproven = await gw.stores.accountStore.createAccount({ email: 'new@example.com', email_verified: false });
     expect((await gw.json('POST', '/dashboard/v1/billing/checkout', await gw.sessionOf(unproven.id), { api: 'token', plan: 'pro' })).status).toBe(403);
     expect((await gw.json('PUT', '/dashboard/v1/billing/subscriptions/burger', a.session, { plan: 'pro' })).status).toBe(404);

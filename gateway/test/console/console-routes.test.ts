@@ -159,7 +159,7 @@ describe('the console signed in', () => {
     const granted = await agent.put(`/admin/console/v1/accounts/${account.id}/subscriptions/token`).set('x-csrf-token', csrf).send({ plan: 'pro' }).expect(200);
     expect(granted.body.data.subscriptions.token).toEqual({ plan: 'pro', status: 'active', comp: true });
     await agent.put(`/admin/console/v1/accounts/${account.id}/subscriptions/token`).set('x-csrf-token', csrf).send({ plan: 'gold' }).expect(400);
-    await agent.put(`/admin/console/v1/accounts/${account.id}/subscriptions/weather`).set('x-csrf-token', csrf).send({ plan: 'pro' }).expect(404);
+    await agent.put(`/admin/console/v1/accounts/${account.id}/subscriptions/weather`).set('x-csrf-token', csrf).send({ plan: 'pro' }).expect(400);
     const page = (await agent.get(`/admin/console/v1/accounts/${account.id}`).expect(200)).body.data;
     expect(page.audit[0]).toMatchObject({ action: 'subscription.set', target: 'token', actor: { type: 'operator', id: 'admin token', via: 'console' }, from: expect.stringMatching(/127\.0\.0\.1/), details: { before: null, after: { plan: 'pro', status: 'active', comp: true } } });
     expect(page.billing).toBeNull();

@@ -198,7 +198,7 @@ describe.each(['memory', 'redis'] as const)('the account dashboard with the %s s
     expect((await api(a.key)).status).toBe(402);
     expect(await line('burger')).toBeUndefined();
     expect((await dash('delete', '/subscriptions/burger', a.key)).status).toBe(200);
-    expect((await dash('delete', '/subscriptions/weather', a.key)).status).toBe(404);
+    expect((await dash('delete', '/subscriptions/weather', a.key)).status).toBe(400);
     expect((await dash('put', '/subscriptions/token', a.key, { plan: 'gold' })).status).toBe(400);
   });
 

@@ -100,6 +100,23 @@ export function describeEventContract(ctx: EventContractContext): void {
       expect(await eventStore.getEndpoint(a, first.id)).toBeUndefined();
     });
 
+    it('when an endpoint is replaced only if it is as expected, then a change made since is kept and the replacement refused', async () => {
+      const { eventStore } = ctx.stores();
+      const a = await account();
+      const kept = endpointRecord({ id: `whe_${a}_cas`, account_id: a });
+      await eventStore.createEndpoint(kept, 3);
+      const read = (await eventStore.getEndpoint(a, kept.id))!;
+      // Another writer rotates the secret after `read` was taken: a rewrite of `read` must not undo it.
+      expect(await eventStore.putEndpoint({ ...read, secret: 'whsec_rotated', previous_secret: read.secret })).toBe(true);
+      expect(await eventStore.putEndpoint({ ...read, description: 'rewritten' }, read)).toBe(false);
+      expect(await eventStore.getEndpoint(a, kept.id)).toMatchObject({ secret: 'whsec_rotated', previous_secret: read.secret, description: '' });
+      const now = (await eventStore.getEndpoint(a, kept.id))!;
+      expect(await eventStore.putEndpoint({ ...now, description: 'rewritten' }, now)).toBe(true);
+      expect(await eventStore.getEndpoint(a, kept.id)).toMatchObject({ secret: 'whsec_rotated', description: 'rewritten' });
+      await eventStore.deleteEndpoint(a, kept.id);
+      expect(await eventStore.putEndpoint(now, now)).toBe(false);
+    });
+
     it('when deliveries are queued, then each due one is leased to one claimer, comes back when its lease lapses, and leaves the queue once settled', async () => {
       const { eventStore } = ctx.stores();
       const a = await account();

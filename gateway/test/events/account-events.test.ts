@@ -88,7 +88,7 @@ describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %
     const saved = await dash('put', '/events/settings', a.key, { thresholds: { token: [60, 40] }, mail: { 'quota.threshold_reached': false } });
     expect(saved.status).toBe(200);
     expect(saved.body.data).toMatchObject({ thresholds: { token: [40, 60], burger: [80, 100] }, mail: { 'quota.threshold_reached': false, 'key.revoked': true, 'quota.reset': false }, custom_thresholds: ['token'] });
-    expect((await dash('put', '/events/settings', a.key, { thresholds: { nope: [50] } })).status).toBe(404);
+    expect((await dash('put', '/events/settings', a.key, { thresholds: { nope: [50] } })).status).toBe(400);
     expect((await dash('put', '/events/settings', a.key, { thresholds: { token: [0] } })).status).toBe(400);
     await calls(a.key, 3);
     expect((await told(a.endpointSecret)).map((e) => e.data.threshold).sort()).toEqual([40, 60]);

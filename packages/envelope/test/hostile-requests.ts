@@ -20,6 +20,19 @@ import type { QuerySchema } from '../src/validate-query';
 /** Names every plain object inherits: as parameter names, or as values looked up in a table. */
 export const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__'];
 
+/**
+ * Every own property name of the built-in prototypes (Object, Function, Array, String, Number,
+ * Boolean, Symbol, Date, RegExp, Error, Promise, Map, Set) and of a plain function, `__proto__`
+ * included: what a lookup of a caller's name in a table must never match, whatever the table holds.
+ */
+export const EVERY_PROTOTYPE_NAME: readonly string[] = [
+  ...new Set([
+    '__proto__',
+    ...[Object, Function, Array, String, Number, Boolean, Symbol, Date, RegExp, Error, Promise, Map, Set].flatMap((type) => Object.getOwnPropertyNames(type.prototype)),
+    ...Object.getOwnPropertyNames(function named() {}),
+  ]),
+];
+
 /** Numerals that are not plain finite numbers, or sit at the edges. */
 export const HOSTILE_NUMBERS = ['Infinity', '-Infinity', '+Infinity', '1e309', '-1e309', 'NaN', '-0', '0', '-1', '1e21', '9'.repeat(400), '0x10', '1.5', ' 7 ', ''];
 

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { planNamed } from '../../domain/plans';
 import type { PlanTable } from '../../domain/plans';
 import type { PaidSubscription } from '../billing-provider';
 import { currentPrice } from './stripe-catalogue';
@@ -46,7 +47,7 @@ export function createStripeChanges(stripe: Stripe, plans: PlanTable, reader: Su
     return retrieve(subscription.id);
   };
   const priceOf = async (api: string, plan: string): Promise<string> => {
-    const limits = plans[api]?.plans[plan];
+    const limits = planNamed(plans, api, plan);
     const price = limits ? await currentPrice(stripe, { api, plan, amount: limits.price, currency: limits.currency }) : undefined;
     if (!price) throw new PriceMissingError(api, plan);
     return price.id;

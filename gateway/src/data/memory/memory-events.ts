@@ -103,9 +103,10 @@ export function createMemoryEventStore(options: { clock: () => number; state?: M
       const found = endpoints.get(endpointId);
       return found && found.account_id === accountId ? copy(found) : undefined;
     },
-    async putEndpoint(endpoint) {
+    async putEndpoint(endpoint, expected) {
       const kept = endpoints.get(endpoint.id);
       if (!kept || kept.account_id !== endpoint.account_id) return false;
+      if (expected !== undefined && JSON.stringify(kept) !== JSON.stringify(expected)) return false;
       endpoints.set(endpoint.id, copy(endpoint));
       persist?.endpoint(endpoint.id);
       return true;

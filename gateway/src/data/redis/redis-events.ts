@@ -18,9 +18,13 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `;
 
-/** Replaces a kept field only. KEYS: 1 hash. ARGV: 1 field, 2 value. Returns 1 when replaced. */
+/**
+ * Replaces a kept field only, and only while it holds ARGV[3] when that is not empty. KEYS: 1 hash.
+ * ARGV: 1 field, 2 value, 3 the value expected (or ''). Returns 1 when replaced.
+ */
 const REPLACE_SCRIPT = `
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+local kept = redis.call('HGET', KEYS[1], ARGV[1])
+if not kept or (ARGV[3] ~= '' and kept ~= ARGV[3]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `;
@@ -98,7 +102,7 @@ return 1
 interface EventScripts {
   tollgateClaimOnce(key: string, nowMs: number, endMs: number, ttlMs: number): Promise<number>;
   tollgateCreateEndpoint(events: string, field: string, json: string, max: number): Promise<number>;
-  tollgateReplaceField(hash: string, field: string, json: string): Promise<number>;
+  tollgateReplaceField(hash: string, field: string, json: string, expected: string): Promise<number>;
   tollgateClaimDue(queue: string, nowMs: number, limit: number, leaseEndMs: number): Promise<string[]>;
   tollgateSaveDelivery(record: string, list: string, index: string, pending: string, account: string, json: string, ttlMs: number, createdMs: number, id: string, listed: number, isPending: '1' | '0'): Promise<number>;
   tollgateReservePending(pending: string, max: number, olderMs: number, ttlMs: number, ...idsAndCreated: (string | number)[]): Promise<number>;
@@ -207,7 +211,9 @@ export function createRedisEventStore(redis: RedisClient, guard: StoreGuard): Ev
         const json = await redis.hget(redisKeys.events(accountId), ENDPOINT + endpointId);
         return json ? (JSON.parse(json) as WebhookEndpoint) : undefined;
       }),
-    putEndpoint: (endpoint) => guard.run('put_endpoint', async () => (await scripts.tollgateReplaceField(redisKeys.events(endpoint.account_id), ENDPOINT + endpoint.id, JSON.stringify(endpoint))) === 1),
+    // A kept record reads back as written, so the expected one's JSON is the kept string.
+    putEndpoint: (endpoint, expected) =>
+      guard.run('put_endpoint', async () => (await scripts.tollgateReplaceField(redisKeys.events(endpoint.account_id), ENDPOINT + endpoint.id, JSON.stringify(endpoint), expected === undefined ? '' : JSON.stringify(expected))) === 1),
     deleteEndpoint: (accountId, endpointId) => guard.run('delete_endpoint', async () => (await redis.hdel(redisKeys.events(accountId), ENDPOINT + endpointId)) === 1),
     async enqueue(list, maxPending) {
       const queued = await guard.run('enqueue_deliveries', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
@@ -49,9 +49,30 @@ function loadSqlite(): typeof Database {
   }
 }
 
+/**
+ * The store file (made 0600 when missing) and what SQLite keeps beside it are for this user alone:
+ * it holds accounts, key hashes and webhook signing secrets, as the admin token beside it does. A
+ * copy left readable by others (0644, made before issue 35) is tightened. SQLite makes the WAL,
+ * shared-memory and journal files with the database file's mode, so they follow.
+ */
+function keepPrivate(file: string): void {
+  const folder = path.dirname(file);
+  // A folder the gateway makes is its own (0700); one the operator made is left as it is.
+  if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  for (const part of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    if (!existsSync(part) || (statSync(part).mode & 0o077) === 0) continue;
+    try {
+      chmodSync(part, 0o600);
+    } catch (err) {
+      throw new Error(`${part} is readable by other users and could not be made 0600 (${(err as Error).message}): chmod 600 it, or run the gateway as its owner`, { cause: err });
+    }
+  }
+}
+
 /** Opens the file for this process alone (a second opener gets {@link StoreInUseError}) and makes the tables. */
 export function openDatabase(file: string): Database.Database {
-  mkdirSync(path.dirname(file), { recursive: true });
+  keepPrivate(file);
   const Sqlite = loadSqlite();
   const db = new Sqlite(file, { timeout: 0 });
   try {
@@ -62,6 +83,9 @@ export function openDatabase(file: string): Database.Database {
     // FULL: a commit is on disk (fsync) before an account or key is answered as created, through
     // power loss too. Those writes are rare; counters are written once a second, off the call path.
     db.pragma('synchronous = FULL');
+    // What is deleted or replaced (a rotated signing secret, an erased account) is overwritten, not
+    // left in free space for a copy of the file to give away.
+    db.pragma('secure_delete = ON');
     db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
   } catch (err) {
     db.close();
