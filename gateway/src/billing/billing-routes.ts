@@ -20,15 +20,16 @@ import {
 import type { BilledSubscription, BillingPage } from './billing-views';
 
 const CALLER = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] as const;
-const PROVIDER = ['NOT_FOUND', 'UPSTREAM_UNAVAILABLE', ...CALLER] as const;
+// CONFLICT: the provider no longer has the account's customer (details.reason customer_missing).
+const PROVIDER = ['NOT_FOUND', 'CONFLICT', 'UPSTREAM_UNAVAILABLE', ...CALLER] as const;
 
 /** The person's billing routes, described once (OpenAPI, `/docs`, contract tests). */
 export const BILLING_ROUTES = {
   status: { method: 'get', path: '/dashboard/v1/billing/status', summary: 'Whether paid plans are taken by card here, and your running paid subscriptions (read from the gateway, quick)', data: BILLING_STATUS_SCHEMA, message: 'Billing status', errors: [...CALLER] },
   page: { method: 'get', path: '/dashboard/v1/billing', summary: 'Your paid subscriptions and invoices (with links to each invoice’s page and PDF)', data: BILLING_PAGE_SCHEMA, message: 'Billing retrieved', errors: [...PROVIDER] },
-  checkout: { method: 'post', path: '/dashboard/v1/billing/checkout', summary: 'Start paying for a plan by card: answers the URL of Stripe Checkout to send the browser to; access starts when the payment is confirmed', body: CHECKOUT_BODY, data: REDIRECT_SCHEMA, message: 'Checkout started', errors: ['CONFLICT', 'NOT_READY', ...PROVIDER] },
+  checkout: { method: 'post', path: '/dashboard/v1/billing/checkout', summary: 'Start paying for a plan by card: answers the URL of Stripe Checkout to send the browser to; access starts when the payment is confirmed', body: CHECKOUT_BODY, data: REDIRECT_SCHEMA, message: 'Checkout started', errors: ['NOT_READY', ...PROVIDER] },
   checkoutState: { method: 'get', path: '/dashboard/v1/billing/checkout/{session}', summary: 'How a checkout of yours stands, read back from Stripe: null while the payment is processing', data: CHECKOUT_STATE_SCHEMA, message: 'Checkout read', errors: [...PROVIDER] },
-  change: { method: 'put', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Change a plan paid by card: a dearer one at once (the difference for the rest of the period charged now), a cheaper one at the period’s end, a free one by cancelling at the period’s end; your current plan takes back a change to come', body: CHANGE_BODY, data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription changed', errors: ['CONFLICT', 'NOT_READY', 'SUBSCRIPTION_REQUIRED', ...PROVIDER] },
+  change: { method: 'put', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Change a plan paid by card: a dearer one at once (the difference for the rest of the period charged now), a cheaper one at the period’s end, a free one by cancelling at the period’s end; your current plan takes back a change to come', body: CHANGE_BODY, data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription changed', errors: ['NOT_READY', 'SUBSCRIPTION_REQUIRED', ...PROVIDER] },
   cancel: { method: 'delete', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Cancel a plan paid by card at the end of the period (it then falls back to the free plan); undo with …/keep', data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription ends at the period’s end', errors: [...PROVIDER] },
   keep: { method: 'post', path: '/dashboard/v1/billing/subscriptions/{api}/keep', summary: 'Take back a cancellation or a plan change set for the period’s end', data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription kept', errors: [...PROVIDER] },
   portal: { method: 'post', path: '/dashboard/v1/billing/portal', summary: 'Open Stripe’s customer portal (card, invoices) for the card customer of a currency: answers its URL', body: PORTAL_BODY, data: REDIRECT_SCHEMA, message: 'Customer portal opened', errors: [...PROVIDER] },
