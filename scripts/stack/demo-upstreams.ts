@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalIndexer } from '../../services/token/test/support/local-indexer';
 import { startFileServer } from './file-server';
@@ -15,6 +16,18 @@ const DEMO_TRANSFERS = 12;
 /** The repository's copy of the Big Mac full index (services/burger/dataset/SOURCE.md). */
 export function bigMacCsvPath(root: string): string {
   return join(root, 'services', 'burger', 'dataset', 'big-mac-full-index.csv');
+}
+
+/**
+ * What the copy is, in one line for burger's BURGER_SOURCE_LABEL, from its SOURCE.md: the demo's
+ * answers then say they come from this snapshot, never from a live release.
+ */
+export function bigMacCopyLabel(root: string): string {
+  const facts = readFileSync(join(root, 'services', 'burger', 'dataset', 'SOURCE.md'), 'utf8');
+  const commit = /commit `([0-9a-f]{7})[0-9a-f]*`[^)]*committed (\d{4}-\d{2}-\d{2})/.exec(facts);
+  const copied = /\*\*Copied:\*\* (\d{4}-\d{2}-\d{2})/.exec(facts);
+  if (!commit || !copied) throw new Error('services/burger/dataset/SOURCE.md no longer says the commit (and its date) and the day of the copy');
+  return `snapshot: the copy kept in the Tollgate repository (services/burger/dataset), of The Economist's commit ${commit[1]} (${commit[2]}), copied ${copied[1]}; not the live file`;
 }
 
 /**
@@ -47,7 +60,7 @@ export async function startDemoUpstreams(root: string): Promise<DemoUpstreams> {
     const toBlock = Math.max(...blocks);
     return {
       env: {
-        burger: { BURGER_DATA_URL: csv.url },
+        burger: { BURGER_DATA_URL: csv.url, BURGER_SOURCE_LABEL: bigMacCopyLabel(root) },
         token: { TOKEN_UPSTREAM_URL: indexer.url },
         logs: { LOGS_RPC_ETHEREUM: anvil.url },
       },
