@@ -1,9 +1,12 @@
 // `npm start` (and `npm start -- --demo`): runs the gateway and the three services as separate
 // processes with prefixed, readable logs, says which upstreams they cannot reach, prints where they
-// are and how to get a key, and stops everything on Ctrl-C. `--demo` also runs local stand-ins for
-// every upstream and for Stripe (card payments with test cards), and makes the demo account and key
-// once (kept in demo-key beside the store, reused while the store keeps them). Any failure before the banner, and any deployable ending
-// after it, stops the stack with a non-zero exit code and a line naming the deployable.
+// are and how to get a key once their start-up lines are out, and stops everything on Ctrl-C.
+// `--demo` also runs local stand-ins for every upstream and for Stripe (card payments with test
+// cards; its state and port kept in stripe-local.json beside the store), lets webhooks reach this
+// machine, keeps request logs quiet unless --verbose, and makes the demo account and key once (kept
+// in demo-key beside the store, reused while the store keeps them). Any failure before the banner,
+// and any deployable ending after it, stops the stack with a non-zero exit code and a line naming
+// the deployable.
 import { dirname, join, resolve } from 'node:path';
 import { printBanner } from './stack/banner';
 import { checkPorts } from './stack/check-ports';
