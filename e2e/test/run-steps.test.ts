@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -64,6 +64,15 @@ function below(pid: number): number[] {
 const node = (code: string) => ({ command: process.execPath, args: ['-e', code] });
 
 describe('npm test’s steps', () => {
+  it('when the steps are listed, then they are lint, layers, types and docker, then one Jest run per group that together select every package with tests', () => {
+    const listed = execFileSync(process.execPath, ['--input-type=module', '-e', `import { checkSteps } from ${JSON.stringify(join(ROOT, 'scripts', 'check-steps.mjs'))}; console.log(JSON.stringify(checkSteps(${JSON.stringify(ROOT)})))`], { encoding: 'utf8' });
+    const steps = JSON.parse(listed) as { name: string; args: string[] }[];
+    expect(steps.map((s) => s.name)).toEqual(['lint', 'layers', 'types', 'docker', 'tests: packages', 'tests: services', 'tests: gateway', 'tests: e2e']);
+    const selected = steps.filter((s) => s.name.startsWith('tests:')).flatMap((s) => s.args.slice(s.args.indexOf('--selectProjects') + 1));
+    const withTests = ['packages', 'services'].flatMap((dir) => readdirSync(join(ROOT, dir)).filter((name) => existsSync(join(ROOT, dir, name, 'jest.config.js')))).concat('gateway', 'e2e');
+    expect(selected.sort()).toEqual(withTests.sort());
+  });
+
   it('when steps run, then each says which it is, every step runs though one failed, and the summary and exit code say which failed', async () => {
     const run = driver([
       { name: 'lint', what: 'a step that passes', ...node('') },
