@@ -130,16 +130,15 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
     closeAccount: (accountId) =>
       person(accountId, async () => {
         const billing = await billingStore.getBilling(accountId);
+        // What the provider no longer has is as canceled, and as deleted, as can be.
+        const gone = (err: unknown): void => {
+          if (!(err instanceof MissingAtProviderError)) throw err;
+        };
         for (const record of Object.values(billing?.subscriptions ?? {})) {
-          if (runningAtProvider(record)) await provider.cancelNow(record.subscription_id);
+          if (runningAtProvider(record)) await provider.cancelNow(record.subscription_id).catch(gone);
         }
         // The customer holds the person's address at the provider too (its invoices stay there, as the law keeps them).
-        for (const customerId of Object.values(billing?.customers ?? {})) {
-          // One the provider no longer has is as deleted as can be.
-          await provider.deleteCustomer(customerId).catch((err: unknown) => {
-            if (!(err instanceof MissingAtProviderError)) throw err;
-          });
-        }
+        for (const customerId of Object.values(billing?.customers ?? {})) await provider.deleteCustomer(customerId).catch(gone);
       }),
     portal: (account, currency) =>
       person(account.id, async () => {
