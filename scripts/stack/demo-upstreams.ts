@@ -30,23 +30,29 @@ export function bigMacCopyLabel(root: string): string {
   return `snapshot: the copy kept in the Tollgate repository (services/burger/dataset), of The Economist's commit ${commit[1]} (${commit[2]}), copied ${copied[1]}; not the live file`;
 }
 
+/** Where the stand-ins listen: free loopback ports by default; fixed ports on all addresses in the demo's container. */
+export interface DemoUpstreamsAt {
+  host?: string;
+  ports?: { csv: number; indexer: number; rpc: number };
+}
+
 /**
  * Starts a file server for the Big Mac CSV, the local price indexer and an anvil standing in for
  * Ethereum with a deployed ERC-20 and a few transfers; returns the env that points the services at them.
  */
-export async function startDemoUpstreams(root: string): Promise<DemoUpstreams> {
+export async function startDemoUpstreams(root: string, at: DemoUpstreamsAt = {}): Promise<DemoUpstreams> {
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s();
   };
   try {
-    const csv = await startFileServer(bigMacCsvPath(root), 'big-mac-full-index.csv');
+    const csv = await startFileServer(bigMacCsvPath(root), 'big-mac-full-index.csv', { host: at.host, port: at.ports?.csv });
     stops.push(csv.close);
-    const indexer = await startLocalIndexer();
+    const indexer = await startLocalIndexer({ host: at.host, port: at.ports?.indexer });
     stops.push(indexer.close);
     // The logs service is an ES module; a dynamic import loads it from this CommonJS script.
     const { DEV_ACCOUNTS, connect, deployErc20, startAnvil, transferErc20 } = await import('../../services/logs/test/support/anvil.js');
-    const anvil = await startAnvil();
+    const anvil = await startAnvil({ host: at.host, port: at.ports?.rpc });
     stops.push(anvil.stop);
 
     const chain = connect(anvil.url);
