@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Makes `npm start` and `npm test` work on a fresh clone that has only Node and npm: it finds or
 // fetches the pinned pnpm, installs the workspace when the lockfile is newer than node_modules,
-// makes sure the binaries the tests need are present, then runs the named root script (the stack
-// directly, as its own child, so every stop signal reaches it: see runStack).
+// makes sure the binaries the tests need are present, then runs the stack or the checks as its own
+// child, so that every stop signal reaches it (see runForwarding).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -50,13 +50,13 @@ function ensureDebianPackage(binary, pkg) {
 }
 
 /**
- * Runs scripts/stack.ts (as the root `stack` script does) and passes on every stop signal: a
- * SIGINT, SIGTERM or SIGHUP sent to this process alone (a process manager, `kill`, `timeout`, npm
- * forwarding its own) stops the whole stack as Ctrl-C does. The parent going away (npm killed
- * outright) counts as a stop too. Exits with the stack's own code once it has stopped.
+ * Runs a script of this repository (the stack, or the checks) as its own child and passes on every
+ * stop signal: a SIGINT, SIGTERM or SIGHUP sent to this process alone (a process manager, `kill`,
+ * `timeout`, npm forwarding its own Ctrl-C) stops it as Ctrl-C does, and it stops what it started.
+ * The parent going away (npm killed outright) counts as a stop too. Exits with the child's code.
  */
-function runStack(args) {
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', join(root, 'scripts', 'stack.ts'), ...args], { cwd: root, stdio: 'inherit' });
+function runForwarding(args) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
   let stopping = false;
   const stop = (signal) => {
     if (stopping) return;
@@ -79,7 +79,7 @@ if (task === 'check') {
   ensureDebianPackage('redis-server', 'redis-server');
   ensureDebianPackage('docker-compose', 'docker-compose');
   ensureDebianPackage('chromium', 'chromium');
-  pnpm(['run', '--silent', tasks[task], ...process.argv.slice(3)]);
+  runForwarding([join(root, 'scripts', 'check.mjs'), ...process.argv.slice(3)]);
 } else {
-  runStack(process.argv.slice(3));
+  runForwarding(['--conditions=development', '--import', 'tsx', join(root, 'scripts', 'stack.ts'), ...process.argv.slice(3)]);
 }

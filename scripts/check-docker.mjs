@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const composeFile = resolve(process.argv[2] ?? join(root, 'docker-compose.yml'));
 const findings = [];
+// The demo profile's stand-ins: test support code run with tsx, never a production image.
+const STAND_INS = 'demo';
 const problem = (where, what) => findings.push(`${where}: ${what}`);
 
 // The compose file requires both secrets; the check supplies its own, random and long enough for the
@@ -59,19 +61,21 @@ for (const [name, { lines }] of Object.entries(services)) {
   const text = lines.join('\n');
   if (!/\n? {4}healthcheck:/.test(text)) problem(`compose ${name}`, 'has no healthcheck');
   if (!/\n? {4}restart: /.test(text)) problem(`compose ${name}`, 'has no restart policy');
-  // The gateway, on Redis or (the sqlite profile) on its own file: the only services that publish a port.
+  // The gateway, on Redis or (the sqlite and demo profiles) on its own file: the only services that
+  // publish a port, with the demo's stand-ins, whose stripe-local serves Checkout pages to the browser.
   const gateway = /^gateway(-|$)/.test(name);
-  if (!gateway && /\n? {4}ports:/.test(text)) problem(`compose ${name}`, 'publishes a port; only the gateway may');
+  const standIns = name === STAND_INS;
+  if (!gateway && !standIns && /\n? {4}ports:/.test(text)) problem(`compose ${name}`, 'publishes a port; only the gateway (and the demo stand-ins) may');
   // The value set must be the one given: a literal here would be a secret published in the repository.
-  if (name !== 'redis' && !text.includes(`PROXY_SECRET: ${testSecrets.PROXY_SECRET}`)) problem(`compose ${name}`, 'does not take PROXY_SECRET from the environment');
+  if (name !== 'redis' && !standIns && !text.includes(`PROXY_SECRET: ${testSecrets.PROXY_SECRET}`)) problem(`compose ${name}`, 'does not take PROXY_SECRET from the environment');
   if (gateway && !text.includes(`ADMIN_TOKEN: ${testSecrets.ADMIN_TOKEN}`)) problem(`compose ${name}`, 'does not take ADMIN_TOKEN from the environment');
   const dockerfile = /dockerfile: (\S+)/.exec(text)?.[1];
   if (name !== 'redis' && !dockerfile) problem(`compose ${name}`, 'is not built from a Dockerfile of this repository');
-  if (dockerfile) checkDockerfile(dockerfile);
+  if (dockerfile) checkDockerfile(dockerfile, { production: !standIns });
 }
 if (!services.gateway || !/ports:/.test(services.gateway.lines.join('\n'))) problem('compose gateway', 'must publish its port');
 
-function checkDockerfile(path) {
+function checkDockerfile(path, { production }) {
   const file = join(root, path);
   if (!existsSync(file)) return problem(path, 'does not exist');
   const lines = readFileSync(file, 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim());
@@ -95,7 +99,7 @@ function checkDockerfile(path) {
     if (/apt-get install(?!.*--no-install-recommends)/.test(l)) problem(path, `DL3015 apt-get install needs --no-install-recommends: ${l}`);
     if (/pnpm install(?!.*--frozen-lockfile)/.test(l)) problem(path, `pnpm install must use --frozen-lockfile: ${l}`);
   }
-  if (!lines.some((l) => /pnpm .*deploy --prod/.test(l))) problem(path, 'the runtime stage must come from `pnpm deploy --prod` (production dependencies only)');
+  if (production && !lines.some((l) => /pnpm .*deploy --prod/.test(l))) problem(path, 'the runtime stage must come from `pnpm deploy --prod` (production dependencies only)');
   for (const l of finalStage.filter((x) => /^COPY --from/i.test(x))) {
     if (!/--chown=/.test(l)) problem(path, `files copied into the runtime stage must be owned by the runtime user: ${l}`);
   }

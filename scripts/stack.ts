@@ -1,9 +1,12 @@
 // `npm start` (and `npm start -- --demo`): runs the gateway and the three services as separate
 // processes with prefixed, readable logs, says which upstreams they cannot reach, prints where they
-// are and how to get a key, and stops everything on Ctrl-C. `--demo` also runs local stand-ins for
-// every upstream and for Stripe (card payments with test cards), and makes the demo account and key
-// once (kept in demo-key beside the store, reused while the store keeps them). Any failure before the banner, and any deployable ending
-// after it, stops the stack with a non-zero exit code and a line naming the deployable.
+// are and how to get a key once their start-up lines are out, and stops everything on Ctrl-C.
+// `--demo` also runs local stand-ins for every upstream and for Stripe (card payments with test
+// cards; its state and port kept in stripe-local.json beside the store), lets webhooks reach this
+// machine, keeps request logs quiet unless --verbose, and makes the demo account and key once (kept
+// in demo-key beside the store, reused while the store keeps them). Any failure before the banner,
+// and any deployable ending after it, stops the stack with a non-zero exit code and a line naming
+// the deployable.
 import { dirname, join, resolve } from 'node:path';
 import { printBanner } from './stack/banner';
 import { checkPorts } from './stack/check-ports';
@@ -12,9 +15,10 @@ import type { DemoBilling } from './stack/demo-billing';
 import { ensureDemoKey } from './stack/demo-key';
 import { startDemoUpstreams } from './stack/demo-upstreams';
 import type { DemoUpstreams } from './stack/demo-upstreams';
+import { DEPLOYABLE_NAMES } from './stack/deployables';
 import type { DeployableName } from './stack/deployables';
 import { loadStackConfig } from './stack/load-stack-config';
-import { createPrettyOutput } from './stack/pretty-output';
+import { createPrettyOutput, quietened } from './stack/pretty-output';
 import { probeUpstreams } from './stack/probe-upstreams';
 import { describeExit, startStack } from './stack/start-stack';
 import type { Stack } from './stack/start-stack';
@@ -41,25 +45,28 @@ async function main(): Promise<void> {
   setInterval(() => {
     if (process.ppid !== launcher) void shutdown();
   }, 250).unref();
-  const config = loadStackConfig(process.env, process.argv.slice(2));
+  const config = loadStackConfig(process.env, process.argv.slice(2), Boolean(process.stdout.isTTY));
   // Before the demo upstreams, which take seconds; startStack checks again just before it starts.
   await checkPorts(config.ports);
 
+  // Beside the store (or where it would be): the demo's key and stripe-local's state live as long as the accounts they serve.
+  const demoDir = resolve(root, config.storePath === ':memory:' ? 'data' : dirname(config.storePath));
   if (config.demo) {
     console.log('[stack] demo mode: starting local upstreams (Big Mac CSV file server, price indexer, anvil)');
     upstreams = await startDemoUpstreams(root);
     console.log('[stack] demo mode: starting stripe-local (a local stand-in for Stripe) and syncing the plan catalogue to it');
-    billing = await startDemoBilling(root, `http://127.0.0.1:${config.ports.gateway}`);
+    billing = await startDemoBilling(root, `http://127.0.0.1:${config.ports.gateway}`, join(demoDir, 'stripe-local.json'));
   }
   const passed: Record<DeployableName, Record<string, string>> = {
-    gateway: { ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}), ...billing?.env },
+    // The demo lets webhooks reach this machine, so `pnpm webhooks:listen` can receive them.
+    gateway: { ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}), ...billing?.env, ...(config.demo ? { WEBHOOKS_ALLOW_PRIVATE: 'true' } : {}) },
     burger: upstreams?.env.burger ?? {},
     token: upstreams?.env.token ?? {},
     logs: upstreams?.env.logs ?? {},
   };
-  // Beside the store (or where it would be): the demo key lives as long as the account it opens.
-  const demoKeyFile = resolve(root, config.storePath === ':memory:' ? 'data' : dirname(config.storePath), 'demo-key');
-  const running = await startStack({ root, ports: config.ports, adminToken: config.adminToken, adminTokenFile: config.adminTokenFile, outputStream: createPrettyOutput(), env: passed });
+  const demoKeyFile = join(demoDir, 'demo-key');
+  const output = createPrettyOutput({ color: config.color, requestLogs: config.requestLogs });
+  const running = await startStack({ root, ports: config.ports, adminToken: config.adminToken, adminTokenFile: config.adminTokenFile, outputStream: output, env: passed });
   stack = running;
 
   // Until the banner is out, a deployable ending is a failed start, not something to find out later.
@@ -83,7 +90,9 @@ async function main(): Promise<void> {
     : config.storePath === ':memory:'
       ? 'in-memory store (lost on restart; one process only)'
       : `embedded SQLite file ${resolve(root, config.storePath)} (kept across restarts; one gateway process; set REDIS_URL for Redis)`;
-  printBanner({ stack: running, store, demoKey, upstreams, problems, stripeLocalUrl: billing?.url });
+  // After the start-up burst (each deployable's first lines, burger's first load), so it stays on screen.
+  await quietened(output, DEPLOYABLE_NAMES, 500, 8_000);
+  printBanner({ stack: running, store, demoKey, upstreams, problems, stripeLocalUrl: billing?.url, requestLogs: config.requestLogs });
 }
 
 async function shutdown(): Promise<void> {

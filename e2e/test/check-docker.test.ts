@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { bigMacCopyLabel } from '../../scripts/stack/demo-upstreams';
 
 // The compose file's secrets and scripts/check-docker.mjs, through the real docker-compose.
 jest.setTimeout(60_000);
@@ -56,9 +57,10 @@ describe('docker-compose.yml secrets', () => {
   it('when both are set, then compose passes them to the gateway and every service unchanged', async () => {
     const secrets = { ADMIN_TOKEN: 'test-admin-token-6a2d0f93c1e5', PROXY_SECRET: 'test-proxy-secret-4f1c9e27b8d0' };
     const { stdout } = await run('docker-compose', ['--env-file', join(dir, 'empty.env'), 'config'], { cwd: ROOT, env: envWithout(secrets) });
-    // Both gateways (on Redis, and the sqlite profile's) and the three services.
-    expect(stdout.split(`ADMIN_TOKEN: ${secrets.ADMIN_TOKEN}`)).toHaveLength(3);
-    expect(stdout.split(`PROXY_SECRET: ${secrets.PROXY_SECRET}`)).toHaveLength(6);
+    // The three gateways (on Redis, the sqlite profile's, the demo's) and the demo's stand-ins, which make the demo key.
+    expect(stdout.split(`ADMIN_TOKEN: ${secrets.ADMIN_TOKEN}`)).toHaveLength(5);
+    // The three gateways, the three services and the demo profile's three.
+    expect(stdout.split(`PROXY_SECRET: ${secrets.PROXY_SECRET}`)).toHaveLength(10);
     expect(stdout).not.toMatch(/change-?me/i);
   });
 });
@@ -110,6 +112,23 @@ describe('the compose profiles', () => {
     expect(redis).not.toContain('profiles:');
     expect(serviceBlock(stdout, 'redis')).not.toContain('profiles:');
     expect(stdout).toMatch(/\nvolumes:\n(\s+.*\n)*\s+gateway-data: \{\}/);
+  });
+
+  it('when the demo profile is asked for, then every upstream and Stripe are the demo container, and burger labels the copy as npm start -- --demo does', async () => {
+    const { stdout } = await run('docker-compose', ['--env-file', join(dir, 'empty.env'), '--profile', 'demo', 'config'], { cwd: ROOT, env: envWithout(secrets) });
+    expect(serviceBlock(stdout, 'burger-demo')).toContain('BURGER_DATA_URL: http://demo:8090/big-mac-full-index.csv');
+    // Read in the file itself: `config` folds a long value over lines.
+    expect(COMPOSE).toContain(`BURGER_SOURCE_LABEL: "${bigMacCopyLabel(ROOT)}"`);
+    expect(serviceBlock(stdout, 'token-demo')).toContain('TOKEN_UPSTREAM_URL: http://demo:8091');
+    expect(serviceBlock(stdout, 'logs-demo')).toContain('LOGS_RPC_ETHEREUM: http://demo:8545');
+    const gateway = serviceBlock(stdout, 'gateway-demo');
+    for (const line of ['BURGER_URL: http://burger-demo:8081', 'STRIPE_API_BASE: http://demo:12111', 'WEBHOOKS_ALLOW_PRIVATE: "true"', 'STORE_PATH: /app/data/tollgate.db']) expect(gateway).toContain(line);
+    expect(gateway).not.toMatch(/redis/i);
+    const demo = serviceBlock(stdout, 'demo');
+    expect(demo).toMatch(/volumes:\n\s+- demo-data:\/data/);
+    expect(demo.match(/STRIPE_LOCAL_WEBHOOK_SECRET: (\S+)/)?.[1]).toBe(gateway.match(/STRIPE_WEBHOOK_SECRET: (\S+)/)?.[1]);
+    // Nothing in the demo's set-up names a host of the internet.
+    for (const name of ['demo', 'gateway-demo', 'burger-demo', 'token-demo', 'logs-demo']) expect({ name, url: /https?:\/\/(?!(demo|burger-demo|token-demo|logs-demo|gateway-demo|localhost|127\.0\.0\.1)[:/])\S+/.exec(serviceBlock(stdout, name))?.[0] }).toEqual({ name, url: undefined });
   });
 
   it('when the Dockerfile of the gateway is read, then its build stage builds the native SQLite module and its runtime stage keeps the store on a volume', () => {

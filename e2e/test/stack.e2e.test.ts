@@ -4,6 +4,8 @@ import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { probeUpstreams } from '../../scripts/stack/probe-upstreams';
 import { upstreamUrls } from '../../scripts/stack/upstream-urls';
+import { bigMacCopyLabel } from '../../scripts/stack/demo-upstreams';
+import { SOURCE } from '../../services/burger/src/domain/source';
 import { ADMIN_TOKEN, TINY_PLAN, startE2eStack } from './support/e2e-stack';
 import type { E2eStack } from './support/e2e-stack';
 
@@ -12,6 +14,8 @@ jest.setTimeout(120_000);
 const ROOT = join(__dirname, '..', '..');
 const KEY_HEADER = 'x-tollgate-key';
 const MONTHLY = { burger: 1_230_000, token: 650_000, logs: 720_000 } as const;
+// The demo serves the repository's copy of the Big Mac index, and says so in every answer.
+const BURGER_SOURCE = `${SOURCE}; ${bigMacCopyLabel(ROOT)}`;
 
 let e2e: E2eStack;
 let reference: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
@@ -108,10 +112,10 @@ describe('the demo stack through the gateway', () => {
     const { address, fromBlock, toBlock, transfers } = e2e.upstreams.erc20;
     const dayAgo = Math.floor(Date.now() / 1000) - 86_400;
     return [
-      ['burger', '/burger/v1/index?base=eur&sort=name', (d) => expect(d).toMatchObject({ base_currency: 'EUR', count: 54 })],
+      ['burger', '/burger/v1/index?base=eur&sort=name', (d) => expect(d).toMatchObject({ base_currency: 'EUR', count: 54, source: BURGER_SOURCE })],
       ['burger', '/burger/v1/country?country=japan', (d) => expect(d).toMatchObject({ iso3: 'JPN', base_currency: 'USD' })],
       ['burger', '/burger/v1/extremes?limit=3', (d) => expect((d.most_overvalued as unknown[]).length).toBe(3)],
-      ['burger', '/burger/v1/meta', (d) => expect(d).toMatchObject({ service: 'burger', countries: 54, upstream_status: 'ok' })],
+      ['burger', '/burger/v1/meta', (d) => expect(d).toMatchObject({ service: 'burger', countries: 54, upstream_status: 'ok', source: BURGER_SOURCE })],
       ['token', '/token/v1/price?tokens=ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48,coingecko:bitcoin', (d) => expect(d).toMatchObject({ count: 2, prices: [{ symbol: 'USDC' }, { symbol: 'BTC' }] })],
       ['token', `/token/v1/historical?tokens=coingecko:ethereum&timestamp=${dayAgo}`, (d) => expect(d).toMatchObject({ requested_timestamp: dayAgo, count: 1 })],
       ['token', '/token/v1/chart?tokens=coingecko:ethereum&span=5&period=1d', (d) => expect(d).toMatchObject({ count: 1, span: 5 })],

@@ -1,3 +1,4 @@
+import { DEMO_EMAIL } from './demo-key';
 import type { DemoUpstreams } from './demo-upstreams';
 import type { UpstreamProblem } from './probe-upstreams';
 import type { Stack } from './start-stack';
@@ -12,10 +13,12 @@ export interface BannerInput {
   problems?: readonly UpstreamProblem[];
   /** The demo's Stripe stand-in, when card payments run against it. */
   stripeLocalUrl?: string;
+  /** Whether a line per request is printed (off in the demo unless asked). */
+  requestLogs?: boolean;
 }
 
 /** The banner's text: where everything is, how to get a key and, in demo mode, a ready-to-paste curl per API. */
-export function bannerText({ stack, store, demoKey, upstreams, problems = [], stripeLocalUrl }: BannerInput): string {
+export function bannerText({ stack, store, demoKey, upstreams, problems = [], stripeLocalUrl, requestLogs = true }: BannerInput): string {
   const gw = stack.urls.gateway;
   const lines = [''];
   if (problems.length === 0) {
@@ -44,7 +47,7 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [], st
     `  console   ${gw}/admin/ (sign in with the admin token)`,
     `  metrics   need the admin token: curl -s ${gw}/metrics -H "authorization: Bearer ${bearer}"`,
     // The gateway reads SMTP_URL from this environment (concurrently passes it on).
-    `  mail      ${process.env.SMTP_URL ? 'sent through SMTP_URL' : 'no SMTP_URL: each mail (sign-in codes) is written to the gateway log, a line "mail to <address> written here"'}`,
+    `  mail      ${process.env.SMTP_URL ? 'sent through SMTP_URL' : 'no SMTP_URL: each mail is printed in this window ("mail to <address>"), a sign-in code on a line of its own'}`,
     '',
     'Get a key:',
     `  in a browser: ${gw}/portal/ (sign in with your email address and the code mailed to it)`,
@@ -63,6 +66,10 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [], st
       `  curl -s '${gw}/burger/v1/index?base=eur&sort=valuation' -H 'x-tollgate-key: ${demoKey}'`,
       `  curl -s '${gw}/token/v1/price?tokens=ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48,coingecko:ethereum' -H 'x-tollgate-key: ${demoKey}'`,
       `  curl -s '${gw}/logs/v1/transfers?chain=ethereum&token=${address}&from_block=${fromBlock}&to_block=${toBlock}' -H 'x-tollgate-key: ${demoKey}'`,
+      `  To watch this key's calls on the Usage page, sign in at ${gw}/portal/ as ${DEMO_EMAIL}: the code is printed here.`,
+      '',
+      `Webhooks (demo): this gateway accepts endpoints on this machine. In another terminal, \`pnpm webhooks:listen\` prints and verifies`,
+      `  what it receives at http://127.0.0.1:9999/: add that URL on ${gw}/portal/webhooks (gateway/examples/webhook-receiver).`,
     );
   }
   if (stripeLocalUrl) {
@@ -75,6 +82,7 @@ export function bannerText({ stack, store, demoKey, upstreams, problems = [], st
     );
   }
   if (problems.length > 0 && !upstreams) lines.push('', `Unreachable: ${problems.map((p) => p.deployable).join(', ')}. Offline? npm start -- --demo`);
+  if (!requestLogs) lines.push('', 'Request logs are off in the demo (errors still show): npm start -- --demo --verbose prints a line per request.');
   lines.push('', 'Ctrl-C stops everything.', '');
   return lines.join('\n');
 }

@@ -9,8 +9,9 @@ export interface FileServer {
   close: () => Promise<void>;
 }
 
-/** Serves `path` at `/<name>` on a free loopback port, answering 304 to a matching conditional GET. */
-export async function startFileServer(path: string, name: string): Promise<FileServer> {
+/** Serves `path` at `/<name>` (on a free loopback port by default), answering 304 to a matching conditional GET. */
+export async function startFileServer(path: string, name: string, at: { host?: string; port?: number } = {}): Promise<FileServer> {
+  const host = at.host ?? '127.0.0.1';
   const body = readFileSync(path);
   const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
   const lastModified = statSync(path).mtime.toUTCString();
@@ -27,10 +28,13 @@ export async function startFileServer(path: string, name: string): Promise<FileS
     }
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length }).end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at.port ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/${name}`,
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/${name}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

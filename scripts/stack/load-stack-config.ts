@@ -19,6 +19,10 @@ export interface StackConfig {
    */
   adminTokenFile?: string;
   demo: boolean;
+  /** A line per request answered: on, except with `--demo` unless `--verbose` (or TOLLGATE_VERBOSE=1) asks for them. */
+  requestLogs: boolean;
+  /** Colour to a terminal (not with NO_COLOR set), or where FORCE_COLOR asks for it: never into a pipe or a file otherwise. */
+  color: boolean;
 }
 
 const portSchema = (name: DeployableName) => ({
@@ -40,8 +44,9 @@ const schema: QuerySchema = {
 };
 
 /** Parses `npm start`'s environment the way the deployables parse theirs: one line naming the first bad variable. */
-export function loadStackConfig(env: Record<string, string | undefined>, argv: readonly string[]): StackConfig {
+export function loadStackConfig(env: Record<string, string | undefined>, argv: readonly string[], terminal = false): StackConfig {
   const e = parseEnv<Record<string, string | number | undefined>>(schema, env);
+  const demo = argv.includes('--demo') || env.TOLLGATE_DEMO === '1';
   const storePath = env.STORE_PATH || 'data/tollgate.db';
   // As the gateway finds it (config.ts); the stack reads it there once the gateway has made it.
   const adminTokenFile = env.ADMIN_TOKEN_FILE || (storePath === ':memory:' ? undefined : posix.join(posix.dirname(storePath.replace(/\\/g, '/')), 'admin-token'));
@@ -53,6 +58,8 @@ export function loadStackConfig(env: Record<string, string | undefined>, argv: r
     // Likewise STORE_PATH; the default is the gateway's own (it runs in the repository root).
     storePath,
     ...(adminTokenFile ? { adminTokenFile } : {}),
-    demo: argv.includes('--demo') || env.TOLLGATE_DEMO === '1',
+    demo,
+    requestLogs: !demo || argv.includes('--verbose') || env.TOLLGATE_VERBOSE === '1',
+    color: (terminal && !env.NO_COLOR) || (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'),
   };
 }

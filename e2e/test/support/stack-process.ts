@@ -7,7 +7,7 @@ import { freePorts } from '@tollgate/envelope/test/processes';
 /** `npm start`'s script (scripts/stack.ts) as a real process, with what it printed. */
 export interface StackProcess {
   pid: number;
-  /** The embedded store's file this stack's gateway keeps (its admin token is beside it). */
+  /** The embedded store's file this stack's gateway keeps (its admin token is beside it), unless `env` names another. */
   storePath: string;
   /** Everything written to stdout and stderr so far. */
   output: () => string;
@@ -53,14 +53,15 @@ export async function freeOfflineStack(): Promise<{ ports: StackPorts; upstreams
  */
 export function startStackProcess(root: string, env: Record<string, string>, args: string[] = [], launcher: 'node' | 'npm' = 'node'): StackProcess {
   const inherited = { ...process.env };
-  for (const name of ['ADMIN_TOKEN', 'ADMIN_TOKEN_FILE', 'REDIS_URL', 'STORE_PATH', 'TOLLGATE_DEMO', 'BURGER_DATA_URL', 'TOKEN_UPSTREAM_URL', 'PORT']) delete inherited[name];
+  for (const name of ['ADMIN_TOKEN', 'ADMIN_TOKEN_FILE', 'REDIS_URL', 'STORE_PATH', 'TOLLGATE_DEMO', 'TOLLGATE_VERBOSE', 'NO_COLOR', 'BURGER_DATA_URL', 'TOKEN_UPSTREAM_URL', 'PORT']) delete inherited[name];
   // Each stack its own embedded store: one gateway process may hold a store file at a time.
   const storePath = join(mkdtempSync(join(tmpdir(), 'tollgate-stack-')), 'tollgate.db');
   for (const name of Object.keys(inherited)) if (name.startsWith('LOGS_RPC_')) delete inherited[name];
   const [command, commandArgs] = launcher === 'npm' ? ['npm', ['start', '--silent', ...(args.length ? ['--', ...args] : [])]] : [process.execPath, ['--conditions=development', '--import', 'tsx', join(root, 'scripts', 'stack.ts'), ...args]];
   const child = spawn(command, commandArgs, {
     cwd: root,
-    env: { ...inherited, STORE_PATH: storePath, ...env, FORCE_COLOR: '0' },
+    // No colour unless a test asks (FORCE_COLOR in `env`), and the store a test names (STORE_PATH in `env`) wins.
+    env: { ...inherited, STORE_PATH: storePath, FORCE_COLOR: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -99,7 +100,7 @@ export function startStackProcess(root: string, env: Record<string, string>, arg
 
   return {
     pid: child.pid!,
-    storePath,
+    storePath: env.STORE_PATH ?? storePath,
     output: () => printed,
     waitFor,
     exited,

@@ -6,6 +6,7 @@ import { apiPlansNamed, planNamed } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import type { Applied } from './apply-subscription';
 import { asPerson } from './billing-errors';
+import { MissingAtProviderError } from './billing-provider';
 import type { BillingProvider, PaidSubscription } from './billing-provider';
 import { runningAtProvider } from './billing-record';
 
@@ -37,7 +38,10 @@ const gone = (): AppError => new AppError('UNAUTHORIZED', 'the account of this s
 /** The person's billing actions; every change reads the subscription back from the provider and applies it. */
 export function createBillingActions(deps: BillingActionsDeps): BillingActions {
   const { provider, billingStore, plans } = deps;
-  const person = <T>(action: () => Promise<T>): Promise<T> => asPerson(deps.supportEmail, action);
+  // A customer the provider no longer has is named to the person by its currency.
+  const currencyOf = async (accountId: string, customerId: string): Promise<string | undefined> =>
+    Object.entries((await billingStore.getBilling(accountId))?.customers ?? {}).find(([, id]) => id === customerId)?.[0];
+  const person = <T>(accountId: string, action: () => Promise<T>): Promise<T> => asPerson(deps.supportEmail, action, (customerId) => currencyOf(accountId, customerId));
 
   const limitsOf = (api: string, plan: string) => {
     const limits = planNamed(plans, api, plan);
@@ -85,7 +89,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
 
   return {
     checkout: (account, api, plan) =>
-      person(async () => {
+      person(account.id, async () => {
         const limits = limitsOf(api, plan);
         if (!account.email_verified) {
           throw new AppError('FORBIDDEN', "prove this account's email address before taking a plan (until then only the playground is open): POST /dashboard/v1/account/verify-email mails a code", { details: { reason: 'email_unverified' } });
@@ -108,7 +112,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
         return { url: session.url, session_id: session.id };
       }),
     confirmCheckout: (account, sessionId) =>
-      person(async () => {
+      person(account.id, async () => {
         const session = await provider.readCheckout(sessionId);
         const customers = Object.values((await billingStore.getBilling(account.id))?.customers ?? {});
         // Only the account's own sessions: the id in the return address is not proof of anything.
@@ -120,7 +124,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
         return paid ? { api: paid.api, ...(await applied(account, paid)) } : null;
       }),
     changePlan: (account, api, plan) =>
-      person(async () => {
+      person(account.id, async () => {
         const target = limitsOf(api, plan);
         const record = await billed(account, api);
         if (record.status !== 'active' && record.status !== 'trialing') {
@@ -133,27 +137,31 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
         return applied(account, paid);
       }),
     cancel: (account, api) =>
-      person(async () => {
+      person(account.id, async () => {
         const record = await billed(account, api);
         return applied(account, await provider.cancelAtPeriodEnd(record.subscription_id));
       }),
     keep: (account, api) =>
-      person(async () => {
+      person(account.id, async () => {
         const record = await billed(account, api);
         return applied(account, await provider.keepCurrentPlan(record.subscription_id));
       }),
     // Before the account's data is erased, so a failure leaves both as they were (a 502 to retry).
     closeAccount: (accountId) =>
-      person(async () => {
+      person(accountId, async () => {
         const billing = await billingStore.getBilling(accountId);
+        // What the provider no longer has is as canceled, and as deleted, as can be.
+        const gone = (err: unknown): void => {
+          if (!(err instanceof MissingAtProviderError)) throw err;
+        };
         for (const record of Object.values(billing?.subscriptions ?? {})) {
-          if (runningAtProvider(record)) await provider.cancelNow(record.subscription_id);
+          if (runningAtProvider(record)) await provider.cancelNow(record.subscription_id).catch(gone);
         }
         // The customer holds the person's address at the provider too (its invoices stay there, as the law keeps them).
-        for (const customerId of Object.values(billing?.customers ?? {})) await provider.deleteCustomer(customerId);
+        for (const customerId of Object.values(billing?.customers ?? {})) await provider.deleteCustomer(customerId).catch(gone);
       }),
     portal: (account, currency) =>
-      person(async () => {
+      person(account.id, async () => {
         const customers = (await billingStore.getBilling(account.id))?.customers ?? {};
         const chosen = currency ?? (Object.keys(customers).length === 1 ? Object.keys(customers)[0] : undefined);
         const customerId = chosen ? customers[chosen] : undefined;

@@ -79,6 +79,21 @@ export class PaymentDeclinedError extends Error {
   }
 }
 
+/**
+ * The provider has no customer, or subscription, the store remembers for an account: deleted at the
+ * provider, or a stand-in (the demo's stripe-local) that started without its state.
+ */
+export class MissingAtProviderError extends Error {
+  constructor(
+    readonly kind: 'customer' | 'subscription',
+    readonly id: string,
+    cause?: unknown,
+  ) {
+    super(`the payment provider has no ${kind} ${id}`, { cause });
+    this.name = 'MissingAtProviderError';
+  }
+}
+
 /** A webhook whose signature, or timestamp, does not check out. */
 export class WebhookSignatureError extends Error {
   constructor(message: string) {

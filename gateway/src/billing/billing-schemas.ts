@@ -54,7 +54,8 @@ export const BILLING_PAGE_SCHEMA = closed({
   card_payments: { const: true },
   subscriptions: { type: 'array', items: BILLED_SUBSCRIPTION_SCHEMA },
   invoices: { type: ['array', 'null'], items: INVOICE_SCHEMA },
-  currencies: { type: 'array', items: currency },
+  currencies: { type: 'array', items: currency, description: 'The currencies with a card customer the provider has: one "Manage card and invoices" each' },
+  missing_customers: { type: 'array', items: currency, description: 'The currencies whose card customer the provider no longer has (deleted there, or a stand-in started empty): their invoices and card cannot be shown, the plans stand' },
 });
 
 export const CHECKOUT_BODY: QuerySchema = {

@@ -5,6 +5,7 @@ import { planNamed } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
+import { MissingAtProviderError } from './billing-provider';
 import type { BillingProvider, ProviderInvoice } from './billing-provider';
 
 /** One paid subscription as the billing page and the operators see it. */
@@ -32,6 +33,8 @@ export interface BillingPage {
   subscriptions: BilledSubscription[];
   invoices: (ProviderInvoice & { customer_currency: string })[] | null;
   currencies: string[];
+  /** The currencies whose customer the provider no longer has: their invoices and card cannot be shown. */
+  missing_customers: string[];
 }
 
 /** How many invoices per customer the billing page lists. */
@@ -68,9 +71,16 @@ export function createBillingViews(deps: BillingViewsDeps) {
     async page(account: Account): Promise<BillingPage> {
       const billing = (await billingStore.getBilling(account.id)) ?? { customers: {}, subscriptions: {} };
       let invoices: BillingPage['invoices'] = [];
+      const missing: string[] = [];
       try {
         for (const [currency, customerId] of Object.entries(billing.customers)) {
-          for (const invoice of await provider.listInvoices(customerId, INVOICES)) invoices.push({ ...invoice, customer_currency: currency });
+          try {
+            for (const invoice of await provider.listInvoices(customerId, INVOICES)) invoices.push({ ...invoice, customer_currency: currency });
+          } catch (err) {
+            if (!(err instanceof MissingAtProviderError)) throw err;
+            deps.logger.warn({ account_id: account.id, customer_id: customerId, currency }, 'the payment provider no longer has this customer: its invoices and card cannot be shown');
+            missing.push(currency);
+          }
         }
         invoices.sort((a, b) => b.created_at.localeCompare(a.created_at));
       } catch (err) {
@@ -78,7 +88,7 @@ export function createBillingViews(deps: BillingViewsDeps) {
         deps.logger.warn({ err: (err as Error).message, account_id: account.id }, 'invoices not listed: the provider did not answer');
         invoices = null;
       }
-      return { card_payments: true, subscriptions: listed(billing.subscriptions, true), invoices, currencies: Object.keys(billing.customers) };
+      return { card_payments: true, subscriptions: listed(billing.subscriptions, true), invoices, currencies: Object.keys(billing.customers).filter((c) => !missing.includes(c)), missing_customers: missing };
     },
     async account(accountId: string): Promise<AccountBillingView | undefined> {
       const [account, billing] = await Promise.all([deps.accountStore.getAccount(accountId), billingStore.getBilling(accountId)]);

@@ -12,6 +12,9 @@ export class TargetRefusedError extends Error {
   }
 }
 
+// Every refusal names the setting that lifts it: a person trying webhooks locally finds it there.
+const LIFTED_BY = '(WEBHOOKS_ALLOW_PRIVATE=true on the gateway allows it: for local tries only)';
+
 /** Whether webhooks may reach loopback and private addresses (`WEBHOOKS_ALLOW_PRIVATE`: tests, local use). */
 export interface TargetRules {
   allowPrivate: boolean;
@@ -44,7 +47,10 @@ export async function checkEndpointUrl(raw: string, rules: TargetRules): Promise
   }
   const loopback = isLoopbackHost(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback && rules.allowPrivate)) {
-    throw new TargetRefusedError(`url must use https://${rules.allowPrivate ? ' (plain http:// only to this machine, localhost or 127.0.0.1)' : ''}; ${url.protocol.replace(':', '')} is not accepted`);
+    const scheme = url.protocol.replace(':', '');
+    if (rules.allowPrivate) throw new TargetRefusedError(`url must use https:// (plain http:// only to this machine, localhost or 127.0.0.1); ${scheme} is not accepted`);
+    const local = scheme === 'http' && loopback ? ' (plain http:// to this machine is, on a gateway started with WEBHOOKS_ALLOW_PRIVATE=true: for local tries only)' : '';
+    throw new TargetRefusedError(`url must use https://; ${scheme} is not accepted${local}`);
   }
   if (url.username || url.password) throw new TargetRefusedError('url must not carry a user name or password; the signature proves the sender');
   if (url.hash) throw new TargetRefusedError('url must not have a #fragment');
@@ -56,7 +62,7 @@ export async function checkEndpointUrl(raw: string, rules: TargetRules): Promise
     throw new TargetRefusedError(`the host ${url.hostname} could not be resolved; give a name that resolves to a public address`);
   }
   const refused = refusedAmong(addresses, rules);
-  if (refused) throw new TargetRefusedError(`the host ${url.hostname} resolves to ${refused.address}, a loopback, private, link-local, metadata or other non-public address (${refused.block}), which webhooks may not reach`);
+  if (refused) throw new TargetRefusedError(`the host ${url.hostname} resolves to ${refused.address}, a loopback, private, link-local, metadata or other non-public address (${refused.block}), which webhooks may not reach ${LIFTED_BY}`);
   return url;
 }
 
@@ -72,7 +78,7 @@ export function guardedLookup(rules: TargetRules): (hostname: string, options: L
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const refused = refusedAmong(addresses.map((a) => a.address), rules);
-      if (refused) return callback(new TargetRefusedError(`${hostname} resolves to ${refused.address}, which webhooks may not reach (${refused.block})`), '');
+      if (refused) return callback(new TargetRefusedError(`${hostname} resolves to ${refused.address}, which webhooks may not reach (${refused.block}) ${LIFTED_BY}`), '');
       if (options.all) return callback(null, addresses);
       const first = addresses[0]!;
       return callback(null, first.address, first.family);
@@ -84,5 +90,5 @@ export function guardedLookup(rules: TargetRules): (hostname: string, options: L
 export function checkConnectTarget(url: URL, rules: TargetRules): void {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const refused = isIP(host) ? refusedAmong([host], rules) : undefined;
-  if (refused) throw new TargetRefusedError(`${refused.address} is a loopback, private, link-local, metadata or other non-public address (${refused.block}), which webhooks may not reach`);
+  if (refused) throw new TargetRefusedError(`${refused.address} is a loopback, private, link-local, metadata or other non-public address (${refused.block}), which webhooks may not reach ${LIFTED_BY}`);
 }

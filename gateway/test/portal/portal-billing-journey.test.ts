@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { createKey, screenshot, shows, signIn } from './support/portal-fixture';
+import { createStripeLocal } from '@tollgate/stripe-local';
 import { startBillingPortal } from './support/billing-portal';
 import type { BillingPortal } from './support/billing-portal';
 
@@ -125,5 +126,28 @@ describe('paying for a plan in the portal, end to end in Chromium', () => {
     expect(status.data.subscriptions).toEqual([]);
     await shows(page.locator('section[data-api="logs"] .current'), 'No plan');
     expect(problems).toEqual([]);
+  });
+
+  // After the test above stopped it: the demo's stripe-local coming back empty on its port (issue 36).
+  test('when Stripe no longer has the customer of a paid plan, then Billing keeps the plan and says so in words, and no page shows Stripe’s own error', async () => {
+    const { portal } = billing;
+    const fresh = createStripeLocal();
+    await fresh.listen(Number(new URL(billing.local.url).port));
+    try {
+      const { page, problems } = await portal.open('desktop');
+      await signIn(page, portal.mail, 'payer@example.com');
+      await page.getByRole('link', { name: 'Billing', exact: true }).click();
+      await shows(page.locator('#paid-subscriptions tr[data-api="token"]'), 'starter');
+      await shows(page.locator('#missing-customers'), 'Stripe no longer has the card customer this account pays its EUR plans with, so their invoices and card cannot be shown here. The plans above are unchanged; write to billing@tollgate.test.');
+      expect(await page.getByRole('button', { name: 'Manage card and invoices' }).count()).toBe(0);
+      expect(await page.locator('main').innerText()).not.toMatch(/No such|resource_missing|No invoices yet/);
+      await page.getByRole('link', { name: 'Subscriptions' }).click();
+      await page.getByRole('button', { name: 'Cancel plan (starter for token)' }).click();
+      await shows(page.locator('section[data-api="token"] [role="alert"]'), 'Stripe no longer has the subscription this plan is paid through');
+      expect(await page.locator('main').innerText()).not.toMatch(/No such|resource_missing/);
+      expect(problems.filter((p) => !/status of 409/.test(p))).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 });

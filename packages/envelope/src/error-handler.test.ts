@@ -23,6 +23,14 @@ function appWithLog() {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 });
     throw new AppError('UPSTREAM_UNAVAILABLE', 'the indexer could not be reached', { cause: refused });
   });
+  // An SDK's error for a 4xx it was answered (stripe-node's StripeInvalidRequestError): the status is
+  // the provider's answer to the server, not the client's mistake, and its message is not for them.
+  app.get('/provider-400', () => {
+    throw Object.assign(new Error("No such customer: 'cus_Gone0123456789'"), { type: 'StripeInvalidRequestError', statusCode: 400, code: 'resource_missing' });
+  });
+  app.get('/param/:id', (req, res) => {
+    res.json({ id: req.params.id });
+  });
   app.post('/echo', (req, res) => {
     res.json(req.body);
   });
@@ -56,6 +64,15 @@ describe('error handler', () => {
     expect(logged[0]).toMatchObject({ code: 'INTERNAL', request_id: 'rid-1' });
   });
 
+  it("when a library error carries a 4xx status it was answered, not one it may show (a provider SDK's), then 500 INTERNAL, its message logged and never sent", async () => {
+    const { app, logged } = appWithLog();
+    const res = await request(app).get('/provider-400');
+    expect(res.status).toBe(500);
+    expect(res.body.error).toEqual({ code: 'INTERNAL' });
+    expect(JSON.stringify(res.body)).not.toMatch(/customer|cus_/);
+    expect(logged).toEqual([expect.objectContaining({ code: 'INTERNAL', err: expect.objectContaining({ message: "No such customer: 'cus_Gone0123456789'" }) })]);
+  });
+
   it('when an upstream failure is thrown, then one log entry carries the cause summarised, without a stack', async () => {
     const { app, logged } = appWithLog();
     const res = await request(app).get('/upstream-down');
@@ -80,6 +97,12 @@ describe('error handler', () => {
     const res = await request(appWithLog().app).post('/echo').send({ a: 'x'.repeat(500) });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/100 byte limit/);
+  });
+
+  it('when a path parameter cannot be decoded, then 400 BAD_REQUEST says which (the router marks its URIError 400)', async () => {
+    const res = await request(appWithLog().app).get('/param/%ZZ');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: { code: 'BAD_REQUEST' }, message: "Failed to decode param '%ZZ'" });
   });
 
   it('when no route matches, then 404 NOT_FOUND names the method and path', async () => {

@@ -24,7 +24,10 @@ function fromLibraryError(err: HttpLibraryError): AppError | undefined {
     const limit = err.limit === undefined ? 'the size limit' : `the ${err.limit} byte limit`;
     return new AppError('BAD_REQUEST', `request body is larger than ${limit}`, { cause: err });
   }
-  if (typeof status === 'number' && status >= 400 && status < 500 && err.expose !== false) {
+  // Only an error that says it may be shown (http-errors sets `expose` on every 4xx it makes), or
+  // the router's URIError for a path parameter it cannot decode: an SDK's error (Stripe's) carries
+  // the status its provider answered the server, and a message meant for the server.
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err.expose === true || err instanceof URIError)) {
     return new AppError(status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', err.message, { cause: err });
   }
   return undefined;

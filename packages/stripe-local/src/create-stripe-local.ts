@@ -10,6 +10,7 @@ import type { Context } from './core/context';
 import { createEventRecorder } from './core/create-event-recorder';
 import { present } from './core/present';
 import type { Json } from './core/present';
+import { loadState, saveState } from './core/state-file';
 import { createStore } from './core/store';
 import { createRequestListener } from './http/create-request-listener';
 import { IdempotencyStore } from './http/idempotency-store';
@@ -39,12 +40,26 @@ export interface StripeLocal {
   tick(): void;
   /** Pays a Checkout Session as its hosted page does, without HTML: for tests. */
   completeCheckout(sessionId: string, form: CheckoutForm): Record<string, Json>;
+  /** The port the state file says was last listened on (null without one): listen there again, and links already handed out still work. */
+  readonly savedPort: number | null;
+  /** A webhook endpoint's signing secret, which the API shows only once: for the demo, which syncs again on every start. */
+  webhookSecretOf(endpointId: string): string | undefined;
 }
 
-/** Builds a stripe-local server: empty, in memory, nothing started until `listen`. */
+/** Builds a stripe-local server: empty in memory (or as its state file left it), nothing started until `listen`. */
 export function createStripeLocal(options: StripeLocalOptions = {}): StripeLocal {
   const settings = resolveOptions(options);
   const store = createStore();
+  const savedPort = settings.stateFile ? (loadState(store, settings.stateFile)?.port ?? null) : null;
+  let listeningPort: number | null = savedPort;
+  const persist = () => {
+    if (!settings.stateFile) return;
+    try {
+      saveState(store, settings.stateFile, listeningPort);
+    } catch (error) {
+      settings.log(`stripe-local: the state could not be written to ${settings.stateFile}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
   const deliveries = createWebhookDeliveries(store, settings);
   let baseUrl: string | null = null;
   const ctx: Context = {
@@ -66,6 +81,7 @@ export function createStripeLocal(options: StripeLocalOptions = {}): StripeLocal
           clock.status = 'internal_failure';
           settings.log(`stripe-local: advancing ${clock.id} failed: ${error instanceof Error ? error.stack : String(error)}`);
         }
+        persist();
         resolve();
       }, settings.testClockDelayMs),
     );
@@ -79,7 +95,8 @@ export function createStripeLocal(options: StripeLocalOptions = {}): StripeLocal
       if (session.status === 'open' && session.expires_at <= now) expireCheckoutSession(ctx, session, { at: session.expires_at, request: AUTOMATIC });
     }
   };
-  const listener = createRequestListener(ctx, { ctx, routes: apiRoutes(ctx, finish), idempotency: new IdempotencyStore(), catchUp: tick });
+  // Every change comes from a request, a tick or an advancing clock: the state is written after each.
+  const listener = createRequestListener(ctx, { ctx, routes: apiRoutes(ctx, finish), idempotency: new IdempotencyStore(), catchUp: tick }, persist);
   const server: Server = createServer(listener);
   const clocksIdle = async () => {
     while (advancing.size > 0) await Promise.all([...advancing]);
@@ -98,6 +115,8 @@ export function createStripeLocal(options: StripeLocalOptions = {}): StripeLocal
           const address = server.address() as AddressInfo;
           const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
           baseUrl = `http://${shownHost}:${address.port}`;
+          listeningPort = address.port;
+          persist();
           resolve(baseUrl);
         });
       });
@@ -105,6 +124,7 @@ export function createStripeLocal(options: StripeLocalOptions = {}): StripeLocal
     async close() {
       deliveries.close();
       await clocksIdle();
+      persist();
       if (!server.listening) return;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -119,9 +139,16 @@ export function createStripeLocal(options: StripeLocalOptions = {}): StripeLocal
         await deliveries.idle();
       } while (advancing.size > 0);
     },
-    tick,
-    completeCheckout(sessionId, form) {
-      return present(store, completeCheckout(ctx, store.checkoutSessions.require(sessionId), form));
+    tick() {
+      tick();
+      persist();
     },
+    completeCheckout(sessionId, form) {
+      const session = present(store, completeCheckout(ctx, store.checkoutSessions.require(sessionId), form));
+      persist();
+      return session;
+    },
+    savedPort,
+    webhookSecretOf: (endpointId) => store.webhookSecrets.get(endpointId),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Runs stripe-local on its own: `PORT` (12111), `HOST` (127.0.0.1), `STRIPE_LOCAL_PUBLIC_URL`
  * (the hosted pages' base URL when it differs), `STRIPE_LOCAL_RETRIES_EXHAUSTED` (unpaid |
- * canceled). Logs one line with the URL, then runs until SIGINT or SIGTERM.
+ * canceled), `STRIPE_LOCAL_STATE_FILE` (keeps every object across restarts), `STRIPE_LOCAL_WEBHOOK_SECRET`
+ * (the signing secret of every webhook endpoint). Logs one line with the URL, then runs until SIGINT or SIGTERM.
  */
 import { createStripeLocal } from './create-stripe-local';
 
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
   const stripe = createStripeLocal({
     publicUrl: process.env.STRIPE_LOCAL_PUBLIC_URL || undefined,
     retriesExhausted: exhausted,
+    stateFile: process.env.STRIPE_LOCAL_STATE_FILE || undefined,
+    webhookSecret: process.env.STRIPE_LOCAL_WEBHOOK_SECRET || undefined,
     log: (line) => console.error(line),
   });
   const url = await stripe.listen(readPort(process.env.PORT), process.env.HOST ?? '127.0.0.1');

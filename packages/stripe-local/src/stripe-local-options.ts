@@ -22,10 +22,17 @@ export interface StripeLocalOptions {
   fetch?: typeof fetch;
   /** Where unexpected errors and undeliverable webhooks are reported (nowhere by default). */
   log?: (line: string) => void;
+  /**
+   * A file that keeps every object across restarts (JSON, rewritten after each change and at
+   * close, read at creation); in memory only when unset.
+   */
+  stateFile?: string;
+  /** The signing secret of every webhook endpoint made (`whsec_…`; a random one each when unset). */
+  webhookSecret?: string;
 }
 
 /** The options with their defaults applied. */
-export type Settings = Required<Omit<StripeLocalOptions, 'publicUrl'>> & { publicUrl: string | null };
+export type Settings = Required<Omit<StripeLocalOptions, 'publicUrl' | 'stateFile' | 'webhookSecret'>> & { publicUrl: string | null; stateFile: string | null; webhookSecret: string | null };
 
 /** Applies the defaults and checks the numbers. */
 export function resolveOptions(options: StripeLocalOptions = {}): Settings {
@@ -41,6 +48,8 @@ export function resolveOptions(options: StripeLocalOptions = {}): Settings {
     accountName: options.accountName ?? 'stripe-local',
     fetch: options.fetch ?? fetch,
     log: options.log ?? (() => undefined),
+    stateFile: options.stateFile ?? null,
+    webhookSecret: options.webhookSecret ?? null,
   };
   if (!(settings.webhookRetryMs >= 0) || !(settings.webhookMaxAttempts >= 1) || !(settings.webhookTimeoutMs > 0) || !(settings.testClockDelayMs >= 0)) {
     throw new RangeError('webhookRetryMs and testClockDelayMs must be ≥ 0, webhookMaxAttempts ≥ 1 and webhookTimeoutMs > 0');
@@ -48,5 +57,6 @@ export function resolveOptions(options: StripeLocalOptions = {}): Settings {
   if (settings.retryDays.some((day, i) => !(day > 0) || day <= (settings.retryDays[i - 1] ?? 0))) {
     throw new RangeError('retryDays must be increasing positive numbers of days');
   }
+  if (settings.webhookSecret !== null && !/^whsec_\S{16,}$/.test(settings.webhookSecret)) throw new RangeError('webhookSecret must be whsec_ and at least 16 more characters');
   return settings;
 }

@@ -119,6 +119,13 @@ describe('errors as Stripe sends them', () => {
     expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', ...(param ? { param } : {}) });
   });
 
+  it('when invoices are listed for a customer it does not have, then it is resource_missing naming the customer, as Stripe answers, not an empty list', async () => {
+    const { stripe } = running();
+    const error = await stripe.invoices.list({ customer: 'cus_NeverMade0123456789' }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(error).toMatchObject({ code: 'resource_missing', param: 'customer', message: "No such customer: 'cus_NeverMade0123456789'" });
+  });
+
   it('when the body is JSON or too large, then it is refused with Stripe’s error object', async () => {
     const json = await raw('/v1/customers', { method: 'POST', body: '{"email":"a"}', headers: { 'Content-Type': 'application/json' } });
     expect(json.status).toBe(400);

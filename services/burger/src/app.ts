@@ -19,6 +19,7 @@ import { INDEX_ROUTE, createIndexHandler } from './routes/index-route';
 import { META_ROUTE, createMetaHandler } from './routes/meta-route';
 import { OPENAPI_PATH, createOpenApiHandler } from './routes/openapi-route';
 import { createReadiness } from './routes/readiness';
+import { SOURCE } from './domain/source';
 
 /** Every documented route of the service, in the order the docs list them. */
 export const ROUTES: readonly RouteDoc[] = [INDEX_ROUTE, COUNTRY_ROUTE, EXTREMES_ROUTE, META_ROUTE, HEALTHZ_ROUTE, READYZ_ROUTE];
@@ -29,6 +30,8 @@ export interface AppDeps {
   logger: PinoLogger;
   /** When set, /v1 calls must carry it in `x-tollgate-proxy-secret`. */
   proxySecret?: string;
+  /** `source` of every answer (domain/source.ts, describeSource); the dataset's name when absent. */
+  source?: string;
 }
 
 /** The Express app: health routes open, /v1 behind the proxy secret, errors through the envelope. */
@@ -46,10 +49,11 @@ export function createApp(deps: AppDeps): Express {
     ...Object.fromEntries(ROUTES.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r.summary])),
     [`GET ${OPENAPI_PATH}`]: 'This API as an OpenAPI 3.1 document',
   };
-  readOnlyRoute(app, INDEX_ROUTE.path, createIndexHandler(deps.store));
-  readOnlyRoute(app, COUNTRY_ROUTE.path, createCountryHandler(deps.store));
-  readOnlyRoute(app, EXTREMES_ROUTE.path, createExtremesHandler(deps.store));
-  readOnlyRoute(app, META_ROUTE.path, createMetaHandler(deps.store, endpoints));
+  const source = deps.source ?? SOURCE;
+  readOnlyRoute(app, INDEX_ROUTE.path, createIndexHandler(deps.store, source));
+  readOnlyRoute(app, COUNTRY_ROUTE.path, createCountryHandler(deps.store, source));
+  readOnlyRoute(app, EXTREMES_ROUTE.path, createExtremesHandler(deps.store, source));
+  readOnlyRoute(app, META_ROUTE.path, createMetaHandler(deps.store, endpoints, source));
   readOnlyRoute(app, OPENAPI_PATH, createOpenApiHandler(ROUTES));
 
   app.use(createNotFoundHandler());

@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   proxySecret?: string;
   dataUrl: string;
+  /** What the copy at `dataUrl` is, when it is not the live file; said in `source` of every answer. */
+  sourceLabel?: string;
   refreshMs: number;
   retryMs: number;
   upstreamTimeoutMs: number;
@@ -19,6 +21,7 @@ interface Env {
   PORT: number;
   PROXY_SECRET?: string;
   BURGER_DATA_URL: string;
+  BURGER_SOURCE_LABEL?: string;
   BURGER_REFRESH_SECONDS: number;
   BURGER_RETRY_SECONDS: number;
   BURGER_UPSTREAM_TIMEOUT_MS: number;
@@ -31,6 +34,7 @@ const schema: QuerySchema = {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8081 },
     PROXY_SECRET: secretSchema(),
     BURGER_DATA_URL: { type: 'string', minLength: 1, default: DEFAULT_DATA_URL, description: 'an http(s) URL or a local path of the full-index CSV' },
+    BURGER_SOURCE_LABEL: { type: 'string', minLength: 1, maxLength: 300, pattern: '^[^\\n\\r]*$', description: 'one line saying what the copy at BURGER_DATA_URL is, when it is not the live file' },
     BURGER_REFRESH_SECONDS: { type: 'integer', minimum: 1, maximum: 604800, default: 600 },
     BURGER_RETRY_SECONDS: { type: 'integer', minimum: 1, maximum: 86400, default: 30 },
     BURGER_UPSTREAM_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 300000, default: 10000 },
@@ -45,6 +49,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     port: e.PORT,
     proxySecret: e.PROXY_SECRET,
     dataUrl: e.BURGER_DATA_URL,
+    ...(e.BURGER_SOURCE_LABEL ? { sourceLabel: e.BURGER_SOURCE_LABEL } : {}),
     refreshMs: e.BURGER_REFRESH_SECONDS * 1000,
     retryMs: e.BURGER_RETRY_SECONDS * 1000,
     upstreamTimeoutMs: e.BURGER_UPSTREAM_TIMEOUT_MS,

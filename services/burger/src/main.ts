@@ -4,6 +4,7 @@ import { loadConfig } from './config';
 import type { Config } from './config';
 import { createDatasetSource } from './data/create-dataset-source';
 import { createDatasetStore } from './data/dataset-store';
+import { describeSource } from './domain/source';
 
 function configOrExit(): Readonly<Config> {
   try {
@@ -19,10 +20,10 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'burger', level: config.logLevel });
   const source = createDatasetSource(config.dataUrl, config.upstreamTimeoutMs);
   const store = createDatasetStore({ source, clock: Date.now, logger, ttlMs: config.refreshMs, retryMs: config.retryMs });
-  logger.info({ source: source.location, refresh_s: config.refreshMs / 1000 }, 'loading the Big Mac dataset');
+  logger.info({ source: source.location, ...(config.sourceLabel ? { label: config.sourceLabel } : {}), refresh_s: config.refreshMs / 1000 }, 'loading the Big Mac dataset');
   // The first load runs beside listening: /healthz answers at once, /readyz once the copy is in.
   void store.refresh();
-  const app = createApp({ store, logger, proxySecret: config.proxySecret });
+  const app = createApp({ store, logger, proxySecret: config.proxySecret, source: describeSource(config.sourceLabel) });
   await serve({ app, port: config.port, logger, onClose: () => store.settled() });
 }
 

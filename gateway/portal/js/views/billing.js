@@ -27,8 +27,9 @@ async function renderSignedIn(main, ctx) {
     return;
   }
   const checkout = new URLSearchParams(location.search).get('checkout');
-  if (checkout && checkout !== 'canceled') void waitForPayment(checkout, status, problem, table, () => draw(content, problem, ctx));
-  await draw(content, problem, ctx);
+  const redraw = () => draw(content, problem, ctx, billing.support_email);
+  if (checkout && checkout !== 'canceled') void waitForPayment(checkout, status, problem, table, redraw);
+  await redraw();
 }
 
 // The plan starts when Stripe confirms the payment (a webhook, or this read-back): never from the return address itself.
@@ -55,7 +56,7 @@ async function waitForPayment(sessionId, status, problem, table, redraw) {
   fill(status, 'Still processing: the plan starts as soon as Stripe confirms the payment. You may leave this page.');
 }
 
-async function draw(content, problem, ctx) {
+async function draw(content, problem, ctx, supportEmail) {
   let page;
   try {
     page = await request('GET', '/dashboard/v1/billing');
@@ -97,14 +98,22 @@ async function draw(content, problem, ctx) {
     ),
     el('section', { class: 'card', 'aria-labelledby': 'invoices' },
       el('h2', { id: 'invoices' }, 'Invoices'),
-      invoices(page.invoices),
+      page.missing_customers.length ? el('p', { class: 'error', role: 'alert', id: 'missing-customers' }, missingText(page.missing_customers, supportEmail)) : null,
+      invoices(page.invoices, page.missing_customers.length > 0),
     ),
   );
 }
 
-function invoices(list) {
+// Stripe lost the customer (deleted there, or a stand-in that started empty): the plans stand, the card and invoices cannot be shown.
+function missingText(currencies, supportEmail) {
+  const ask = supportEmail ? ['write to ', el('a', { href: `mailto:${supportEmail}` }, supportEmail)] : ['ask the people who run this server'];
+  return [`Stripe no longer has the card customer this account pays its ${currencies.join(' and ')} plans with, so their invoices and card cannot be shown here. The plans above are unchanged; `, ...ask, '.'];
+}
+
+// `unknown`: some customer's invoices could not be read, so an empty list does not mean none.
+function invoices(list, unknown) {
   if (list === null) return el('p', { class: 'error', role: 'alert' }, 'Invoices could not be loaded right now (Stripe did not answer); the plans above are up to date. Try again in a minute.');
-  if (list.length === 0) return el('p', { class: 'muted' }, 'No invoices yet.');
+  if (list.length === 0) return unknown ? null : el('p', { class: 'muted' }, 'No invoices yet.');
   return el('div', { class: 'scroll' }, el('table', { class: 'stacked', id: 'invoice-list' },
     el('caption', { class: 'visually-hidden' }, 'Invoices, newest first'),
     el('thead', {}, el('tr', {}, ['Date', 'What', 'Amount', 'Status', 'Documents'].map((h) => el('th', { scope: 'col' }, h)))),

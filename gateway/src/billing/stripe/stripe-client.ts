@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { BillingConfig } from '../../config';
-import { PaymentDeclinedError, ProviderUnavailableError } from '../billing-provider';
+import { MissingAtProviderError, PaymentDeclinedError, ProviderUnavailableError } from '../billing-provider';
 
 // A person waits on Checkout and plan changes: Stripe's 80 s default is far too long to say it is down.
 const TIMEOUT_MS = 15_000;
@@ -18,13 +18,15 @@ export function createStripeSdk(config: Pick<BillingConfig, 'secretKey' | 'apiBa
 
 const UNAVAILABLE = new Set(['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError', 'StripeAuthenticationError', 'StripePermissionError']);
 
-/** Whether Stripe answered that the object does not exist. */
-export const isMissing = (err: unknown): boolean => (err as { statusCode?: number; code?: string }).statusCode === 404 || (err as { code?: string }).code === 'resource_missing';
+/** Whether Stripe answered that the object does not exist (also once {@link providerError} has named it). */
+export const isMissing = (err: unknown): boolean =>
+  err instanceof MissingAtProviderError || (err as { statusCode?: number; code?: string }).statusCode === 404 || (err as { code?: string }).code === 'resource_missing';
 
 /**
  * Runs a Stripe call, turning what is not the caller's fault into {@link ProviderUnavailableError}
- * (unreachable, 5xx, rate limited, a bad key) and a card decline into {@link PaymentDeclinedError};
- * anything else (an invalid request: a bug here) is thrown as it came.
+ * (unreachable, 5xx, rate limited, a bad key), a card decline into {@link PaymentDeclinedError} and
+ * a customer or subscription Stripe does not have into {@link MissingAtProviderError}; anything else (an invalid
+ * request: a bug here) is thrown as it came, and the error handler answers it 500 without its message.
  */
 export async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
@@ -39,5 +41,7 @@ export function providerError(err: unknown): unknown {
   const type = (err as { type?: string }).type ?? '';
   if (UNAVAILABLE.has(type)) return new ProviderUnavailableError(err);
   if (type === 'StripeCardError') return new PaymentDeclinedError((err as Error).message);
+  const missing = isMissing(err) ? /^No such (customer|subscription): '([^']+)'/.exec((err as Error).message ?? '') : null;
+  if (missing) return new MissingAtProviderError(missing[1] as 'customer' | 'subscription', missing[2]!, err);
   return err;
 }

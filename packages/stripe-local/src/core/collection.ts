@@ -40,6 +40,19 @@ export class Collection<T extends Stored> {
     this.order.delete(id);
   }
 
+  /** Every object in the order it was added: what a state file keeps ({@link restore} takes it back). */
+  saved(): T[] {
+    return [...this.items.values()];
+  }
+
+  /** Replaces the contents with `items`, in the order they were added. */
+  restore(items: readonly T[]): void {
+    this.items.clear();
+    this.order.clear();
+    this.counter = 0;
+    for (const item of items) this.add(item);
+  }
+
   all(): T[] {
     return [...this.items.values()].sort((a, b) => b.created - a.created || (this.order.get(b.id) ?? 0) - (this.order.get(a.id) ?? 0));
   }

@@ -5,8 +5,12 @@ import { handleApiRequest } from './handle-api-request';
 import type { ApiDeps } from './handle-api-request';
 import { errorAnswer, jsonAnswer, sendAnswer } from './send-answer';
 
-/** The server's one request listener: `/v1/…` is the API, a few other paths are hosted pages. */
-export function createRequestListener(ctx: Context, api: ApiDeps): RequestListener {
+/**
+ * The server's one request listener: `/v1/…` is the API, a few other paths are hosted pages.
+ * `beforeAnswer` runs once a request has done its work and before its answer leaves (the state file
+ * is written there, so what was answered is kept).
+ */
+export function createRequestListener(ctx: Context, api: ApiDeps, beforeAnswer: () => void = () => undefined): RequestListener {
   return (req, res) => {
     const answer = (async () => {
       let url: URL;
@@ -26,8 +30,14 @@ export function createRequestListener(ctx: Context, api: ApiDeps): RequestListen
       );
     })();
     answer.then(
-      (done) => sendAnswer(res, done),
-      (error: unknown) => sendAnswer(res, errorAnswer(error, ctx.settings.log)),
+      (done) => {
+        beforeAnswer();
+        sendAnswer(res, done);
+      },
+      (error: unknown) => {
+        beforeAnswer();
+        sendAnswer(res, errorAnswer(error, ctx.settings.log));
+      },
     );
   };
 }

@@ -5,7 +5,7 @@ import { LIST_PARAMS, paginate } from '../core/paginate';
 import type { ApiRoute } from '../http/api-route';
 import { cardError, invalidRequest } from '../http/stripe-error';
 import type { Invoice } from '../objects/invoice';
-import { equalTo, listRoute, oneOf, retrieveRoute } from './list-routes';
+import { equalTo, listRoute, ofExisting, oneOf, retrieveRoute } from './list-routes';
 
 const STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 
@@ -20,7 +20,7 @@ export function invoiceRoutes(ctx: Context): ApiRoute[] {
   return [
     retrieveRoute('/v1/invoices', ctx.store.invoices),
     listRoute('/v1/invoices', ctx.store.invoices, {
-      customer: equalTo((i) => i.customer),
+      customer: ofExisting(ctx.store.customers, (i) => i.customer),
       subscription: equalTo((i) => i.parent.subscription_details.subscription),
       status: oneOf(STATUSES, (i) => i.status),
       collection_method: oneOf(['charge_automatically'], (i) => i.collection_method),

@@ -37,6 +37,16 @@ export function equalTo<T>(field: (item: T) => unknown): ListFilter<T> {
   };
 }
 
+/** Keeps objects whose field names the object the parameter names, which must exist: Stripe answers "No such customer" for a customer it does not have. */
+export function ofExisting<T>(collection: Collection<Stored>, field: (item: T) => unknown): ListFilter<T> {
+  return (params, name) => {
+    const value = params.string(name);
+    if (value === undefined) return undefined;
+    collection.require(value, name);
+    return (item) => field(item) === value;
+  };
+}
+
 /** Keeps objects whose boolean field equals the parameter (`true` or `false`). */
 export function sameBoolean<T>(field: (item: T) => boolean): ListFilter<T> {
   return (params, name) => {

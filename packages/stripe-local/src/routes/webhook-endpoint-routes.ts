@@ -34,7 +34,7 @@ export function webhookEndpointRoutes(ctx: Context): ApiRoute[] {
         if (!params.has('url')) throw missingParam('url');
         if (!params.has('enabled_events')) throw missingParam('enabled_events');
         applyFields(endpoint, params);
-        const secret = `whsec_${createId('', 32)}`;
+        const secret = ctx.settings.webhookSecret ?? `whsec_${createId('', 32)}`;
         ctx.store.webhookSecrets.set(endpoint.id, secret);
         ctx.store.webhookEndpoints.add(endpoint);
         return { ...endpoint, secret };

@@ -40,15 +40,15 @@ export function latestRecords(dataset: Dataset, base: BaseCurrency): CountryReco
   });
 }
 
-/** The index of the latest release against a base, sorted. */
-export function indexView(dataset: Dataset, base: BaseCurrency, sort: SortKey, order: SortOrder): IndexData {
+/** The index of the latest release against a base, sorted; `source` as describeSource words it. */
+export function indexView(dataset: Dataset, base: BaseCurrency, sort: SortKey, order: SortOrder, source = SOURCE): IndexData {
   const countries = sortRecords(latestRecords(dataset, base), sort, order);
-  return { count: countries.length, source: SOURCE, release_date: dataset.latestRelease, base_currency: base.code, countries };
+  return { count: countries.length, source, release_date: dataset.latestRelease, base_currency: base.code, countries };
 }
 
 /** The extremes of the latest release against a base. */
-export function extremesView(dataset: Dataset, base: BaseCurrency, limit: number): ExtremesData {
-  return { source: SOURCE, release_date: dataset.latestRelease, base_currency: base.code, ...pickExtremes(latestRecords(dataset, base), limit) };
+export function extremesView(dataset: Dataset, base: BaseCurrency, limit: number, source = SOURCE): ExtremesData {
+  return { source, release_date: dataset.latestRelease, base_currency: base.code, ...pickExtremes(latestRecords(dataset, base), limit) };
 }
 
 /**
@@ -56,7 +56,7 @@ export function extremesView(dataset: Dataset, base: BaseCurrency, limit: number
  * which a computed base has no row are left out, because there is nothing to value against.
  * Undefined when the country has no release the base can value.
  */
-export function countryView(dataset: Dataset, iso3: string, base: BaseCurrency): CountryData | undefined {
+export function countryView(dataset: Dataset, iso3: string, base: BaseCurrency, source = SOURCE): CountryData | undefined {
   const valued = (dataset.historyByIso3.get(iso3) ?? []).flatMap((row) => {
     const valuation = base.valuate(row);
     return valuation ? [{ row, valuation }] : [];
@@ -72,6 +72,6 @@ export function countryView(dataset: Dataset, iso3: string, base: BaseCurrency):
     latest: toCountryRecord(last.row, last.valuation),
     history,
     history_count: history.length,
-    source: SOURCE,
+    source,
   };
 }

@@ -52,7 +52,7 @@ export const COUNTRY_ROUTE: RouteDoc = {
 const parse = createQueryParser<{ country: string; base: string }>(query);
 
 /** Resolves the country (404 with suggestions when unknown) and serves its history from the copy's cache. */
-export function createCountryHandler(store: DatasetStore): RequestHandler {
+export function createCountryHandler(store: DatasetStore, source: string): RequestHandler {
   return async (req, res) => {
     const { country, base } = parse(req.query);
     const snapshot = await store.get();
@@ -67,7 +67,7 @@ export function createCountryHandler(store: DatasetStore): RequestHandler {
     }
     const iso3 = found.iso3;
     const json = snapshot.cached(`country ${iso3} ${code}`, () => {
-      const view = countryView(snapshot.dataset, iso3, requireBase(snapshot.dataset, code));
+      const view = countryView(snapshot.dataset, iso3, requireBase(snapshot.dataset, code), source);
       if (view) return view;
       throw new AppError('NOT_FOUND', `${iso3} has no release in which base ${code.toUpperCase()} is listed`, {
         details: { parameter: 'base', value: base },

@@ -46,12 +46,12 @@ export const EXTREMES_ROUTE: RouteDoc = {
 const parse = createQueryParser<{ base: string; limit: number }>(query);
 
 /** Serves the extremes from the copy's cache, keyed by base and limit. */
-export function createExtremesHandler(store: DatasetStore): RequestHandler {
+export function createExtremesHandler(store: DatasetStore, source: string): RequestHandler {
   return async (req, res) => {
     const { base, limit } = parse(req.query);
     const snapshot = await store.get();
     const code = base.toLowerCase();
-    const json = snapshot.cached(`extremes ${code} ${limit}`, () => extremesView(snapshot.dataset, requireBase(snapshot.dataset, code), limit));
+    const json = snapshot.cached(`extremes ${code} ${limit}`, () => extremesView(snapshot.dataset, requireBase(snapshot.dataset, code), limit, source));
     sendSerialized(res, json, EXTREMES_ROUTE.message);
   };
 }

@@ -45,12 +45,12 @@ export const INDEX_ROUTE: RouteDoc = {
 const parse = createQueryParser<{ base: string; sort: SortKey; order?: SortOrder }>(query);
 
 /** Serves the index from the copy's cache, keyed by base, sort and direction. */
-export function createIndexHandler(store: DatasetStore): RequestHandler {
+export function createIndexHandler(store: DatasetStore, source: string): RequestHandler {
   return async (req, res) => {
     const { base, sort, order = DEFAULT_ORDER[sort] } = parse(req.query);
     const snapshot = await store.get();
     const code = base.toLowerCase();
-    const json = snapshot.cached(`index ${code} ${sort} ${order}`, () => indexView(snapshot.dataset, requireBase(snapshot.dataset, code), sort, order));
+    const json = snapshot.cached(`index ${code} ${sort} ${order}`, () => indexView(snapshot.dataset, requireBase(snapshot.dataset, code), sort, order, source));
     sendSerialized(res, json, INDEX_ROUTE.message);
   };
 }

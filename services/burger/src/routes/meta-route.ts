@@ -3,7 +3,6 @@ import { createQueryParser, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { DatasetStore } from '../data/dataset-store';
 import { PUBLISHED_BASES } from '../domain/big-mac-row';
-import { SOURCE } from '../domain/source';
 import { RELEASE_DATE_SCHEMA, SOURCE_SCHEMA } from './schemas';
 
 /** Service slug, as `meta.service` reports it. */
@@ -50,7 +49,7 @@ export const META_ROUTE: RouteDoc = {
 const parse = createQueryParser<Record<string, never>>(query);
 
 /** Describes the service and the state of its copy; never cached, since the upstream state changes. */
-export function createMetaHandler(store: DatasetStore, endpoints: Readonly<Record<string, string>>): RequestHandler {
+export function createMetaHandler(store: DatasetStore, endpoints: Readonly<Record<string, string>>, source: string): RequestHandler {
   return async (req, res) => {
     parse(req.query);
     const snapshot = await store.get();
@@ -59,7 +58,7 @@ export function createMetaHandler(store: DatasetStore, endpoints: Readonly<Recor
       res,
       {
         note: NOTE,
-        source: SOURCE,
+        source,
         service: SERVICE,
         countries: snapshot.dataset.latest.length,
         endpoints,

@@ -18,6 +18,8 @@ export interface TestAppOptions {
   retryMs?: number;
   /** The download timeout; long by default, so that a stalled test process cannot turn a load into a timeout. */
   timeoutMs?: number;
+  /** `source` of every answer, as main.ts makes it from BURGER_SOURCE_LABEL. */
+  source?: string;
 }
 
 /** The app on a given upstream, with a hand-driven clock. */
@@ -39,7 +41,7 @@ export function createTestApp(options: TestAppOptions): TestApp {
     ttlMs: options.ttlMs ?? 600_000,
     retryMs: options.retryMs ?? 30_000,
   });
-  const app = createApp({ store, logger, proxySecret: options.proxySecret });
+  const app = createApp({ store, logger, proxySecret: options.proxySecret, source: options.source });
   return {
     app,
     store,

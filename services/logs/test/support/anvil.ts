@@ -47,6 +47,8 @@ export interface StartAnvilOptions {
   gasLimit?: number;
   /** Keep only recent states in memory (`--prune-history`): mining many empty blocks gets fast. */
   pruneHistory?: boolean;
+  /** The address to listen on: loopback by default (0.0.0.0 in the demo's container). */
+  host?: string;
 }
 
 /** The anvil binary shipped in the platform package next to `@foundry-rs/anvil`. */
@@ -84,7 +86,7 @@ async function waitForRpc(url: string, exited: () => string | undefined): Promis
 /** Starts anvil on a free loopback port (chain id 1 by default, standing in for Ethereum). */
 export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil> {
   const port = options.port ?? (await freePort());
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(options.chainId ?? 1), '--silent'];
+  const args = ['--host', options.host ?? '127.0.0.1', '--port', String(port), '--chain-id', String(options.chainId ?? 1), '--silent'];
   if (options.gasLimit) args.push('--gas-limit', String(options.gasLimit));
   if (options.pruneHistory) args.push('--prune-history');
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -1,0 +1,57 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// `.ci/run` proves that nothing reads outside the repository: beside anything else, it runs from a
+// clone of HEAD with nothing beside it. npm, pnpm and the Docker check are stand-ins here that say
+// where they ran and what they could see.
+jest.setTimeout(60_000);
+
+const ROOT = join(__dirname, '..', '..');
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tollgate-ci-run-'));
+  const checkout = join(dir, 'checkout');
+  execFileSync('git', ['clone', '-q', '--no-hardlinks', ROOT, checkout]);
+  // This checkout's .ci/run, committed in the scratch clone: the script runs a clone of HEAD.
+  copyFileSync(join(ROOT, '.ci', 'run'), join(checkout, '.ci', 'run'));
+  execFileSync('git', ['-c', 'user.email=ci@tollgate.test', '-c', 'user.name=ci', 'commit', '-q', '--allow-empty', '-am', 'the .ci/run under test'], { cwd: checkout });
+  mkdirSync(join(dir, 'shared'));
+  writeFileSync(join(dir, 'shared', 'big-mac-full-index.csv'), 'what a test must not read\n');
+  const stub = join(dir, 'stub');
+  mkdirSync(stub);
+  const script = (name: string, body: string) => {
+    writeFileSync(join(stub, name), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(stub, name), 0o755);
+  };
+  script('npm', 'echo "npm $* in $PWD, beside it: $(ls -A .. | tr "\\n" " ")"; [ -e ../shared ] && echo "../shared is there"; exit ${NPM_EXIT:-0}');
+  script('pnpm', '[ "$1" = --version ] && echo 9.15.9 || echo "pnpm $*"');
+  script('node', `case "$*" in *docker-check.mjs*) echo "docker check in $PWD";; *) exec ${JSON.stringify(process.execPath)} "$@";; esac`);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function ciRun(env: Record<string, string> = {}): { status: number | null; output: string } {
+  const res = spawnSync(join(dir, 'checkout', '.ci', 'run'), [], { env: { ...process.env, PATH: `${join(dir, 'stub')}:${process.env.PATH}`, TMPDIR: dir, ...env }, encoding: 'utf8' });
+  return { status: res.status, output: `${res.stdout}${res.stderr}` };
+}
+
+describe('.ci/run', () => {
+  it('when the checkout has a folder beside it, then the tests and the Docker check run in a clone of HEAD with nothing beside it, and the clone is removed', () => {
+    const { status, output } = ciRun();
+    expect(status).toBe(0);
+    const clone = /running from a clone of [0-9a-f]{7} in (\S+), with nothing beside it/.exec(output)?.[1];
+    expect(clone).toBeDefined();
+    expect(output).toContain(`npm test in ${clone}, beside it: tollgate `);
+    expect(output).not.toContain('../shared is there');
+    expect(output).toContain(`docker check in ${clone}`);
+    expect(readdirSync(dir).filter((name) => name.startsWith('tollgate-ci.'))).toEqual([]);
+  });
+
+  it('when npm test fails in the clone, then .ci/run exits with its code', () => {
+    const { status, output } = ciRun({ NPM_EXIT: '3' });
+    expect(status).toBe(3);
+    expect(output).not.toContain('docker check in');
+  });
+});
