@@ -19,7 +19,8 @@ const GATEWAY_DIR = path.resolve(__dirname, '../..');
 /** Inside the gateway's node_modules, so a tool that looks for the gateway's packages from the file finds them. */
 const OUT_DIR = path.join(GATEWAY_DIR, 'node_modules', '.cache', 'tollgate-test-build');
 const ENTRIES = { 'src/main.ts': 'main.cjs', 'src/cli.ts': 'cli.cjs' } as const;
-const MANIFEST = path.join(OUT_DIR, 'inputs.json');
+/** What the files were built from, and when. */
+export const BUILD_MANIFEST = path.join(OUT_DIR, 'inputs.json');
 
 /**
  * The Node arguments that run an entry point of the gateway (its path from the gateway's
@@ -64,7 +65,7 @@ const asTheSourcesRun: Plugin = {
 /** Whether the built files are there and newer than every file they were built from. */
 function upToDate(): boolean {
   try {
-    const { builtAtMs, inputs } = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { builtAtMs: number; inputs: string[] };
+    const { builtAtMs, inputs } = JSON.parse(readFileSync(BUILD_MANIFEST, 'utf8')) as { builtAtMs: number; inputs: string[] };
     for (const file of Object.values(ENTRIES)) statSync(path.join(OUT_DIR, file));
     return inputs.every((input) => statSync(input).mtimeMs <= builtAtMs);
   } catch {
@@ -82,7 +83,8 @@ function writeAtomically(file: string, contents: Uint8Array | string): void {
 async function buildEntries(): Promise<void> {
   const builtAtMs = Date.now();
   const result = await build({
-    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([entry, out]) => [out.replace(/\.cjs$/, ''), path.join(GATEWAY_DIR, entry)])),
+    absWorkingDir: GATEWAY_DIR,
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([entry, out]) => [out.replace(/\.cjs$/, ''), entry])),
     outdir: OUT_DIR,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -97,17 +99,21 @@ async function buildEntries(): Promise<void> {
   });
   mkdirSync(OUT_DIR, { recursive: true });
   for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
-  const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(input));
-  writeAtomically(MANIFEST, JSON.stringify({ builtAtMs, inputs }));
+  const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(GATEWAY_DIR, input));
+  writeAtomically(BUILD_MANIFEST, JSON.stringify({ builtAtMs, inputs }));
 }
 
 let building: Promise<void> | undefined;
 
 /**
- * Builds the entry points unless the files built last are newer than all their sources (a test
- * run's global set-up builds them once; a file run on its own, or after an edit, builds them here).
+ * Builds the entry points unless the files built last are newer than all their sources: a test
+ * run's global set-up builds them once, and a source edited since (a watch run) is built again.
  */
 export function ensureGatewayBuilt(): Promise<void> {
-  building ??= upToDate() ? Promise.resolve() : buildEntries();
-  return building;
+  if (!building && !upToDate()) {
+    building = buildEntries().finally(() => {
+      building = undefined;
+    });
+  }
+  return building ?? Promise.resolve();
 }
