@@ -3,9 +3,6 @@ import { useStripeLocal } from './start-stripe-local';
 
 const running = useStripeLocal();
 
-// 200 and 60 round trips a property: Jest's 5 s suits a unit test, not these on a busy machine.
-jest.setTimeout(60_000);
-
 const PATHS = [
   '/v1/customers',
   '/v1/customers/:id',
