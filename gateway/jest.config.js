@@ -1,1 +1,1 @@
-module.exports = require('../jest.preset.js')(__dirname, 'gateway');
+module.exports = require('../jest.preset.js')(__dirname, 'gateway', { globalSetup: '<rootDir>/test/global-setup.ts' });

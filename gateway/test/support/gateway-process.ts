@@ -1,13 +1,16 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { startMain } from '@tollgate/envelope/test/processes';
+import { startMain, THROUGH_TSX } from '@tollgate/envelope/test/processes';
+import { builtEntryArgs, ensureGatewayBuilt } from './gateway-build';
 
 const GATEWAY_DIR = path.resolve(__dirname, '../..');
-const NODE_ARGS = ['--conditions=development', '--import', 'tsx'];
 /** How long a gateway may take to say it listens. */
 const STARTUP_MS = 20_000;
 
-/** A gateway running as its own process (src/main.ts through tsx). */
+/** How a script of the gateway is run: an entry point from its built file, anything else (an example) through tsx. */
+const scriptArgs = (script: string): string[] => builtEntryArgs(script) ?? [...THROUGH_TSX, script];
+
+/** A gateway running as its own process (src/main.ts, built: see gateway-build.ts). */
 export interface GatewayProcess {
   url: string;
   port: number;
@@ -24,7 +27,8 @@ export interface GatewayProcess {
 /** Starts `src/main.ts` with PORT=0 and the given environment; resolves when it listens. */
 export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
   // Without REDIS_URL a gateway keeps an embedded store file; tests that want one set STORE_PATH.
-  const main = startMain(GATEWAY_DIR, { PORT: '0', STORE_PATH: ':memory:', ...env });
+  await ensureGatewayBuilt();
+  const main = startMain(GATEWAY_DIR, { PORT: '0', STORE_PATH: ':memory:', ...env }, 'src/main.ts', scriptArgs('src/main.ts'));
   const { child } = main;
   const output: string[] = [];
   let stderr = '';
@@ -75,10 +79,11 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   };
 }
 
-/** Runs a gateway entry point (`src/main.ts`, `src/cli.ts`) to completion. */
-export function runGatewayScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a gateway script (`src/main.ts`, `src/cli.ts` from their built files; an example) to completion. */
+export async function runGatewayScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  await ensureGatewayBuilt();
   return new Promise((resolve) => {
-    execFile(process.execPath, [...NODE_ARGS, script, ...args], { cwd: GATEWAY_DIR, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...scriptArgs(script), ...args], { cwd: GATEWAY_DIR, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });

@@ -9,6 +9,8 @@ export interface Received {
   body: string;
   /** What this receiver answered it with (0 when it never answered). */
   answered: number;
+  /** When it had arrived whole (`performance.now()`). */
+  atMs: number;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function startWebhookReceiver(behaviour: Behaviour = { kind: 'ok' }
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
-      const entry: Received = { headers: req.headers, body, answered: 0 };
+      const entry: Received = { headers: req.headers, body, answered: 0, atMs: performance.now() };
       received.push(entry);
       switch (current.kind) {
         case 'ok':

@@ -79,12 +79,16 @@ export interface MainProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
+/** How `pnpm dev` runs a deployable's TypeScript: tsx, with the `development` condition. */
+export const THROUGH_TSX = ['--conditions=development', '--import', 'tsx'];
+
 /**
  * Starts `script` (default `src/main.ts`) in `dir` through tsx with the `development` condition,
  * as `pnpm dev` does, with only PATH and `env` in its environment (none of the test's leaks in).
+ * Given `nodeArgs`, runs `node ...nodeArgs` instead (a built file, started without tsx).
  */
-export function startMain(dir: string, env: Record<string, string>, script = 'src/main.ts'): MainProcess {
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', script], {
+export function startMain(dir: string, env: Record<string, string>, script = 'src/main.ts', nodeArgs: string[] = [...THROUGH_TSX, script]): MainProcess {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

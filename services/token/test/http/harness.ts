@@ -43,6 +43,11 @@ export interface Harness {
 
 /** Options of {@link startHarness}. */
 export interface HarnessOptions {
+  /**
+   * The indexer client's timeout: 8 s by default, far above what a served call takes, so a test
+   * process stalled on a busy machine (CI has stalled 1.7 s) does not turn it into a 504; the cases
+   * that wait out a slow indexer give a short one.
+   */
   timeoutMs?: number;
   proxySecret?: string;
   indexerOptions?: LocalIndexerOptions;
@@ -56,7 +61,7 @@ export interface HarnessOptions {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = () => NOW_MS;
   const local = await startLocalIndexer({ now: clock, ...options.indexerOptions });
-  const client = createHttpPriceIndexer({ baseUrl: options.baseUrl ?? local.url, timeoutMs: options.timeoutMs ?? 2000, clock });
+  const client = createHttpPriceIndexer({ baseUrl: options.baseUrl ?? local.url, timeoutMs: options.timeoutMs ?? 8_000, clock });
   const indexer = options.wrap ? options.wrap(client) : client;
   const chainList = createChainList({ indexer, clock });
   const logger = createLogger({ service: 'token', level: 'silent' });
