@@ -34,10 +34,14 @@ function readBanner(output: string): { gateway: string; demoKey: string; stripeL
   return { gateway, demoKey, stripeLocal, banner };
 }
 
-async function json(gateway: string, method: string, path: string, key?: string, body?: unknown): Promise<{ status: number; body: Json }> {
+/** A portal session: what moves money takes it (a key alone cannot). */
+type Session = { cookie: string; csrf: string };
+
+async function json(gateway: string, method: string, path: string, key?: string | Session, body?: unknown): Promise<{ status: number; body: Json }> {
+  const caller: Record<string, string> = typeof key === 'string' ? { 'x-tollgate-key': key } : key ? { cookie: key.cookie, 'x-csrf-token': key.csrf } : {};
   const res = await fetch(`${gateway}${path}`, {
     method,
-    headers: { ...(key ? { 'x-tollgate-key': key } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { ...caller, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -55,6 +59,18 @@ async function signUp(stack: StackProcess, gateway: string, email: string): Prom
   const verified = await json(gateway, 'POST', '/dashboard/v1/signup/verify', undefined, { email, code });
   expect(verified.status).toBe(201);
   return verified.body.data.key.key as string;
+}
+
+/** Signs in to the portal as a person does, with the code the stack prints: the session cookie and its CSRF token. */
+async function signIn(stack: StackProcess, gateway: string, email: string): Promise<Session> {
+  const before = stack.output().length;
+  expect((await json(gateway, 'POST', '/dashboard/v1/sign-in', undefined, { email })).status).toBe(202);
+  const codeIn = (): string | undefined => /^\[gateway\] +│ {5}(\d{6})$/m.exec(stack.output().slice(before))?.[1];
+  for (let i = 0; i < 100 && codeIn() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const res = await fetch(`${gateway}/dashboard/v1/sign-in/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, code: codeIn() }) });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { csrf_token: string } };
+  return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrf: body.data.csrf_token };
 }
 
 async function start(env: Record<string, string>): Promise<{ stack: StackProcess } & ReturnType<typeof readBanner>> {
@@ -83,7 +99,8 @@ describe('npm start -- --demo, stopped and started again', () => {
 
     const key = await signUp(first.stack, first.gateway, 'buyer@example.com');
     expect(first.stack.output()).not.toMatch(/request completed/);
-    const checkout = await json(first.gateway, 'POST', '/dashboard/v1/billing/checkout', key, { api: 'burger', plan: 'scale' });
+    const session = await signIn(first.stack, first.gateway, 'buyer@example.com');
+    const checkout = await json(first.gateway, 'POST', '/dashboard/v1/billing/checkout', session, { api: 'burger', plan: 'scale' });
     expect(checkout.status).toBe(200);
     expect(checkout.body.data.url.startsWith(`${first.stripeLocal}/checkout/`)).toBe(true);
     const paid = await fetch(checkout.body.data.url, { method: 'POST', body: new URLSearchParams({ cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' }), redirect: 'manual' });
@@ -100,7 +117,8 @@ describe('npm start -- --demo, stopped and started again', () => {
     const page = await json(again.gateway, 'GET', '/dashboard/v1/billing', key);
     expect(page.body.data).toMatchObject({ subscriptions: [{ api: 'burger', plan: 'scale', state: 'active' }], missing_customers: [] });
     expect(page.body.data.invoices).toHaveLength(1);
-    const portal = await json(again.gateway, 'POST', '/dashboard/v1/billing/portal', key, {});
+    // The session was kept in the store across the restart.
+    const portal = await json(again.gateway, 'POST', '/dashboard/v1/billing/portal', session, {});
     expect(portal.status).toBe(200);
     expect((await fetch(portal.body.data.url)).status).toBe(200);
     expect((await json(again.gateway, 'GET', '/burger/v1/meta', key)).status).toBe(200);

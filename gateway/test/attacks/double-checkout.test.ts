@@ -44,7 +44,7 @@ describe.each(['sqlite', 'redis'] as const)('two checkouts of one API with the %
   it('when two checkouts of token pro are started at once in two tabs and both are paid, then one is paid, the other’s page refuses the card, and one subscription renews', async () => {
     await open();
     const ada = await gw.account(`ada-${kind}@example.com`);
-    const started = await Promise.all([1, 2].map(() => gw.json('POST', '/dashboard/v1/billing/checkout', ada.key, { api: 'token', plan: 'pro' })));
+    const started = await Promise.all([1, 2].map(() => gw.json('POST', '/dashboard/v1/billing/checkout', ada.session, { api: 'token', plan: 'pro' })));
     expect(started.map((s) => s.status)).toEqual([200, 200]);
     const paid = await Promise.all(started.map((s) => tryToPay(s.body.data.url)));
     expect(paid.filter(Boolean)).toHaveLength(1);
@@ -58,10 +58,10 @@ describe.each(['sqlite', 'redis'] as const)('two checkouts of one API with the %
     // No webhook reaches the gateway here: the store knows nothing of the payment.
     await open('manual');
     const bob = await gw.account(`bob-${kind}@example.com`);
-    const first = await gw.json('POST', '/dashboard/v1/billing/checkout', bob.key, { api: 'token', plan: 'pro' });
+    const first = await gw.json('POST', '/dashboard/v1/billing/checkout', bob.session, { api: 'token', plan: 'pro' });
     await gw.pay(first.body.data.url);
     expect((await gw.stores.billingStore.getBilling(bob.id))!.subscriptions).toEqual({});
-    const second = await gw.json('POST', '/dashboard/v1/billing/checkout', bob.key, { api: 'token', plan: 'pro' });
+    const second = await gw.json('POST', '/dashboard/v1/billing/checkout', bob.session, { api: 'token', plan: 'pro' });
     expect([second.status, second.body.error]).toEqual([409, { code: 'CONFLICT', details: { reason: 'already_billed', api: 'token', plan: 'pro' } }]);
     expect(second.body.message).toContain('in another checkout');
     expect(await renewing(bob.id)).toHaveLength(1);
@@ -72,7 +72,7 @@ describe.each(['sqlite', 'redis'] as const)('two checkouts of one API with the %
   it('when a second subscription of the API is made at Stripe anyway, then the gateway cancels it at once and records it in the audit log; the first goes on', async () => {
     await open();
     const dee = await gw.account(`dee-${kind}@example.com`);
-    await gw.pay((await gw.json('POST', '/dashboard/v1/billing/checkout', dee.key, { api: 'token', plan: 'pro' })).body.data.url);
+    await gw.pay((await gw.json('POST', '/dashboard/v1/billing/checkout', dee.session, { api: 'token', plan: 'pro' })).body.data.url);
     const kept = (await gw.stores.billingStore.getBilling(dee.id))!.subscriptions.token!;
     const stray = await gw.stripe.subscriptions.create({ customer: kept.customer_id, items: [{ price: kept.price_id }], metadata: { tollgate_account: dee.id, tollgate_api: 'token', tollgate_plan: 'pro' } });
     await gw.local.settle();
@@ -88,12 +88,12 @@ describe.each(['sqlite', 'redis'] as const)('two checkouts of one API with the %
   it('when a paid plan ended and the person checks out again, then the old completed checkout does not stand in the way', async () => {
     await open();
     const cy = await gw.account(`cy-${kind}@example.com`);
-    const first = await gw.json('POST', '/dashboard/v1/billing/checkout', cy.key, { api: 'token', plan: 'pro' });
+    const first = await gw.json('POST', '/dashboard/v1/billing/checkout', cy.session, { api: 'token', plan: 'pro' });
     await gw.pay(first.body.data.url);
     const [running] = await renewing(cy.id);
     await gw.stripe.subscriptions.cancel(running!.id);
     await gw.local.settle();
-    const again = await gw.json('POST', '/dashboard/v1/billing/checkout', cy.key, { api: 'token', plan: 'pro' });
+    const again = await gw.json('POST', '/dashboard/v1/billing/checkout', cy.session, { api: 'token', plan: 'pro' });
     expect(again.status).toBe(200);
     await gw.pay(again.body.data.url);
     expect(await renewing(cy.id)).toHaveLength(1);

@@ -13,7 +13,7 @@ const RAW = /No such|resource_missing|invalid_request_error|\b(cus|sub|price|in)
 describe('when Stripe no longer has the customer the store remembers (a stand-in started empty, or deleted at Stripe)', () => {
   it('then the billing page keeps the plans and says in words why invoices and the card cannot be shown, no billing action shows Stripe’s own error, and the account can still be deleted', async () => {
     const ada = await gw.account('ada@example.com');
-    const started = await gw.json('POST', '/dashboard/v1/billing/checkout', ada.key, { api: 'burger', plan: 'pro' });
+    const started = await gw.json('POST', '/dashboard/v1/billing/checkout', ada.session, { api: 'burger', plan: 'pro' });
     await gw.pay(started.body.data.url);
     expect((await gw.json('GET', '/dashboard/v1/billing', ada.key)).body.data.invoices).toHaveLength(1);
 
@@ -26,7 +26,7 @@ describe('when Stripe no longer has the customer the store remembers (a stand-in
       expect(page.status).toBe(200);
       expect(page.body.data).toMatchObject({ subscriptions: [{ api: 'burger', plan: 'pro', state: 'active' }], invoices: [], missing_customers: ['USD'] });
 
-      const portal = await gw.json('POST', '/dashboard/v1/billing/portal', ada.key, {});
+      const portal = await gw.json('POST', '/dashboard/v1/billing/portal', ada.session, {});
       expect(portal.status).toBe(409);
       expect(portal.body).toMatchObject({ error: { code: 'CONFLICT', details: { reason: 'customer_missing' } } });
       expect(portal.body.message).toBe('Stripe no longer has the card customer this account pays its USD plans with, so its card and invoices cannot be opened here; the plans you have are unchanged: write to billing@tollgate.test');
@@ -34,10 +34,10 @@ describe('when Stripe no longer has the customer the store remembers (a stand-in
       const answers = [
         page,
         portal,
-        await gw.json('POST', '/dashboard/v1/billing/checkout', ada.key, { api: 'burger', plan: 'scale' }),
-        await gw.json('PUT', '/dashboard/v1/billing/subscriptions/burger', ada.key, { plan: 'scale' }),
-        await gw.json('DELETE', '/dashboard/v1/billing/subscriptions/burger', ada.key),
-        await gw.json('POST', '/dashboard/v1/billing/subscriptions/burger/keep', ada.key),
+        await gw.json('POST', '/dashboard/v1/billing/checkout', ada.session, { api: 'burger', plan: 'scale' }),
+        await gw.json('PUT', '/dashboard/v1/billing/subscriptions/burger', ada.session, { plan: 'scale' }),
+        await gw.json('DELETE', '/dashboard/v1/billing/subscriptions/burger', ada.session),
+        await gw.json('POST', '/dashboard/v1/billing/subscriptions/burger/keep', ada.session),
         await gw.json('GET', `/dashboard/v1/billing/checkout/${started.body.data.session_id}`, ada.key),
       ];
       expect(answers[4]).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT', details: { reason: 'subscription_missing' } } } });
