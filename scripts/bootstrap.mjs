@@ -7,6 +7,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNativeModules } from './native-modules.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const task = process.argv[2];
@@ -75,6 +76,8 @@ function runForwarding(args) {
 }
 
 installIfStale();
+// node_modules may hold better-sqlite3 built for another Node (a run on Node 24 through scripts/with-node.mjs).
+ensureNativeModules();
 if (task === 'check') {
   ensureDebianPackage('redis-server', 'redis-server');
   ensureDebianPackage('docker-compose', 'docker-compose');

@@ -31,3 +31,16 @@ export async function createBenchKeys(gateway: Pick<ChildServer, 'url'>, count: 
   }
   return keys;
 }
+
+/** Whether `build` is one of the helper servers (the bare proxies, the baseline), not a gateway: no admin API, no gateway flags. */
+export function isHelperServer(build: string): boolean {
+  return /bare-proxy|bare-undici-proxy|baseline/.test(build);
+}
+
+/**
+ * The keys a run sends: `count` made through a gateway's admin API, or for a helper server
+ * ({@link isHelperServer}) as many plain names (the baseline limits by the header's value).
+ */
+export async function keysFor(build: string, server: Pick<ChildServer, 'url'>, count: number): Promise<string[]> {
+  return isHelperServer(build) ? Array.from({ length: count }, (_, i) => `client-${i}`) : createBenchKeys(server, count);
+}

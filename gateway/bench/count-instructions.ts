@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { BENCH_PATH, createBenchKeys } from './bench-setup';
+import { BENCH_PATH, isHelperServer, keysFor } from './bench-setup';
 import { runBench, withBenchServers } from './bench-servers';
 import type { BenchServers } from './bench-servers';
 import { startChild } from './child-server';
@@ -21,10 +21,12 @@ import { rotate, sendCalls } from './measure';
  * optimised the path), counting is switched on for exactly COUNT_CALLS calls, four at a time, and
  * off again. It prints the main thread's count (JavaScript, the event loop and scavenges), which
  * repeats closely, and all threads' (with V8's background compilation and concurrent GC, which
- * vary by a few percent from run to run). A `.ts` COUNT_BUILD runs through tsx, and
- * `bench/bare-proxy.ts` counts the bare proxy.
+ * vary by a few percent from run to run). A `.ts` COUNT_BUILD runs through tsx:
+ * `bench/bare-proxy.ts` counts the bare proxy, `bench/bare-undici-proxy.ts` the bare proxy on
+ * undici's Pool, `bench/baseline.ts` the express-rate-limit baseline.
  */
 const BUILD = process.env.COUNT_BUILD ?? 'dist/main.js';
+const OTHER = isHelperServer(BUILD);
 const WARMUP = Number(process.env.COUNT_WARMUP ?? 4000);
 const CALLS = Number(process.env.COUNT_CALLS ?? 2000);
 const CONCURRENCY = 4;
@@ -56,7 +58,7 @@ async function count({ upstream, dir, env: benchEnv }: BenchServers): Promise<vo
   const child = await startChild(BUILD, env, [], { wrapper: callgrind, startTimeoutMs: 180_000, stopTimeoutMs: 60_000 });
   try {
     const { url } = child;
-    const nextKey = rotate(BUILD.includes('bare') ? [''] : await createBenchKeys({ url }, 20));
+    const nextKey = rotate(await keysFor(BUILD, { url }, 20));
     const target = url + BENCH_PATH;
     await sendCalls(target, nextKey, WARMUP, CONCURRENCY);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
@@ -74,10 +76,10 @@ async function count({ upstream, dir, env: benchEnv }: BenchServers): Promise<vo
     const perCall = (n: number) => Math.round(n / CALLS).toLocaleString('en');
     const main = perThread.find((t) => t.thread === 1)?.count ?? Number.NaN;
     const all = perThread.reduce((sum, t) => sum + t.count, 0);
-    const what = BUILD.includes('bare') ? 'the bare proxy' : `${'REDIS_URL' in env ? 'Redis' : 'memory'} store`;
+    const what = OTHER ? BUILD.replace(/^.*\//, '') : `${'REDIS_URL' in env ? 'Redis' : 'memory'} store`;
     // COUNT_KEEP=<dir>: keep callgrind's files there, for callgrind_annotate.
     if (process.env.COUNT_KEEP) for (const f of readdirSync(dir)) if (f.startsWith('callgrind.out')) copyFileSync(path.join(dir, f), path.join(process.env.COUNT_KEEP, f));
-    console.log(`${BUILD} (${what}${process.env.COUNT_ENV ? `, ${process.env.COUNT_ENV}` : ''}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);
+    console.log(`${BUILD} on Node ${process.version} (${what}${process.env.COUNT_ENV ? `, ${process.env.COUNT_ENV}` : ''}): ${perCall(main)} instructions per call on the main thread, ${perCall(all)} in all threads (${ok}/${CALLS} calls 200, counted over ${seconds.toFixed(1)} s: ${(CALLS / seconds).toFixed(0)} calls/s under callgrind)`);
   } finally {
     await child.stop();
   }

@@ -123,7 +123,7 @@ async function proxyPart(): Promise<ProxyRun> {
   let half: HalfPeak | undefined;
   const servers: ChildServer[] = [];
   try {
-    console.error(`load average ${load1}; ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s per target after ${BENCH_LOAD.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
+    console.error(`Node ${process.version}; load average ${load1}; ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s per target after ${BENCH_LOAD.warmupSeconds} s warm-up, ${ROUNDS} rounds`);
     once.push(await measure('upstream direct', upstream, BENCH_LOAD, anyKey));
     // The plain in-memory store: without STORE_PATH a gateway keeps an SQLite file (bench/embedded-vs-memory.ts compares the two).
     const memory = await startBenchGateway({ ...gatewayEnv, STORE_PATH: ':memory:' });
@@ -193,7 +193,7 @@ function report(run: ProxyRun): void {
     'Redis cmds/call (incl. in scripts)': fmt(r.commands),
     'peak RSS MB': fmt(r.rssMb, 0),
   }));
-  console.log(`\nTollgate gateway bench — ${new Date().toISOString()}, load average at start ${run.load1}, ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s each, gateway from ${GATEWAY_SOURCE}, LOG_LEVEL=${LOG_LEVEL}, ${KEYS} keys rotated`);
+  console.log(`\nTollgate gateway bench — ${new Date().toISOString()}, Node ${process.version}, load average at start ${run.load1}, ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s each, gateway from ${GATEWAY_SOURCE}, LOG_LEVEL=${LOG_LEVEL}, ${KEYS} keys rotated`);
   console.log(`rows: the direct upstream and the memory store once; bare proxy, gateway (Redis) and baseline from the median of ${rounds.length} interleaved rounds`);
   console.table(table);
   const ratio = (a: string, b: string) => rounds.map((r) => byName(r, a).rps / byName(r, b).rps);
@@ -248,7 +248,7 @@ function reportTargets(run: Run, minutes: number): void {
     add('quota alerts on / off, req/s', run.events.alerts, '≥ 0.95', (x) => x >= 0.95, 3);
     add('usage stream on / off (alerts on), req/s', run.events.stream, '≥ 0.95', (x) => x >= 0.95, 3);
   }
-  console.log(`\nTollgate gateway targets — ${new Date().toISOString()}, medians of ${ROUNDS} rounds, each ratio taken within a round; ${minutes.toFixed(1)} min in all`);
+  console.log(`\nTollgate gateway targets — ${new Date().toISOString()}, Node ${process.version}, medians of ${ROUNDS} rounds, each ratio taken within a round; ${minutes.toFixed(1)} min in all`);
   console.table(rows);
 }
 

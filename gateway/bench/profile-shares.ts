@@ -82,3 +82,20 @@ function path(url: string): string {
   const own = /\/dist\/(.+)$/.exec(url);
   return `(${own ? own[1] : url.replace(/^node:/, '') || 'native'})`;
 }
+
+/** The `n` functions with the most samples of their own (idle left out), as shares of the busy ones. */
+export function topFunctions(profile: CpuProfile, n: number): { function: string; share: string }[] {
+  const hits = new Map<string, number>();
+  let busy = 0;
+  for (const node of profile.nodes) {
+    const count = node.hitCount ?? 0;
+    if (!count || node.callFrame.functionName === '(idle)') continue;
+    busy += count;
+    const fn = `${node.callFrame.functionName || '(anonymous)'} ${path(node.callFrame.url)}`;
+    hits.set(fn, (hits.get(fn) ?? 0) + count);
+  }
+  return [...hits]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([fn, count]) => ({ function: fn, share: `${((count / busy) * 100).toFixed(1)}%` }));
+}
