@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     stateFile: join(data, 'stripe-local.json'),
     publicUrl: required('STRIPE_LOCAL_PUBLIC_URL'),
     webhookSecret: required('STRIPE_LOCAL_WEBHOOK_SECRET'),
+    accountName: process.env.STRIPE_LOCAL_ACCOUNT_NAME || 'Tollgate',
     fetch: forward,
     log: (line) => console.error(`[stripe-local] ${line}`),
   });

@@ -14,6 +14,9 @@ export interface DemoBilling {
   stop: () => Promise<void>;
 }
 
+/** The business name Stripe's hosted pages show (set in Stripe's dashboard, Settings → Public details). */
+const DEMO_BUSINESS = 'Tollgate';
+
 // Renewals, retries and expired sessions also run on every request; this catches them up when none come.
 const TICK_MS = 30_000;
 
@@ -50,7 +53,7 @@ async function listenAgain(local: StripeLocal): Promise<string> {
  */
 export async function startDemoBilling(root: string, gatewayUrl: string, stateFile?: string): Promise<DemoBilling> {
   if (stateFile) mkdirSync(dirname(stateFile), { recursive: true });
-  const local = createStripeLocal({ log: (line) => console.error(`[stripe-local] ${line}`), ...(stateFile ? { stateFile } : {}) });
+  const local = createStripeLocal({ accountName: DEMO_BUSINESS, log: (line) => console.error(`[stripe-local] ${line}`), ...(stateFile ? { stateFile } : {}) });
   const url = await listenAgain(local);
   const ticker = setInterval(() => local.tick(), TICK_MS);
   ticker.unref();

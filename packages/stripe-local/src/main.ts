@@ -2,7 +2,8 @@
  * Runs stripe-local on its own: `PORT` (12111), `HOST` (127.0.0.1), `STRIPE_LOCAL_PUBLIC_URL`
  * (the hosted pages' base URL when it differs), `STRIPE_LOCAL_RETRIES_EXHAUSTED` (unpaid |
  * canceled), `STRIPE_LOCAL_STATE_FILE` (keeps every object across restarts), `STRIPE_LOCAL_WEBHOOK_SECRET`
- * (the signing secret of every webhook endpoint). Logs one line with the URL, then runs until SIGINT or SIGTERM.
+ * (the signing secret of every webhook endpoint), `STRIPE_LOCAL_ACCOUNT_NAME` (the business name
+ * the hosted pages show, as Stripe shows the one set in its dashboard). Logs one line with the URL, then runs until SIGINT or SIGTERM.
  */
 import { createStripeLocal } from './create-stripe-local';
 
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     retriesExhausted: exhausted,
     stateFile: process.env.STRIPE_LOCAL_STATE_FILE || undefined,
     webhookSecret: process.env.STRIPE_LOCAL_WEBHOOK_SECRET || undefined,
+    accountName: process.env.STRIPE_LOCAL_ACCOUNT_NAME || undefined,
     log: (line) => console.error(line),
   });
   const url = await stripe.listen(readPort(process.env.PORT), process.env.HOST ?? '127.0.0.1');

@@ -5,8 +5,18 @@ import { momentFor } from '../core/context';
 import type { Context } from '../core/context';
 import { formatDate, formatMoney } from '../core/format-money';
 import type { Answer } from '../http/send-answer';
+import type { Invoice } from '../objects/invoice';
 import { cardError, StripeError } from '../http/stripe-error';
 import { cardFields, html, notFoundPage, page, readCardFields, redirect } from './html';
+
+// As Stripe's hosted invoice page: "Paid on …" once paid, the date it was issued otherwise.
+function statusLine(invoice: Invoice): string {
+  const { paid_at: paidAt, voided_at: voidedAt } = invoice.status_transitions;
+  if (invoice.status === 'paid' && paidAt) return `Paid on ${formatDate(paidAt)}`;
+  if (invoice.status === 'void' && voidedAt) return `Void since ${formatDate(voidedAt)}`;
+  if (invoice.status === 'uncollectible') return `Uncollectible · issued ${formatDate(invoice.created)}`;
+  return `Due · issued ${formatDate(invoice.created)}`;
+}
 
 /** `GET /invoice/:id`: the hosted invoice page, with a card form while the invoice is open. */
 export function showInvoice(ctx: Context, id: string, error?: { status: number; message: string }): Answer {
@@ -15,7 +25,7 @@ export function showInvoice(ctx: Context, id: string, error?: { status: number; 
   const body = html`<section><p class="muted">${ctx.settings.accountName} · test mode</p>
 <h1>Invoice ${invoice.number ?? invoice.id}</h1>
 <p class="amount">${formatMoney(invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_remaining, invoice.currency)}</p>
-<p><span class="badge" id="status">${invoice.status}</span> ${invoice.status === 'paid' && invoice.status_transitions.paid_at ? `paid on ${formatDate(invoice.status_transitions.paid_at)}` : `issued ${formatDate(invoice.created)}`}</p>
+<p id="status">${statusLine(invoice)}</p>
 <table>${invoice.lines.data.map((line) => html`<tr><td>${line.description}</td><td>${formatMoney(line.amount, line.currency)}</td></tr>`)}
 <tr><th>Total</th><th>${formatMoney(invoice.total, invoice.currency)}</th></tr></table>
 <p><a href="/invoice/${invoice.id}/pdf">Download invoice (PDF)</a></p></section>
