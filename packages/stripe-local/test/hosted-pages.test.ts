@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { at, clockedCustomer } from './clock-fixtures';
 import { CARDS, card, postForm } from './hosted-forms';
 import { useStripeLocal } from './start-stripe-local';
 
@@ -33,5 +34,20 @@ describe('the hosted pages say what Stripe’s say', () => {
     const page = text(await (await fetch(invoice.hosted_invoice_url!)).text());
     expect(page).toMatch(/Paid on \d{1,2} [A-Z][a-z]{2} \d{4}/);
     expect(page).not.toMatch(/paid paid/i);
+  });
+});
+
+describe('the hosted Checkout page of a subscription whose first period ends on the 1st', () => {
+  it('when it is shown, then it says what is due today (the prorated first period) and what recurs from when, as the session’s amount_total says', async () => {
+    const { stripe } = running();
+    const { customer } = await clockedCustomer(running(), at('2026-03-16T12:00:00Z'));
+    const price = await stripe.prices.create({ currency: 'eur', unit_amount: 2500, recurring: { interval: 'month' }, product_data: { name: 'Token Pro' } });
+    const session = await stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: price.id, quantity: 1 }], subscription_data: { billing_cycle_anchor: at('2026-04-01T00:00:00Z') }, success_url: 'http://app.test/done' });
+    // 15.5 of March's 31 days.
+    expect(session).toMatchObject({ amount_subtotal: 1250, amount_total: 1250 });
+    const page = text(await (await fetch(session.url!)).text());
+    expect(page).toContain('€25.00 per month');
+    expect(page).toContain('Total due today €12.50');
+    expect(page).toContain('Then €25.00 per month starting 1 Apr 2026.');
   });
 });

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { advance, at, clockedCustomer, monthly } from './clock-fixtures';
 import { useStripeLocal } from './start-stripe-local';
 
@@ -35,7 +35,7 @@ describe('invoices.createPreview (POST /v1/invoices/create_preview)', () => {
     const { stripe } = running();
     const { customer } = await clockedCustomer(running(), at('2026-03-16T12:00:00Z'));
     const starter = await monthly(running(), 3100, 'Anchored');
-    const preview = await stripe.invoices.createPreview({ customer: customer.id, subscription_details: { items: [{ price: starter.id }], billing_cycle_anchor: at('2026-04-01T00:00:00Z') } });
+    const preview = await stripe.invoices.createPreview({ customer: customer.id, subscription_details: { items: [{ price: starter.id }], billing_cycle_anchor: { type: 'timestamp', timestamp: at('2026-04-01T00:00:00Z') } } });
     // 15.5 of March's 31 days.
     expect(preview).toMatchObject({ billing_reason: 'subscription_create', total: 1550, amount_due: 1550 });
   });

@@ -108,7 +108,8 @@ export function createStripeProvider(config: BillingConfig, plans: PlanTable, cl
         throw providerError(err);
       }
     },
-    changePlanNow: (id, api, plan) => changes.changePlanNow(id, api, plan),
+    previewChange: (id, api, plan, now) => changes.previewChange(id, api, plan, now),
+    changePlanNow: (id, api, plan, prorationDate) => changes.changePlanNow(id, api, plan, prorationDate),
     changePlanAtPeriodEnd: (id, api, plan) => changes.changePlanAtPeriodEnd(id, api, plan),
     cancelAtPeriodEnd: (id) => changes.cancelAtPeriodEnd(id),
     cancelNow: (id) => changes.cancelNow(id),

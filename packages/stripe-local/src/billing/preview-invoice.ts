@@ -7,12 +7,12 @@ import type { Invoice, InvoiceLine } from '../objects/invoice';
 import type { Price } from '../objects/price';
 import { currentPeriod } from '../objects/subscription';
 import type { Subscription } from '../objects/subscription';
-import { nextBillingDate, prorate, shiftByIntervals } from './billing-periods';
+import { nextBillingDate } from './billing-periods';
 import { draftInvoice } from './draft-invoice';
 import { periodLine, prorationLine } from './invoice-line';
 import { planItems, prorationLines } from './item-changes';
 import type { ItemChange } from './item-changes';
-import { checkCustomerCurrency, checkSubscriptionPrices } from './start-subscription';
+import { checkCustomerCurrency, checkSubscriptionPrices, firstPeriodAmount } from './start-subscription';
 import type { ProrationBehavior } from './update-subscription';
 
 /** `POST /v1/invoices/create_preview`, as stripe-local reads it. */
@@ -26,6 +26,8 @@ export interface PreviewRequest {
   prorationDate: number | undefined;
   /** `subscription_details[billing_cycle_anchor]` of a new subscription. */
   billingCycleAnchor: number | undefined;
+  /** `subscription_details[cancel_at_period_end]`: `false` previews the renewal of a subscription set to cancel. */
+  cancelAtPeriodEnd: boolean | undefined;
 }
 
 /** A preview's invoice: never stored, so it cannot be paid, listed or retrieved. */
@@ -56,7 +58,8 @@ function previewChange(ctx: Context, request: PreviewRequest, subscription: Subs
   if (behavior === 'always_invoice' && prorations.length > 0) {
     return withBalance(draftInvoice(ctx, { ...base, id, reason: 'subscription_update', lines: [...pending, ...prorations], period: { start: at, end: at }, at: now }), request.customer);
   }
-  if (subscription.cancel_at !== null && subscription.cancel_at <= period.end) throw invalidRequest('No upcoming invoices: the subscription ends at the end of its period.', { code: 'invoice_upcoming_none' });
+  const cancels = request.cancelAtPeriodEnd ?? subscription.cancel_at !== null;
+  if (cancels) throw invalidRequest('No upcoming invoices: the subscription ends at the end of its period.', { code: 'invoice_upcoming_none' });
   const next = planned ? planned.flatMap((p) => (p.next ? [{ ...p.next, itemId: p.current?.id ?? '' }] : [])) : subscription.items.data.map((item) => ({ price: ctx.store.prices.require(item.price), quantity: item.quantity, itemId: item.id }));
   const recurring = next[0]!.price.recurring!;
   const end = nextBillingDate(subscription.billing_cycle_anchor, recurring, period.end);
@@ -77,13 +80,11 @@ function previewStart(ctx: Context, request: PreviewRequest, id: string): Previe
   const recurring = prices[0]!.recurring!;
   const anchor = request.billingCycleAnchor !== undefined && request.billingCycleAnchor > at ? request.billingCycleAnchor : at;
   const end = nextBillingDate(anchor, recurring, at);
-  const whole = { start: shiftByIntervals(end, recurring, -1), end };
-  const prorated = request.prorationBehavior !== 'none';
   const lines: InvoiceLine[] = request.items.map((item, index) => {
     const price = prices[index]!;
     const source = { price, product: ctx.store.products.get(price.product), quantity: item.quantity ?? 1, subscriptionId: '', itemId: '', period: { start: at, end } };
     if (anchor === at) return periodLine(source);
-    return prorationLine(source, prorated ? prorate(price.unit_amount * source.quantity, at, whole) : 0, at, false);
+    return prorationLine(source, firstPeriodAmount(source, at, anchor, request.prorationBehavior !== 'none'), at, false);
   });
   const invoice = draftInvoice(ctx, { id, customer: request.customer, currency: prices[0]!.currency, subscription: { id: '', metadata: {} }, reason: 'subscription_create', lines, period: { start: at, end: at }, at });
   return withBalance(invoice, request.customer);

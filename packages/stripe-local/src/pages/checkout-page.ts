@@ -1,4 +1,6 @@
+import { shiftByIntervals } from '../billing/billing-periods';
 import { completeCheckout } from '../billing/complete-checkout';
+import { nowFor } from '../core/context';
 import type { Context } from '../core/context';
 import { formatDate, formatMoney } from '../core/format-money';
 import type { Answer } from '../http/send-answer';
@@ -20,20 +22,26 @@ export function showCheckout(ctx: Context, id: string, error?: { status: number;
     return page(200, ctx.settings.accountName, html`<section><h1>${ctx.settings.accountName}</h1>${next}</section>`);
   }
   const plan = ctx.store.sessionPlans.get(session.id);
-  const lines = (plan?.lines ?? []).map((line) => {
-    const price = ctx.store.prices.get(line.price);
-    const product = price ? ctx.store.products.get(price.product) : undefined;
-    const per = price?.recurring ? ` per ${price.recurring.interval_count > 1 ? `${price.recurring.interval_count} ` : ''}${price.recurring.interval}` : '';
-    return html`<tr><td>${product?.name ?? line.description}${line.quantity > 1 ? ` × ${line.quantity}` : ''}</td><td>${formatMoney(line.amount_total, line.currency)}${per}</td></tr>`;
+  const prices = (plan?.lines ?? []).map((line) => ctx.store.prices.get(line.price));
+  const recurring = prices[0]?.recurring;
+  const per = recurring ? `per ${recurring.interval_count > 1 ? `${recurring.interval_count} ${recurring.interval}s` : recurring.interval}` : '';
+  const lines = (plan?.lines ?? []).map((line, index) => {
+    const product = prices[index] ? ctx.store.products.get(prices[index].product) : undefined;
+    return html`<tr><td>${product?.name ?? line.description}${line.quantity > 1 ? ` × ${line.quantity}` : ''}<br><span class="muted">Billed ${recurring?.interval === 'month' && recurring.interval_count === 1 ? 'monthly' : per}</span></td><td>${formatMoney(line.amount_total, line.currency)}</td></tr>`;
   });
+  const each = (plan?.lines ?? []).reduce((sum, line) => sum + line.amount_total, 0);
+  // As Stripe's page for a subscription whose first period is shortened: the price, then what is due today and from when the price recurs.
   const anchor = plan?.billingCycleAnchor;
+  const from = anchor ?? (recurring ? shiftByIntervals(nowFor(ctx, session.customer), recurring, 1) : null);
   const email = session.customer ? ctx.store.customers.get(session.customer)?.email : session.customer_email;
   const body = html`<section>
 <p class="muted">${ctx.settings.accountName} · test mode</p>
 <h1>Subscribe</h1>
-<p class="amount" id="total">${formatMoney(session.amount_total, session.currency)}</p>
-${anchor ? html`<p class="muted">The first payment covers the time until ${formatDate(anchor)}${plan?.prorate ? ', in proportion' : ', free of charge'}.</p>` : ''}
-<table>${lines}</table>
+<p class="amount" id="recurring">${formatMoney(each, session.currency)} <span class="muted">${per}</span></p>
+<table>${lines}
+<tr><th scope="row">Total due today</th><th id="total">${formatMoney(session.amount_total, session.currency)}</th></tr></table>
+${anchor ? html`<p class="muted" id="proration">Today’s payment covers the time until ${formatDate(anchor)}${plan?.prorate ? ', in proportion' : ', free of charge'}.</p>` : ''}
+${from ? html`<p id="then">Then ${formatMoney(each, session.currency)} ${per} starting ${formatDate(from)}.</p>` : ''}
 </section>
 <section>
 ${error ? html`<p class="error" role="alert" id="error">${error.message}</p>` : ''}

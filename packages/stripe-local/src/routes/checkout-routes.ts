@@ -1,7 +1,7 @@
 import { shiftByIntervals } from '../billing/billing-periods';
 import { expireCheckoutSession } from '../billing/complete-checkout';
 import { describePrice } from '../billing/invoice-line';
-import { checkCustomerCurrency, checkSubscriptionPrices } from '../billing/start-subscription';
+import { checkCustomerCurrency, checkSubscriptionPrices, firstPeriodAmount } from '../billing/start-subscription';
 import { nowFor } from '../core/context';
 import type { Context } from '../core/context';
 import { createId } from '../core/create-id';
@@ -86,7 +86,9 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
   const expiresAt = params.integer('expires_at') ?? created + DAY;
   if (expiresAt < created + 1800 || expiresAt > created + DAY) throw invalidRequest('expires_at must be between 30 minutes and 24 hours from now.', { param: 'expires_at' });
   const id = createId('cs_test_', 58);
-  const total = lines.reduce((sum, line) => sum + line.amount_total, 0);
+  const prorate = (data?.oneOf('proration_behavior', ['create_prorations', 'none'] as const) ?? 'create_prorations') === 'create_prorations';
+  // What is due today, as Stripe's session totals say for a prorated first period (the lines keep the price).
+  const total = lines.reduce((sum, line, index) => sum + firstPeriodAmount({ price: prices[index]!, quantity: line.quantity }, at, anchor ?? at, prorate), 0);
   const session: CheckoutSession = {
     id,
     object: 'checkout.session',
@@ -122,7 +124,6 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
     ui_mode: 'hosted',
     url: `${ctx.baseUrl()}/checkout/${id}`,
   };
-  const prorate = (data?.oneOf('proration_behavior', ['create_prorations', 'none'] as const) ?? 'create_prorations') === 'create_prorations';
   ctx.store.sessionPlans.set(id, { lines, subscriptionMetadata: data ? readMetadata(data) : {}, billingCycleAnchor: anchor, prorate, customerId: null });
   return ctx.store.checkoutSessions.add(session);
 }
