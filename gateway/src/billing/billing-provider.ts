@@ -65,6 +65,18 @@ export class StalePreviewError extends Error {
   }
 }
 
+/** One card payment received, with its receipt (Stripe's charge). */
+export interface ProviderPayment {
+  id: string;
+  created_at: string;
+  amount: number;
+  currency: string;
+  /** "VISA •••• 4242". */
+  card: string | null;
+  /** Stripe's receipt page of the payment. */
+  receipt_url: string | null;
+}
+
 /** A verified webhook event: its id and what it names. */
 export interface ProviderEvent {
   id: string;
@@ -180,6 +192,8 @@ export interface BillingProvider {
   keepCurrentPlan(subscriptionId: string): Promise<PaidSubscription>;
   /** The customer's latest invoices, newest first. */
   listInvoices(customerId: string, limit: number): Promise<ProviderInvoice[]>;
+  /** The customer's latest payments received, newest first. */
+  listPayments(customerId: string, limit: number): Promise<ProviderPayment[]>;
   /** A session of the provider's customer portal (card, invoices), returning to `returnUrl`. */
   createPortalSession(customerId: string, returnUrl: string): Promise<string>;
   /** Verifies a webhook's signature and age; throws {@link WebhookSignatureError}. */

@@ -54,6 +54,11 @@ export const BILLING_PAGE_SCHEMA = closed({
   card_payments: { const: true },
   subscriptions: { type: 'array', items: BILLED_SUBSCRIPTION_SCHEMA },
   invoices: { type: ['array', 'null'], items: INVOICE_SCHEMA },
+  payments: {
+    type: ['array', 'null'],
+    description: 'Card payments received, newest first, each with Stripe’s receipt (null when Stripe did not answer)',
+    items: closed({ id: text, created_at: time, amount: { type: 'integer', description: 'Paid (smallest unit), less any refund' }, currency, card: { type: ['string', 'null'], description: 'VISA •••• 4242' }, receipt_url: { type: ['string', 'null'], description: 'Stripe’s receipt page' } }),
+  },
   currencies: { type: 'array', items: currency, description: 'The currencies with a card customer the provider has: one "Manage card and invoices" each' },
   missing_customers: { type: 'array', items: currency, description: 'The currencies whose card customer the provider no longer has (deleted there, or a stand-in started empty): their invoices and card cannot be shown, the plans stand' },
 });

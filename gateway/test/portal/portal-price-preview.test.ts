@@ -22,7 +22,7 @@ async function typeCard(page: Page, number: string, submit: string): Promise<voi
 }
 
 describe.each(['desktop', 'phone'] as const)('the price before money moves (%s)', (width) => {
-  test('when a person subscribes and then upgrades, then each button first shows what is due today and each month after, and exactly that is charged', async () => {
+  test('when a person subscribes and then upgrades, then each button first shows what is due today and each month after, exactly that is charged, and Billing lists each payment with its receipt', async () => {
     const { portal } = billing;
     const { page, problems } = await portal.open(width);
     await signIn(page, portal.mail, `price-${width}@example.com`);
@@ -63,8 +63,21 @@ describe.each(['desktop', 'phone'] as const)('the price before money moves (%s)'
     const invoices = await billing.stripe.invoices.list({ customer: (await billing.stripe.customers.list({ email: `price-${width}@example.com` })).data[0]!.id });
     expect(invoices.data.map((i) => [i.billing_reason, i.amount_paid])).toEqual([['subscription_update', upgradeDue], ['subscription_create', firstDue]]);
 
-    // Stripe's customer portal shows the card just paid with, and its way back names the business.
+    // Billing lists each payment received with its card and Stripe's receipt.
     await page.getByRole('link', { name: 'Billing', exact: true }).click();
+    const rows = page.locator('#payment-list tbody tr');
+    await shows(rows.first(), 'VISA •••• 4242');
+    expect(await rows.count()).toBe(2);
+    expect(cents(await rows.nth(0).locator('td').first().innerText())).toBe(upgradeDue);
+    expect(cents(await rows.nth(1).locator('td').first().innerText())).toBe(firstDue);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, `billing-payments-${width}`);
+    await rows.nth(1).getByRole('link', { name: 'Receipt' }).click();
+    await shows(page.locator('h1'), 'Receipt from Tollgate');
+    expect(cents(await page.locator('#amount').innerText())).toBe(firstDue);
+    await page.goBack();
+
+    // Stripe's customer portal shows the card just paid with, and its way back names the business.
     await page.getByRole('button', { name: 'Manage card and invoices' }).click();
     await page.waitForURL(/\/portal\/bps_/);
     await shows(page.locator('#payment-method'), 'VISA •••• 4242');

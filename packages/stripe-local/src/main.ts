@@ -3,9 +3,11 @@
  * (the hosted pages' base URL when it differs), `STRIPE_LOCAL_RETRIES_EXHAUSTED` (unpaid |
  * canceled), `STRIPE_LOCAL_STATE_FILE` (keeps every object across restarts), `STRIPE_LOCAL_WEBHOOK_SECRET`
  * (the signing secret of every webhook endpoint), `STRIPE_LOCAL_ACCOUNT_NAME` (the business name
- * the hosted pages show, as Stripe shows the one set in its dashboard). Logs one line with the URL, then runs until SIGINT or SIGTERM.
+ * the hosted pages show, as Stripe shows the one set in its dashboard), `STRIPE_LOCAL_RECEIPTS=log`
+ * (receipts on, each printed to stderr). Logs one line with the URL, then runs until SIGINT or SIGTERM.
  */
 import { createStripeLocal } from './create-stripe-local';
+import type { ReceiptMail } from './objects/charge';
 
 // Due renewals and retries also run on every request; this catches them up when none come.
 const TICK_MS = 30_000;
@@ -31,6 +33,8 @@ async function main(): Promise<void> {
     stateFile: process.env.STRIPE_LOCAL_STATE_FILE || undefined,
     webhookSecret: process.env.STRIPE_LOCAL_WEBHOOK_SECRET || undefined,
     accountName: process.env.STRIPE_LOCAL_ACCOUNT_NAME || undefined,
+    // Receipts on: printed to stderr, as the customer would receive them.
+    ...(process.env.STRIPE_LOCAL_RECEIPTS === 'log' ? { mailReceipt: (mail: ReceiptMail) => console.error(`receipt mailed to ${mail.to}: ${mail.subject}\n${mail.text}`) } : {}),
     log: (line) => console.error(line),
   });
   const url = await stripe.listen(readPort(process.env.PORT), process.env.HOST ?? '127.0.0.1');

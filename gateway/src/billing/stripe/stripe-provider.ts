@@ -118,6 +118,22 @@ export function createStripeProvider(config: BillingConfig, plans: PlanTable, cl
       const page = await stripeCall(() => stripe.invoices.list({ customer: customerId, limit }));
       return page.data.map(invoiceOf);
     },
+    async listPayments(customerId, limit) {
+      const page = await stripeCall(() => stripe.charges.list({ customer: customerId, limit }));
+      return page.data
+        .filter((charge) => charge.status === 'succeeded')
+        .map((charge) => {
+          const card = charge.payment_method_details?.card;
+          return {
+            id: charge.id,
+            created_at: new Date(charge.created * 1000).toISOString(),
+            amount: charge.amount - charge.amount_refunded,
+            currency: charge.currency.toUpperCase(),
+            card: card ? `${card.brand?.toUpperCase() ?? 'CARD'} •••• ${card.last4}` : null,
+            receipt_url: charge.receipt_url ?? null,
+          };
+        });
+    },
     async createPortalSession(customerId, returnUrl) {
       return (await stripeCall(() => stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }))).url;
     },

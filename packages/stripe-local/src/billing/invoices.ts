@@ -2,6 +2,7 @@ import type { Context, Moment } from '../core/context';
 import type { BillingReason, Invoice, InvoiceLine } from '../objects/invoice';
 import type { Subscription } from '../objects/subscription';
 import type { Decline } from '../http/stripe-error';
+import { recordCharge } from './charges';
 import { draftInvoice } from './draft-invoice';
 import { chargeDecline } from './payment-methods';
 import { onInvoiceSettled, onPaymentFailed, onRetriesExhausted } from './subscription-status';
@@ -51,6 +52,7 @@ export function payInvoice(ctx: Context, invoice: Invoice, moment: Moment, attem
   invoice.attempted = true;
   if (!decline) {
     markPaid(ctx, invoice, moment);
+    if (invoice.amount_paid > 0 && !attempt.outOfBand && paymentMethodId) recordCharge(ctx, invoice, paymentMethodId, moment);
     return null;
   }
   if (attempt.automatic) scheduleRetry(ctx, invoice);
