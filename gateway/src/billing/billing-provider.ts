@@ -36,6 +36,8 @@ export interface ProviderInvoice {
   pdf_url: string | null;
   /** What it bills, from its lines ("Tollgate token pro"). */
   description: string;
+  /** The tax within `amount` (Stripe Tax's lines; 0 without it). */
+  tax: number;
 }
 
 /** What a plan change would charge, from the provider's invoice preview. */

@@ -36,6 +36,7 @@ const INVOICE_SCHEMA = closed({
   hosted_url: { type: ['string', 'null'], description: 'Stripe’s page of the invoice (pay it there while open)' },
   pdf_url: { type: ['string', 'null'] },
   description: { type: 'string' },
+  tax: { type: 'integer', description: 'The tax within amount (Stripe Tax, STRIPE_AUTOMATIC_TAX; 0 without it)' },
   customer_currency: currency,
 });
 

@@ -138,7 +138,7 @@ function invoices(list, unknown) {
     el('tbody', {}, list.map((invoice) => el('tr', { 'data-invoice': invoice.id },
       el('th', { scope: 'row', 'data-label': 'Date' }, dateTime(invoice.created_at)),
       el('td', { 'data-label': 'What' }, invoice.description || invoice.id),
-      el('td', { 'data-label': 'Amount', class: 'num' }, price(invoice.amount, invoice.currency)),
+      el('td', { 'data-label': 'Amount', class: 'num' }, price(invoice.amount, invoice.currency), invoice.tax ? el('span', { class: 'muted' }, ` incl. ${price(invoice.tax, invoice.currency)} tax`) : null),
       el('td', { 'data-label': 'Status' }, INVOICE_WORDS[invoice.status] ?? invoice.status),
       el('td', { 'data-label': 'Documents' },
         invoice.hosted_url ? el('a', { href: invoice.hosted_url, rel: 'noopener' }, invoice.status === 'open' ? 'Pay invoice' : 'Invoice page') : null,

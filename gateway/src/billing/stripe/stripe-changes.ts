@@ -38,7 +38,7 @@ export interface StripeChanges {
  * `cancel_at_period_end`. A schedule is released before anything else changes the subscription
  * (Stripe refuses direct changes to a scheduled one), which is also how a downgrade is taken back.
  */
-export function createStripeChanges(stripe: Stripe, plans: PlanTable, reader: SubscriptionReader): StripeChanges {
+export function createStripeChanges(stripe: Stripe, plans: PlanTable, reader: SubscriptionReader, automaticTax = false): StripeChanges {
   const retrieve = (id: string): Promise<Stripe.Subscription> => stripeCall(() => stripe.subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND }));
   const answer = async (subscription: Stripe.Subscription): Promise<PaidSubscription> => {
     const paid = await reader.translate(subscription);
@@ -68,7 +68,7 @@ export function createStripeChanges(stripe: Stripe, plans: PlanTable, reader: Su
       const price = await priceOf(api, plan);
       const subscription = await retrieve(subscriptionId);
       const prorationDate = Math.floor((await answer(subscription)).nowMs / 1000);
-      const base = { customer: idOf(subscription.customer), subscription: subscription.id };
+      const base = { customer: idOf(subscription.customer), subscription: subscription.id, ...(automaticTax ? { automatic_tax: { enabled: true } } : {}) };
       const items = [{ id: subscription.items.data[0]!.id, price }];
       const today = now ? await stripeCall(() => stripe.invoices.createPreview({ ...base, subscription_details: { items, proration_behavior: 'always_invoice', proration_date: prorationDate, cancel_at_period_end: false } })) : undefined;
       const renewal = await stripeCall(() => stripe.invoices.createPreview({ ...base, subscription_details: { items, proration_behavior: 'none', cancel_at_period_end: false } }));

@@ -2,6 +2,7 @@ import type { Context } from '../core/context';
 import type { Customer } from '../objects/customer';
 import type { BillingReason, Invoice, InvoiceLine } from '../objects/invoice';
 import { embeddedList } from '../objects/list-object';
+import { computeTax, taxLocation } from './tax-rates';
 import type { Subscription } from '../objects/subscription';
 
 /** What a draft invoice is made of. */
@@ -14,13 +15,17 @@ export interface InvoiceDraft {
   lines: InvoiceLine[];
   period: { start: number; end: number };
   at: number;
+  /** Stripe Tax on: the tax for the customer's address is added (exclusive). */
+  automaticTax?: boolean;
 }
 
 /** An invoice in Stripe's shape, `draft`, stored nowhere: what {@link openInvoice} finalizes and a preview shows. */
 export function draftInvoice(ctx: Context, draft: InvoiceDraft): Invoice {
   const { id, customer, subscription, lines } = draft;
-  const total = lines.reduce((sum, line) => sum + line.amount, 0);
+  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
   for (const line of lines) line.invoice = id;
+  const taxes = draft.automaticTax ? computeTax(subtotal, taxLocation(customer, ctx.store.customerTaxIds.get(customer.id))) : [];
+  const total = subtotal + taxes.reduce((sum, tax) => sum + tax.amount, 0);
   return {
     id,
     object: 'invoice',
@@ -32,6 +37,9 @@ export function draftInvoice(ctx: Context, draft: InvoiceDraft): Invoice {
     amount_remaining: total,
     attempt_count: 0,
     attempted: false,
+    automatic_tax: draft.automaticTax
+      ? { disabled_reason: null, enabled: true, liability: { type: 'self' }, provider: 'stripe', status: customer.address?.country ? 'complete' : 'requires_location_input' }
+      : { disabled_reason: null, enabled: false, liability: null, provider: null, status: null },
     auto_advance: true,
     billing_reason: draft.reason,
     collection_method: 'charge_automatically',
@@ -60,12 +68,12 @@ export function draftInvoice(ctx: Context, draft: InvoiceDraft): Invoice {
     starting_balance: customer.balance,
     status: 'draft',
     status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
-    subtotal: total,
-    subtotal_excluding_tax: total,
+    subtotal,
+    subtotal_excluding_tax: subtotal,
     test_clock: customer.test_clock,
     total,
-    total_excluding_tax: total,
-    total_taxes: [],
+    total_excluding_tax: subtotal,
+    total_taxes: taxes,
     webhooks_delivered_at: null,
   };
 }

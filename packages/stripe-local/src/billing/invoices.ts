@@ -14,8 +14,8 @@ import { onInvoiceSettled, onPaymentFailed, onRetriesExhausted } from './subscri
  */
 export function openInvoice(ctx: Context, subscription: Subscription, reason: BillingReason, lines: InvoiceLine[], period: { start: number; end: number }, moment: Moment, id: string): Invoice {
   const customer = ctx.store.customers.require(subscription.customer);
-  const total = lines.reduce((sum, line) => sum + line.amount, 0);
-  const invoice = draftInvoice(ctx, { id, customer, currency: subscription.currency, subscription, reason, lines, period, at: moment.at });
+  const invoice = draftInvoice(ctx, { id, customer, currency: subscription.currency, subscription, reason, lines, period, at: moment.at, automaticTax: subscription.automatic_tax.enabled });
+  const { total } = invoice;
   invoice.webhooks_delivered_at = moment.at;
   ctx.store.invoices.add(invoice);
   ctx.emit('invoice.created', invoice, moment);

@@ -28,6 +28,8 @@ export interface PreviewRequest {
   billingCycleAnchor: number | undefined;
   /** `subscription_details[cancel_at_period_end]`: `false` previews the renewal of a subscription set to cancel. */
   cancelAtPeriodEnd: boolean | undefined;
+  /** `automatic_tax[enabled]`: Stripe Tax for the customer's address (a subscription's own setting otherwise). */
+  automaticTax: boolean | undefined;
 }
 
 /** A preview's invoice: never stored, so it cannot be paid, listed or retrieved. */
@@ -54,7 +56,7 @@ function previewChange(ctx: Context, request: PreviewRequest, subscription: Subs
   const behavior = request.prorationBehavior ?? 'create_prorations';
   const prorations = planned && behavior !== 'none' ? prorationLines(ctx, subscription, planned, at) : [];
   const pending = ctx.store.pendingLines.get(subscription.id) ?? [];
-  const base = { customer: request.customer, currency: subscription.currency, subscription };
+  const base = { customer: request.customer, currency: subscription.currency, subscription, automaticTax: request.automaticTax ?? subscription.automatic_tax.enabled };
   if (behavior === 'always_invoice' && prorations.length > 0) {
     return withBalance(draftInvoice(ctx, { ...base, id, reason: 'subscription_update', lines: [...pending, ...prorations], period: { start: at, end: at }, at: now }), request.customer);
   }
@@ -86,7 +88,7 @@ function previewStart(ctx: Context, request: PreviewRequest, id: string): Previe
     if (anchor === at) return periodLine(source);
     return prorationLine(source, firstPeriodAmount(source, at, anchor, request.prorationBehavior !== 'none'), at, false);
   });
-  const invoice = draftInvoice(ctx, { id, customer: request.customer, currency: prices[0]!.currency, subscription: { id: '', metadata: {} }, reason: 'subscription_create', lines, period: { start: at, end: at }, at });
+  const invoice = draftInvoice(ctx, { id, customer: request.customer, currency: prices[0]!.currency, subscription: { id: '', metadata: {} }, reason: 'subscription_create', lines, period: { start: at, end: at }, at, automaticTax: request.automaticTax ?? false });
   return withBalance(invoice, request.customer);
 }
 

@@ -23,6 +23,8 @@ export interface SubscriptionRequest {
   /** Whether that first, shorter period is charged in proportion (or free). */
   prorate: boolean;
   paymentBehavior: 'allow_incomplete' | 'error_if_incomplete' | 'default_incomplete';
+  /** Stripe Tax on its invoices (`automatic_tax[enabled]`). */
+  automaticTax?: boolean;
 }
 
 /**
@@ -105,6 +107,7 @@ export function startSubscription(ctx: Context, request: SubscriptionRequest, mo
   subscription.items.data = items;
   subscription.items.total_count = items.length;
   subscription.metadata = { ...request.metadata };
+  if (request.automaticTax) subscription.automatic_tax = { disabled_reason: null, enabled: true, liability: { type: 'self' } };
   subscription.default_payment_method = request.defaultPaymentMethod;
   const invoiceId = createId('in_');
   subscription.latest_invoice = invoiceId;

@@ -40,6 +40,8 @@ export interface Store {
   automaticAttempts: Map<string, number>;
   /** The invoice each charge paid (basil's charges no longer name it): what its receipt lists. */
   chargeInvoices: Map<string, string>;
+  /** A customer's tax IDs (Stripe's `customer.tax_ids`), from Checkout's tax ID collection. */
+  customerTaxIds: Map<string, { type: string; value: string }[]>;
 }
 
 /** An empty store. */
@@ -64,6 +66,7 @@ export function createStore(): Store {
     webhookSecrets: new Map(),
     automaticAttempts: new Map(),
     chargeInvoices: new Map(),
+    customerTaxIds: new Map(),
   };
 }
 

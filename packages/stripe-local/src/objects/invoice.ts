@@ -51,6 +51,7 @@ export interface Invoice {
   amount_paid: number;
   amount_remaining: number;
   attempt_count: number;
+  automatic_tax: { disabled_reason: null; enabled: boolean; liability: { type: 'self' } | null; provider: 'stripe' | null; status: 'complete' | 'requires_location_input' | null };
   attempted: boolean;
   auto_advance: boolean;
   billing_reason: BillingReason;

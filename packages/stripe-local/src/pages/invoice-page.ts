@@ -5,7 +5,8 @@ import { momentFor } from '../core/context';
 import type { Context } from '../core/context';
 import { formatDate, formatMoney } from '../core/format-money';
 import type { Answer } from '../http/send-answer';
-import type { Invoice } from '../objects/invoice';
+import type { Invoice, InvoiceTax } from '../objects/invoice';
+import { TAX_RATES } from '../billing/tax-rates';
 import { cardError, StripeError } from '../http/stripe-error';
 import { cardFields, html, notFoundPage, page, readCardFields, redirect } from './html';
 
@@ -18,6 +19,13 @@ function statusLine(invoice: Invoice): string {
   return `Due · issued ${formatDate(invoice.created)}`;
 }
 
+/** "Tax (19%)", "Tax (reverse charge)": a tax line as Stripe's invoice names it. */
+export function taxLabel(tax: InvoiceTax): string {
+  if (tax.taxability_reason === 'reverse_charge') return 'Tax (reverse charge)';
+  if (tax.taxability_reason === 'not_collecting') return 'Tax (not collected)';
+  return `Tax (${TAX_RATES[tax.tax_rate_details.tax_rate.split('_')[1]!.toUpperCase()] ?? 0}%)`;
+}
+
 /** `GET /invoice/:id`: the hosted invoice page, with a card form while the invoice is open. */
 export function showInvoice(ctx: Context, id: string, error?: { status: number; message: string }): Answer {
   const invoice = ctx.store.invoices.get(id);
@@ -27,6 +35,7 @@ export function showInvoice(ctx: Context, id: string, error?: { status: number; 
 <p class="amount">${formatMoney(invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_remaining, invoice.currency)}</p>
 <p id="status">${statusLine(invoice)}</p>
 <table>${invoice.lines.data.map((line) => html`<tr><td>${line.description}</td><td>${formatMoney(line.amount, line.currency)}</td></tr>`)}
+${invoice.total_taxes.map((tax) => html`<tr><td>${taxLabel(tax)}</td><td class="tax">${formatMoney(tax.amount, invoice.currency)}</td></tr>`)}
 <tr><th>Total</th><th>${formatMoney(invoice.total, invoice.currency)}</th></tr></table>
 <p><a href="/invoice/${invoice.id}/pdf">Download invoice (PDF)</a></p></section>
 ${invoice.status === 'open' ? html`<section><h2>Pay this invoice</h2>${error ? html`<p class="error" role="alert" id="error">${error.message}</p>` : ''}

@@ -50,7 +50,7 @@ export function checkoutRoutes(ctx: Context): ApiRoute[] {
 }
 
 function createSession(ctx: Context, params: Params): CheckoutSession {
-  params.allow('mode', 'line_items', 'customer', 'customer_email', 'client_reference_id', 'metadata', 'subscription_data', 'success_url', 'cancel_url', 'payment_method_types', 'expires_at', 'locale');
+  params.allow('mode', 'line_items', 'customer', 'customer_email', 'client_reference_id', 'metadata', 'subscription_data', 'success_url', 'cancel_url', 'payment_method_types', 'expires_at', 'locale', 'automatic_tax', 'billing_address_collection', 'tax_id_collection', 'customer_update');
   const mode = params.requireString('mode');
   if (mode !== 'subscription') throw invalidRequest('stripe-local supports Checkout in mode=subscription only.', { param: 'mode' });
   const customerId = params.string('customer');
@@ -81,6 +81,16 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
   if (anchor !== null && (anchor <= at || anchor > shiftByIntervals(at, prices[0]!.recurring!, 1))) {
     throw invalidRequest('billing_cycle_anchor must be in the future and no later than one billing interval from now.', { param: 'subscription_data[billing_cycle_anchor]' });
   }
+  const automaticTax = params.object('automatic_tax')?.allow('enabled', 'liability').boolean('enabled') ?? false;
+  const addressCollection = params.oneOf('billing_address_collection', ['auto', 'required'] as const) ?? null;
+  const collectTaxId = params.object('tax_id_collection')?.allow('enabled', 'required').boolean('enabled') ?? false;
+  const update = params.object('customer_update')?.allow('address', 'name', 'shipping');
+  if (update && !customer) throw invalidRequest('customer_update can only be used with customer.', { param: 'customer_update' });
+  const updateAddress = update?.oneOf('address', ['auto', 'never'] as const) === 'auto';
+  // As Stripe: Stripe Tax needs a place to tax an existing customer at, its own or the one typed here.
+  if (automaticTax && customer && !customer.address?.country && !updateAddress) {
+    throw invalidRequest('Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set either `customer_update[address]` to \'auto\' or `customer_update[shipping]` to \'auto\' to save the address entered in Checkout to the Customer.', { param: 'customer_update[address]' });
+  }
   // A session lives in wall-clock time, whatever clock its customer is on.
   const created = ctx.now();
   const expiresAt = params.integer('expires_at') ?? created + DAY;
@@ -95,7 +105,8 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
     allow_promotion_codes: null,
     amount_subtotal: total,
     amount_total: total,
-    billing_address_collection: null,
+    automatic_tax: automaticTax ? { enabled: true, liability: { type: 'self' }, provider: 'stripe', status: customer?.address?.country ? 'complete' : 'requires_location_input' } : { enabled: false, liability: null, provider: null, status: null },
+    billing_address_collection: addressCollection,
     cancel_url: readUrl(params, 'cancel_url') ?? null,
     client_reference_id: params.string('client_reference_id') ?? null,
     client_secret: null,
@@ -121,10 +132,13 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
     submit_type: null,
     subscription: null,
     success_url: successUrl,
+    tax_id_collection: { enabled: collectTaxId, required: 'never' },
+    // Tax is known once the billing address is: at payment (an existing customer's own address aside).
+    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: 'hosted',
     url: `${ctx.baseUrl()}/checkout/${id}`,
   };
-  ctx.store.sessionPlans.set(id, { lines, subscriptionMetadata: data ? readMetadata(data) : {}, billingCycleAnchor: anchor, prorate, customerId: null });
+  ctx.store.sessionPlans.set(id, { lines, subscriptionMetadata: data ? readMetadata(data) : {}, billingCycleAnchor: anchor, prorate, customerId: null, automaticTax, collectAddress: automaticTax || addressCollection === 'required', collectTaxId, updateAddress: updateAddress || !customer });
   return ctx.store.checkoutSessions.add(session);
 }
 

@@ -26,7 +26,7 @@ export function invoiceRoutes(ctx: Context): ApiRoute[] {
       method: 'POST',
       pattern: '/v1/invoices/create_preview',
       handler: ({ params }) => {
-        params.allow('customer', 'subscription', 'subscription_details');
+        params.allow('customer', 'subscription', 'subscription_details', 'automatic_tax');
         const subscriptionId = params.string('subscription');
         const subscription = subscriptionId ? ctx.store.subscriptions.require(subscriptionId, 'subscription') : null;
         const customerId = params.string('customer') ?? subscription?.customer;
@@ -46,6 +46,7 @@ export function invoiceRoutes(ctx: Context): ApiRoute[] {
           prorationDate: details?.integer('proration_date'),
           billingCycleAnchor: typeof anchor === 'number' ? anchor : undefined,
           cancelAtPeriodEnd: details?.boolean('cancel_at_period_end'),
+          automaticTax: params.object('automatic_tax')?.allow('enabled').boolean('enabled'),
         });
       },
     },
