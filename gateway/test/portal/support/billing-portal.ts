@@ -25,7 +25,7 @@ export interface BillingPortal {
  * the gateway process on that address with the STRIPE_* variables and test clocks per customer.
  */
 export async function startBillingPortal(env: Record<string, string> = {}): Promise<BillingPortal> {
-  const local = createStripeLocal({ webhookRetryMs: 50 });
+  const local = createStripeLocal({ webhookRetryMs: 50, accountName: 'Tollgate' });
   const stripeUrl = await local.listen(0);
   const port = await freePort();
   const billingEnv = {
