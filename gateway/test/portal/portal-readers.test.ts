@@ -17,7 +17,49 @@ async function checkboxLayout(page: Page, group: string): Promise<{ boxes: { x: 
   return { boxes: await read('input[type="checkbox"]'), labels: await read('label') };
 }
 
+/** Cells of the parameter tables whose single word the browser broke over two lines ("Requi/red"). */
+async function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type Node = { textContent: string | null; getBoundingClientRect(): { width: number }; closest(s: string): Node | null };
+    const g = globalThis as unknown as {
+      document: { querySelectorAll(s: string): Node[]; createRange(): { selectNodeContents(n: unknown): void; getClientRects(): { length: number } }; createTreeWalker(root: unknown, what: number): { nextNode(): Node | null } };
+    };
+    const out: string[] = [];
+    for (const cell of g.document.querySelectorAll('.params-table th, .params-table td')) {
+      // A visually hidden header (the stacked layout's) is one pixel wide on purpose.
+      const head = cell.closest('thead');
+      if (head && head.getBoundingClientRect().width < 8) continue;
+      const texts = g.document.createTreeWalker(cell, 4);
+      for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+        const word = (text.textContent ?? '').trim();
+        // One word of letters (a name, a type, "required", "query"); a code value may break.
+        if (!/^[A-Za-z_-]{4,}$/.test(word)) continue;
+        const range = g.document.createRange();
+        range.selectNodeContents(text);
+        if (range.getClientRects().length > 1) out.push(word);
+      }
+    }
+    return [...new Set(out)];
+  });
+}
+
 describe.each(Object.keys(WIDTHS) as WidthName[])('what a customer reads at %s width', (width) => {
+  test('when each API reference page is read, then no word of its parameter tables is broken, no internal header or "∞" shows, nothing is wider than the screen, and axe finds nothing serious', async () => {
+    const { page, problems } = await portal.open(width);
+    for (const api of ['burger', 'token', 'logs']) {
+      await page.goto(`/portal/apis/${api}`);
+      await page.locator('#typescript').waitFor();
+      await page.locator('.params-table').first().waitFor();
+      expect({ api, broken: await brokenWords(page) }).toEqual({ api, broken: [] });
+      // All of it, what a closed <details> holds too (the client's comments).
+      const text = (await page.locator('main').textContent()) ?? '';
+      expect({ api, internal: text.match(/x-tollgate-(?!key)[a-z-]+/gi) ?? [], infinite: text.includes('∞') }).toEqual({ api, internal: [], infinite: false });
+      expect({ api, wider: await widerThanViewport(page) }).toEqual({ api, wider: [] });
+      expect({ api, axe: await seriousViolations(page) }).toEqual({ api, axe: [] });
+    }
+    expect(problems).toEqual([]);
+  });
+
   test('when the Webhooks page is open, then every event checkbox of both groups sits in one column with its label beside it, and axe finds nothing serious', async () => {
     const { page, problems } = await portal.open(width);
     await signIn(page, portal.mail, `readers-${width}@example.com`);
