@@ -160,7 +160,7 @@ describe('the admin token kept beside the store', () => {
     expect(gateway.output.some((line) => line.includes(`admin token read from ${file}`))).toBe(true);
     expect(await adminCall(first)).toBe(200);
 
-    const through = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate'], { ...env, TOLLGATE_URL: gateway.url });
+    const through = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate', '--json'], { ...env, TOLLGATE_URL: gateway.url });
     expect([through.code, through.stderr]).toEqual([0, '']);
     const second = (JSON.parse(through.stdout) as { token: string; file: string });
     expect(second.file).toBe(file);
@@ -174,7 +174,7 @@ describe('the admin token kept beside the store', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(second.token);
     // With the gateway stopped, the CLI rotates the file and records it; the next start reads the new token.
     await gateway.stop();
-    const direct = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate'], env);
+    const direct = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate', '--json'], env);
     expect([direct.code, direct.stderr]).toEqual([0, '']);
     const third = (JSON.parse(direct.stdout) as { token: string }).token;
     gateway = await startGatewayProcess(env);
