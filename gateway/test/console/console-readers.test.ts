@@ -2,6 +2,7 @@ import type { BrowserContext } from 'playwright-core';
 import { openSqliteStores } from '../../src/data/sqlite/sqlite-stores';
 import { WIDTHS, scrollsSideways, seriousViolations, useBrowserGateway, widerThanViewport } from '../support/browser-gateway';
 import type { WidthName } from '../support/browser-gateway';
+import { signInWithToken } from './support/operator-sign-in';
 import { seedAccounts } from './support/seed-accounts';
 import type { SeededAccount } from './support/seed-accounts';
 
@@ -30,13 +31,8 @@ const app = useBrowserGateway({
 
 let signedIn: Awaited<ReturnType<BrowserContext['storageState']>>;
 beforeAll(async () => {
-  const { page, context } = await app.open('desktop');
-  await page.goto('/admin/sign-in');
-  await page.getByLabel('Admin token', { exact: true }).fill(app.adminToken());
-  await page.getByRole('button', { name: 'Sign in with the token' }).click();
-  await page.waitForURL('**/admin/');
-  // A plan granted by hand and a key rolled: audit entries with details, a comp, a key in its grace.
-  const csrf = await page.evaluate(async () => ((await (await fetch('/admin/console/v1/session')).json()) as { data: { csrf_token: string } }).data.csrf_token);
+  // Plans granted by hand: audit entries with details, a comp among the subscriptions.
+  const { page, context, csrf } = await signInWithToken(app);
   await page.evaluate(
     async ([id, token]) => {
       const headers = { 'content-type': 'application/json', 'x-csrf-token': token! };
