@@ -27,7 +27,7 @@ const TICK_MS = 30_000;
 function runSync(root: string, env: Record<string, string>): Promise<{ webhook: { id: string; secret?: string } }> {
   const tsx = require.resolve('tsx', { paths: [root] });
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--conditions=development', '--import', tsx, join(root, 'gateway/src/cli.ts'), 'billing', 'sync'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--conditions=development', '--import', tsx, join(root, 'gateway/src/cli.ts'), 'billing', 'sync', '--json'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`tollgate billing sync failed against stripe-local: ${stderr.trim() || err.message}`));
       else resolve(JSON.parse(stdout) as { webhook: { id: string; secret?: string } });
     });
