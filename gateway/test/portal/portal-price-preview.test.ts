@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(() => billing?.close());
 
 /** "12.50 EUR" or "€12.50" as the smallest unit: 1250. */
-const cents = (text: string): number => Number(/(-?[\d,]+\.\d{2})/.exec(text)![1]!.replace(/,/g, '')) * 100;
+// Read as whole cents from the digits: Number('2.53') * 100 is 252.99999999999997, which no Stripe amount is.
+const cents = (text: string): number => {
+  const [, sign, whole, fraction] = /(-?)([\d,]+)\.(\d{2})/.exec(text)!;
+  const value = Number(whole!.replace(/,/g, '')) * 100 + Number(fraction);
+  return sign === '-' ? -value : value;
+};
 
 async function typeCard(page: Page, number: string, submit: string): Promise<void> {
   await page.locator('#cardNumber').fill(number);
