@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { childrenRunning } from '@tollgate/envelope/test/processes';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { useCloseAfterEach } from '../../support/close-after-each';
@@ -27,21 +27,6 @@ function hold(port = 0): Promise<number> {
 }
 
 /** Whether anything accepts connections on the loopback port. */
-/** The redis-server processes this test process started that are still alive (not zombies). */
-async function redisServerChildren(): Promise<number[]> {
-  const alive: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT' || err.code === 'ESRCH') return ''; // ended while the list was read
-      throw err;
-    });
-    const [, comm, state, parent] = /^\d+ \((.*)\) (\S) (\d+)/.exec(stat) ?? [];
-    if (comm === 'redis-server' && state !== 'Z' && Number(parent) === process.pid) alive.push(Number(entry));
-  }
-  return alive;
-}
-
 describe('the Redis Cluster test harness', () => {
   it('when a node\'s bus port (+10000) is taken between the check and the start, then that node is started on another port and the cluster comes up', async () => {
     let calls = 0;
@@ -63,7 +48,7 @@ describe('the Redis Cluster test harness', () => {
     } finally {
       await cluster.stop();
     }
-    expect(await redisServerChildren()).toEqual([]);
+    expect(childrenRunning(process.pid, 'redis-server')).toEqual([]);
   });
 
   it('when one node cannot start at all, then the start fails and no redis-server it started is left running', async () => {
@@ -85,6 +70,6 @@ describe('the Redis Cluster test harness', () => {
     expect(handedOut.slice(1, 6)).toHaveLength(5);
     // Its own children, not its ports: with four test files at a time, a port the harness freed was
     // once taken by another file's server at once (a CI rehearsal found one listening).
-    expect(await redisServerChildren()).toEqual([]);
+    expect(childrenRunning(process.pid, 'redis-server')).toEqual([]);
   });
 });
