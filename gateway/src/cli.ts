@@ -54,7 +54,7 @@ async function openStores(config: GatewayConfig, clock: () => number): Promise<{
       const where = config.redisUrl ? `Redis at ${withoutPassword(config.redisUrl)}` : `the Redis Cluster at ${config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')}`;
       throw new Error(`${where} is not reachable: start it, set ${config.redisUrl ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES'} to the gateway's, or TOLLGATE_URL to go through a running gateway`);
     }
-    return { stores: withSealedSecrets(createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) }), box), close: () => redis.disconnect() };
+    return { stores: withSealedSecrets(createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.catalogue.apis) }), box), close: () => redis.disconnect() };
   }
   const through = `set TOLLGATE_URL=http://127.0.0.1:${config.port || 8080} to act through the running gateway's admin API`;
   if (config.storePath === MEMORY_STORE_PATH) throw new Error(`STORE_PATH=:memory: keeps nothing outside one gateway process: ${through}`);
@@ -82,7 +82,7 @@ async function main(): Promise<number> {
   const billingFor = (stores: Stores): BillingCommands => {
     const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
     mailers.push(mailer);
-    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.plans, billingStore: stores.billingStore, accountStore: auditedAccountStore(stores.accountStore, { auditLog: stores.auditLog, onAuditFailure }, BILLING_BY_CLI), mailer, clock, logger });
+    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.catalogue.apis, billingStore: stores.billingStore, accountStore: auditedAccountStore(stores.accountStore, { auditLog: stores.auditLog, onAuditFailure }, BILLING_BY_CLI), mailer, clock, logger });
     return billing.enabled ? createBillingCommands(billing) : BILLING_OFF;
   };
   // The provider's catalogue alone: an in-memory store stands in, whatever the gateway's is.
@@ -113,11 +113,11 @@ async function main(): Promise<number> {
     connect = async () => {
       const opened = await openStores(config, clock);
       close = opened.close;
-      return storeClient({ stores: opened.stores, plans: config.plans, clock, source, onAuditFailure, billing: billingFor(opened.stores) });
+      return storeClient({ stores: opened.stores, plans: config.catalogue.apis, clock, source, onAuditFailure, billing: billingFor(opened.stores) });
     };
   }
   try {
-    const result = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, plans: config.plans, writeLine: (line) => void process.stdout.write(`${line}\n`) });
+    const result = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, plans: config.catalogue.apis, writeLine: (line) => void process.stdout.write(`${line}\n`) });
     if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

@@ -72,7 +72,7 @@ describe('per-second rate', () => {
         const logger = createLogger({ service: 'rate-test', level: 'silent' });
         const recorder = createUsageRecorder({ store: stores.accountStore, clock: Date.now });
         recorders.push(recorder);
-        return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ upstreams: config.upstreams, clock: Date.now }), recorder, loops: createBackgroundLoops({ clock: Date.now }) });
+        return createApp({ config, stores: { ...stores, quotaStore: recording(stores.quotaStore, admittedAt) }, clock: Date.now, logger, metrics: createMetrics(), documents: createServiceDocuments({ catalogue: () => config.catalogue, clock: Date.now }), recorder, loops: createBackgroundLoops({ clock: Date.now }) });
       });
       servers.push(...await Promise.all(apps.map((app) => new Promise<http.Server>((resolve) => {
         const s = app.listen(0, '127.0.0.1', () => resolve(s));

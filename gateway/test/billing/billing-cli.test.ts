@@ -6,11 +6,13 @@ import Stripe from 'stripe';
 import { createStripeLocal } from '@tollgate/stripe-local';
 import type { StripeLocal } from '@tollgate/stripe-local';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
-import { BUILT_IN_PLANS } from '../../src/domain/plans';
+import { builtInPlanTable } from '../../src/config';
 import { disconnectRedis, useCloseAfterEach } from '../support/close-after-each';
 import { runGatewayScript, startGatewayProcess } from '../support/gateway-process';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 jest.setTimeout(90_000);
 
