@@ -9,6 +9,8 @@ import { createBillingCommands } from './billing/billing-cli';
 import type { BillingCommands } from './billing/billing-cli';
 import { createBilling } from './billing/create-billing';
 import { MEMORY_STORE_PATH, loadCliConfig } from './config';
+import { CATALOGUE_SCHEMA } from './domain/catalogue-schema';
+import type { CatalogueCommands } from './admin/cli-commands';
 import type { GatewayConfig } from './config';
 import { AdminTokenFixedError, fileAdminToken, openAdminToken } from './data/admin-token';
 import { appendAudit, auditedAccountStore } from './data/audited-account-store';
@@ -90,10 +92,17 @@ async function main(): Promise<number> {
   let close = (): void => undefined;
   let connect: () => Promise<OperatorClient>;
   let rotateAdminToken: RotateAdminToken;
+  // Loading the configuration read and validated the catalogue already: a bad one ended the CLI with its line.
+  const catalogue: CatalogueCommands = {
+    check: async () => ({ source: config.catalogue.source, digest: config.catalogue.digest, apis: Object.values(config.catalogue.apis).map((api) => ({ api: api.name, upstream: api.upstream, listed: api.listed, plans: Object.keys(api.plans) })) }),
+    schema: async () => CATALOGUE_SCHEMA,
+    reload: () => Promise.reject(new CliUsageError('catalogue reload asks a running gateway: set TOLLGATE_URL to its address, or send its process SIGHUP')),
+  };
   if (tollgateUrl) {
     const client = httpClient(tollgateUrl, tokenToSend(config));
     connect = async () => client;
     rotateAdminToken = client.rotateAdminToken;
+    catalogue.reload = client.reloadCatalogue;
   } else {
     // Changes made on the store are the CLI's, from this host.
     const source: AuditSource = { actor: { type: 'operator', id: `cli:${userInfo().username}@${hostname()}`, via: 'cli' }, from: hostname() };
@@ -117,7 +126,7 @@ async function main(): Promise<number> {
     };
   }
   try {
-    const result = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, plans: config.catalogue.apis, writeLine: (line) => void process.stdout.write(`${line}\n`) });
+    const result = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, catalogue, plans: config.catalogue.apis, writeLine: (line) => void process.stdout.write(`${line}\n`) });
     if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

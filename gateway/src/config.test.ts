@@ -49,7 +49,7 @@ describe('loadConfig', () => {
     expect(config.catalogue.source).toBe('CATALOGUE_FILE /etc/tollgate/catalogue.json');
     expect(config.warnings).toHaveLength(2);
     for (const line of config.warnings) expect(line).toMatch(/^(BURGER_URL|PLANS_FILE) is set, but CATALOGUE_FILE names the catalogue, .*: \1 is not used; unset it$/);
-    expect(() => loadConfig({ CATALOGUE_FILE: '/etc/tollgate/catalogue.yaml' }, () => 'apis:\n  weather:\n    title: Weather\n')).toThrow(/^CATALOGUE_FILE \/etc\/tollgate\/catalogue\.yaml, line 3: apis\.weather needs 'summary'$/);
+    expect(() => loadConfig({ CATALOGUE_FILE: '/etc/tollgate/catalogue.yaml' }, () => 'apis:\n  weather:\n    title: Weather\n')).toThrow(/^CATALOGUE_FILE \/etc\/tollgate\/catalogue\.yaml, line 2: apis\.weather needs 'summary'$/);
   });
 
   it('when GATEWAY_ROLE is unset, then one process does everything; api and worker need a shared store, and a worker streams no usage', () => {

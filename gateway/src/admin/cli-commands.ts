@@ -29,6 +29,10 @@ card payments (Stripe; STRIPE_SECRET_KEY and PUBLIC_URL):
   billing reconcile                                       compare every Stripe subscription with the store and repair drift
   billing account <id>                                    an account's Stripe customers, paid subscriptions (status, period end) and comp plans
   billing summary                                         monthly recurring revenue per currency, paid subscriptions by status
+the catalogue (CATALOGUE_FILE, or the built-in one):
+  catalogue check                                         read and validate the catalogue as the gateway would; its APIs and digest
+  catalogue schema                                        the catalogue file's JSON Schema
+  catalogue reload                                        a running gateway reads its catalogue again (needs TOLLGATE_URL; or send it SIGHUP)
 audit log and admin token:
   audit list [--account <id>] [--cursor <c>] [--limit <n>] [--oldest]   changes made to accounts, newest first
   audit export [--account <id>]                           every entry as JSON lines, oldest first
@@ -42,7 +46,7 @@ keys as one-key accounts (as before accounts):
 With TOLLGATE_URL (e.g. http://127.0.0.1:8080) it acts through that gateway's admin API, sending
 ADMIN_TOKEN or the token in its admin-token file; without it, on the store directly: REDIS_URL or
 REDIS_CLUSTER_NODES as the gateway has them, or the SQLite file STORE_PATH while no gateway holds it.
-billing sync and admin-token rotate need neither.`;
+billing sync, catalogue check and schema, and admin-token rotate need neither.`;
 
 /** A mistake in the command line; printed with the usage text, exit code 2. */
 export class CliUsageError extends Error {}
@@ -57,7 +61,18 @@ export interface CliDeps {
   writeLine: (line: string) => void;
   /** `billing sync`: the provider's catalogue and webhook endpoint, made without any store (billing/billing-cli.ts). */
   billingSync: () => Promise<unknown>;
+  /** `catalogue check`, `schema` and `reload` (cli.ts); unset: the commands say they are not available here. */
+  catalogue?: CatalogueCommands;
 }
+
+/** The catalogue's commands: none opens the store. */
+export interface CatalogueCommands {
+  check(): Promise<unknown>;
+  schema(): Promise<unknown>;
+  reload(): Promise<unknown>;
+}
+
+const NO_CATALOGUE = (): Promise<never> => Promise.reject(new CliUsageError('the catalogue commands are not available here'));
 
 const OPTIONS = {
   owner: { type: 'string' },
@@ -193,6 +208,9 @@ const COMMANDS: Record<string, Command> = {
   'admin-token rotate': { args: [], offline: (deps) => deps.rotateAdminToken() },
   // The provider's catalogue only: no store is opened.
   'billing sync': { args: [], offline: (deps) => deps.billingSync() },
+  'catalogue check': { args: [], offline: (deps) => deps.catalogue?.check() ?? NO_CATALOGUE() },
+  'catalogue schema': { args: [], offline: (deps) => deps.catalogue?.schema() ?? NO_CATALOGUE() },
+  'catalogue reload': { args: [], offline: (deps) => deps.catalogue?.reload() ?? NO_CATALOGUE() },
   'billing reconcile': { args: [], run: (_args, _values, _deps, client) => client.billing.reconcile() },
   'billing account': { args: ['<id>'], run: ([id = ''], _values, _deps, client) => client.billing.account(id) },
   'billing summary': { args: [], run: (_args, _values, _deps, client) => client.billing.summary() },
@@ -201,7 +219,7 @@ const COMMANDS: Record<string, Command> = {
 /** Runs one CLI command and returns what to print (JSON-serialisable; undefined: nothing more). */
 export async function runCliCommand(argv: string[], deps: CliDeps): Promise<unknown> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  const grouped = ['account', 'key', 'audit', 'admin-token', 'billing'].includes(positionals[0] ?? '');
+  const grouped = ['account', 'key', 'audit', 'admin-token', 'billing', 'catalogue'].includes(positionals[0] ?? '');
   const name = positionals.slice(0, grouped ? 2 : 1).join(' ');
   const args = positionals.slice(grouped ? 2 : 1);
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;

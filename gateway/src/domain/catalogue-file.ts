@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import type { Catalogue, CatalogueApi, CataloguePlan, ForwardableHeader } from './catalogue';
 import { CATALOGUE_SCHEMA, RESERVED_API_NAMES } from './catalogue-schema';
@@ -41,11 +41,16 @@ const validate = new Ajv({ allErrors: false, strict: true }).compile<{ apis: Rec
 /** The format a file's name says. */
 export const formatOf = (file: string): CatalogueFormat => (/\.json$/i.test(file) ? 'json' : 'yaml');
 
-/** Where a path of the document starts, as `line N` (1-based); the nearest written parent for a missing one. */
+/**
+ * Where a path of the document is written, as `line N` (1-based): the line of its key (an API's
+ * name, a setting's), or of the nearest written parent for a missing one.
+ */
 function lineOf(doc: Document, counter: LineCounter, segments: string[]): string {
-  for (let n = segments.length; n >= 0; n--) {
-    const node = doc.getIn(segments.slice(0, n), true) as { range?: [number, number, number] } | undefined;
-    if (node?.range) return `line ${counter.linePos(node.range[0]).line}`;
+  for (let n = segments.length; n > 0; n--) {
+    const parent = doc.getIn(segments.slice(0, n - 1), true);
+    const pair = isMap(parent) ? parent.items.find((item) => isScalar(item.key) && String(item.key.value) === segments[n - 1]) : undefined;
+    const range = isScalar(pair?.key) ? pair.key.range : (isSeq(parent) ? (parent.items[Number(segments[n - 1])] as { range?: [number, number, number] } | undefined)?.range : undefined);
+    if (range) return `line ${counter.linePos(range[0]).line}`;
   }
   return 'line 1';
 }
@@ -115,7 +120,7 @@ export function parseCatalogue(text: string, options: { source: string; format: 
   }
   const counter = new LineCounter();
   // JSON is YAML 1.2, so one parser gives both formats their line numbers.
-  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false, schema: 'core', version: '1.2' });
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: true, schema: 'core', version: '1.2' });
   const broken = doc.errors[0];
   if (broken) throw new Error(`${source}, line ${broken.linePos?.[0].line ?? 1}: ${broken.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '')}`);
   let value: unknown;
