@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { Account } from '../data/account-store';
+import type { BillingRecord } from '../data/billing-store';
 import { apiPlansOf, createBodyParser } from '../http/body';
 import type { PlanTable } from '../domain/plans';
 import type { BillingActions } from './billing-actions';
@@ -17,6 +18,7 @@ import {
   PORTAL_BODY,
   REDIRECT_SCHEMA,
 } from './billing-schemas';
+import { withdrawnFrom } from './billing-views';
 import type { BilledSubscription, BillingPage } from './billing-views';
 
 const CALLER = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] as const;
@@ -88,21 +90,23 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
     if (!SESSION_ID.test(req.params.session)) throw new AppError('NOT_FOUND', 'no checkout of this account has that id');
     sendOk(res, { subscription: await on().actions.confirmCheckout(account, req.params.session) }, BILLING_ROUTES.checkoutState.message);
   });
+  // As the billing page lists it: whether the catalogue still has what it pays for.
+  const billed = (api: string, record: BillingRecord): BilledSubscription => ({ api, ...record, withdrawn: withdrawnFrom(plans, api, record.plan) });
   router.put('/billing/subscriptions/:api', async (req, res) => {
     const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
     const { plan } = parseChange(req.body);
-    sendOk(res, { api: req.params.api, ...(await on().actions.changePlan(account, req.params.api, plan)) }, BILLING_ROUTES.change.message);
+    sendOk(res, billed(req.params.api, await on().actions.changePlan(account, req.params.api, plan)), BILLING_ROUTES.change.message);
   });
   router.delete('/billing/subscriptions/:api', async (req, res) => {
     const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
-    sendOk(res, { api: req.params.api, ...(await on().actions.cancel(account, req.params.api)) }, BILLING_ROUTES.cancel.message);
+    sendOk(res, billed(req.params.api, await on().actions.cancel(account, req.params.api)), BILLING_ROUTES.cancel.message);
   });
   router.post('/billing/subscriptions/:api/keep', async (req, res) => {
     const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
-    sendOk(res, { api: req.params.api, ...(await on().actions.keep(account, req.params.api)) }, BILLING_ROUTES.keep.message);
+    sendOk(res, billed(req.params.api, await on().actions.keep(account, req.params.api)), BILLING_ROUTES.keep.message);
   });
   router.post('/billing/portal', async (req, res) => {
     const { account } = await person(req);
