@@ -62,6 +62,8 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
   const parsePortal = createBodyParser<{ currency?: string }>(PORTAL_BODY);
   const router = Router();
   router.use('/billing', express.json({ limit: '4kb' }));
+  // As the billing page lists it: whether the catalogue still has what it pays for.
+  const billed = (api: string, record: BillingRecord): BilledSubscription => ({ api, ...record, withdrawn: withdrawnFrom(plans, api, record.plan) });
 
   router.get('/billing/status', async (req, res) => {
     const { account } = await authenticate(req);
@@ -88,10 +90,9 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
   router.get('/billing/checkout/:session', async (req, res) => {
     const { account } = await authenticate(req);
     if (!SESSION_ID.test(req.params.session)) throw new AppError('NOT_FOUND', 'no checkout of this account has that id');
-    sendOk(res, { subscription: await on().actions.confirmCheckout(account, req.params.session) }, BILLING_ROUTES.checkoutState.message);
+    const subscription = await on().actions.confirmCheckout(account, req.params.session);
+    sendOk(res, { subscription: subscription && billed(subscription.api, subscription) }, BILLING_ROUTES.checkoutState.message);
   });
-  // As the billing page lists it: whether the catalogue still has what it pays for.
-  const billed = (api: string, record: BillingRecord): BilledSubscription => ({ api, ...record, withdrawn: withdrawnFrom(plans, api, record.plan) });
   router.put('/billing/subscriptions/:api', async (req, res) => {
     const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
