@@ -82,7 +82,7 @@ function handlerOf(deps: ApiRoutesDeps, apiPlans: CatalogueApi, upstream: Upstre
   const rules = { keyHeader: deps.keyHeader, proxySecret: deps.proxySecret, forwardAuthorization: apiPlans.proxy.forward_headers.includes('authorization'), trust: deps.trust };
   const gate = createGate({ api, apiPlans, keyHeader: deps.keyHeader, quotaStore, clock, failMode: deps.quotaFailMode, failOpenCache: deps.failOpenCache }, (call, accountId, plan) => {
     const { req } = call;
-    upstream.forward(call, req.url ?? '', serviceHeaders(rules, req.headers, req.socket.remoteAddress, accountId, plan, call.requestId));
+    upstream.forward(call, req.url ?? '', serviceHeaders(rules, req.headers, req.socket.remoteAddress, accountId, plan, call.requestId, call.decision === 'playground'));
   });
   return (req, res, requestId, renderError, logged) => {
     const call = new ApiCall(context, req, res, requestId, renderError, logged);

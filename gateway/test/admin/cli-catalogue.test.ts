@@ -15,11 +15,14 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('tollgate catalogue', () => {
-  it('when check is run on a good file, then it prints where it was read from, its digest and each API; schema prints the published schema', async () => {
+  it('when check is run on a good file, then it prints where it was read from, its digest and each API (a table, or JSON with --json); schema prints the published schema as JSON', async () => {
     const file = path.join(dir, 'good.yaml');
     writeFileSync(file, `${BUILT_IN}  weather:\n    title: Weather\n    summary: Forecasts\n    upstream: http://127.0.0.1:9100\n    listed: false\n    plans:\n      free: { monthly_quota: 5, rate_per_second: 2, price: 0, currency: USD }\n`);
-    const [check, schema] = await Promise.all([runGatewayScript('src/cli.ts', ['catalogue', 'check'], { CATALOGUE_FILE: file, STORE_PATH: ':memory:' }), runGatewayScript('src/cli.ts', ['catalogue', 'schema'], { STORE_PATH: ':memory:' })]);
-    expect([check.code, check.stderr]).toEqual([0, '']);
+    const env = { CATALOGUE_FILE: file, STORE_PATH: ':memory:' };
+    const [check, table, schema] = await Promise.all([runGatewayScript('src/cli.ts', ['catalogue', 'check', '--json'], env), runGatewayScript('src/cli.ts', ['catalogue', 'check'], env), runGatewayScript('src/cli.ts', ['catalogue', 'schema'], { STORE_PATH: ':memory:' })]);
+    expect([check.code, check.stderr, table.code, table.stderr]).toEqual([0, '', 0, '']);
+    expect(table.stdout).toMatch(/^source +CATALOGUE_FILE /m);
+    expect(table.stdout).toMatch(/^weather +http:\/\/127\.0\.0\.1:9100 +false +free$/m);
     const printed = JSON.parse(check.stdout) as { source: string; digest: string; apis: { api: string; upstream: string; listed: boolean; plans: string[] }[] };
     expect(printed.source).toBe(`CATALOGUE_FILE ${file}`);
     expect(printed.digest).toMatch(/^[0-9a-f]{16}$/);

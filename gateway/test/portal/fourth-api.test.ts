@@ -48,7 +48,7 @@ beforeAll(async () => {
   const stripeUrl = await local.listen(0);
   const port = await freePort();
   const env = { CATALOGUE_FILE: catalogueFile, PUBLIC_URL: `http://127.0.0.1:${port}`, STRIPE_SECRET_KEY: 'sk_test_tollgate_catalogue', STRIPE_API_BASE: stripeUrl, SUPPORT_EMAIL: 'billing@tollgate.test' };
-  const sync = await runGatewayScript('src/cli.ts', ['billing', 'sync'], env);
+  const sync = await runGatewayScript('src/cli.ts', ['billing', 'sync', '--json'], env);
   if (sync.code !== 0) throw new Error(`billing sync failed: ${sync.stderr}`);
   const synced = JSON.parse(sync.stdout) as { products: { api: string; created: boolean }[]; prices: { api: string; plan: string; amount: number; currency: string; action: string }[]; webhook: { secret?: string } };
   expect(synced.products.filter((p) => p.api === 'weather')).toEqual([expect.objectContaining({ created: true })]);
@@ -142,6 +142,9 @@ describe('a fourth API, from another stack, on sale through the catalogue file a
     // The paid plan through the Stripe stand-in: its quota at once.
     await page.getByRole('link', { name: 'Subscriptions' }).click();
     await page.getByRole('button', { name: 'Subscribe to pro for weather' }).click();
+    const preview = page.getByRole('dialog');
+    await shows(preview.locator('#recurring'), '9.00 USD');
+    await preview.getByRole('button', { name: 'Continue to payment' }).click();
     await page.waitForURL(/\/checkout\/cs_test_/);
     await typeCard(page, '4242 4242 4242 4242');
     await page.waitForURL(/\/portal\/billing/);
