@@ -12,6 +12,8 @@ export interface Plan {
 
 /** One API's plans and the daily playground allowance for keys without an active subscription. */
 export interface ApiPlans {
+  /** What people read (the catalogue's title; a `PLANS_FILE` has none): Stripe's product name too. */
+  title?: string;
   playground_per_day: number;
   plans: Record<string, Plan>;
 }
