@@ -182,6 +182,17 @@ describe('a fourth API, from another stack, on sale through the catalogue file a
     await page.getByRole('heading', { name: 'Token', exact: true }).waitFor();
     expect(await page.getByRole('heading', { name: 'Weather', exact: true }).count()).toBe(0);
 
+    // Its usage stays readable: the portal's Usage page (marked withdrawn), the CSV export, the admin history.
+    await page.goto('/portal/usage');
+    const withdrawn = page.locator('section.usage.withdrawn[data-api="weather"]');
+    await shows(withdrawn.getByRole('heading', { level: 2 }), 'Weather (withdrawn)');
+    await shows(withdrawn.locator('details.data summary'), '1 day with calls');
+    const csv = await page.evaluate(async () => (await fetch('/dashboard/v1/usage/breakdown.csv')).text());
+    expect(csv).toMatch(/,endpoint,\/weather\/v1\/forecast\/\{city\},weather,\d+,/);
+    const [found] = ((await (await admin('GET', `accounts?email=${encodeURIComponent(email)}`)).json()) as { data: { items: { id: string }[] } }).data.items;
+    const history = (await (await admin('GET', `accounts/${found!.id}/history`)).json()) as { data: { days: { api: string; counts: Record<string, number> }[] } };
+    expect(history.data.days.filter((d) => d.api === 'weather').reduce((sum, d) => sum + d.counts['2xx']!, 0)).toBeGreaterThanOrEqual(7);
+
     // A bad file leaves the running catalogue in place, with its line in the answer.
     writeFileSync(catalogueFile, `${BUILT_IN}  weather:\n    title: Weather\n`);
     const bad = await admin('POST', 'catalogue/reload');
