@@ -192,6 +192,8 @@ describe('a fourth API, from another stack, on sale through the catalogue file a
     const [found] = ((await (await admin('GET', `accounts?email=${encodeURIComponent(email)}`)).json()) as { data: { items: { id: string }[] } }).data.items;
     const history = (await (await admin('GET', `accounts/${found!.id}/history`)).json()) as { data: { days: { api: string; counts: Record<string, number> }[] } };
     expect(history.data.days.filter((d) => d.api === 'weather').reduce((sum, d) => sum + d.counts['2xx']!, 0)).toBeGreaterThanOrEqual(7);
+    await operator.page.goto(`/admin/accounts/${found!.id}`);
+    await operator.page.getByRole('heading', { name: 'Weather (withdrawn), the last 30 days' }).waitFor();
 
     // A bad file leaves the running catalogue in place, with its line in the answer.
     writeFileSync(catalogueFile, `${BUILT_IN}  weather:\n    title: Weather\n`);
