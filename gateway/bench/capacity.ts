@@ -1,12 +1,14 @@
 import Redis from 'ioredis';
 import { parseApiKey } from '../src/domain/api-key';
-import { BUILT_IN_PLANS } from '../src/domain/plans';
+import { builtInPlanTable } from '../src/config';
 import { dayWindow, monthWindow } from '../src/domain/windows';
 import type { HistoryCount } from '../src/data/account-store';
 import { HISTORY_OUTCOMES } from '../src/data/account-store';
 import { createRedisStores } from '../src/data/redis/redis-stores';
 import { redisKeys } from '../src/data/redis/redis-keys';
 import { startRedisServer } from '../test/support/redis-server';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 /**
  * "Capacity on paper": what one account, key, per-second log and day of history cost Redis in

@@ -3,7 +3,10 @@ import express from 'express';
 import type { ErrorRequestHandler, Express, RequestHandler, Router } from 'express';
 import { AppError, createErrorHandler, createHealthRoutes, createNotFoundHandler, createRequestIdMiddleware, createRequestLogger } from '@tollgate/envelope';
 import type { createLogger } from '@tollgate/envelope';
+import { readCatalogue } from './config';
 import type { GatewayConfig } from './config';
+import { createCatalogueReloader, createLiveCatalogue } from './data/live-catalogue';
+import type { CatalogueReload, LiveCatalogue } from './data/live-catalogue';
 import type { Stores } from './data/stores';
 import type { ServiceDocuments } from './data/service-documents';
 import type { UsageRecorder } from './data/usage-recorder';
@@ -69,18 +72,45 @@ export interface AppDeps {
   events?: Events;
   /** The process's background loops (the rooms' jobs run there), shown in `/readyz`. */
   loops: BackgroundLoops;
+  /** The catalogue in force (main.ts keeps it, and reloads it on SIGHUP); unset: made from the config's. */
+  catalogue?: LiveCatalogue;
+  /** Reads the catalogue again and puts it in force (the admin route); unset: built here, as main.ts builds it. */
+  reloadCatalogue?: (by: AuditSource) => Promise<CatalogueReload>;
 }
 
-/** The deps with every room built: what an unset mailer, events or billing becomes. */
-type Composed = AppDeps & { mailer: Mailer; events: Events; billing: Billing };
+/** The deps with every room built: what an unset mailer, events, billing or catalogue becomes. */
+type Composed = AppDeps & { mailer: Mailer; events: Events; billing: Billing; catalogue: LiveCatalogue; reloadCatalogue: (by: AuditSource) => Promise<CatalogueReload> };
 
 function compose(deps: AppDeps): Composed {
+  const catalogue = deps.catalogue ?? createLiveCatalogue(deps.config.catalogue, deps.logger);
+  const withCatalogue = { ...deps, catalogue };
   const mailer = deps.mailer ?? (deps.config.smtpUrl ? createSmtpMailer(deps.config.smtpUrl, deps.config.mailFrom) : createLogMailer(deps.logger, deps.config.mailFrom));
-  const events = deps.events ?? createEventsFor(deps, mailer);
+  const events = deps.events ?? createEventsFor(withCatalogue, mailer);
   // Subscription changes are told from these stores, whichever room makes them.
   const stores = events.stores;
-  const billing = deps.billing ?? createBillingFor({ ...deps, stores }, mailer, events);
-  return { ...deps, stores, mailer, events, billing };
+  const billing = deps.billing ?? createBillingFor({ ...withCatalogue, stores }, mailer, events);
+  const reloadCatalogue = deps.reloadCatalogue ?? createCatalogueReloaderFor(withCatalogue, billing);
+  return { ...deps, stores, mailer, events, billing, catalogue, reloadCatalogue };
+}
+
+/**
+ * Reloads the catalogue from where the config says it is; where billing's fleet work runs (role
+ * all or worker), paid plans a reload withdrew are then ended at their period's end.
+ */
+export function createCatalogueReloaderFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger'> & { catalogue: LiveCatalogue }, billing: Pick<Billing, 'endWithdrawn'>): (by: AuditSource) => Promise<CatalogueReload> {
+  const { config } = deps;
+  const audit = auditDeps(deps);
+  return createCatalogueReloader({
+    audit: (entry) => deps.stores.auditLog.append(entry).then(
+      () => undefined,
+      (err: unknown) => audit.onAuditFailure(entry, err as Error),
+    ),
+    live: deps.catalogue,
+    read: () => readCatalogue(config.catalogueSource),
+    clock: deps.clock,
+    logger: deps.logger,
+    ...(config.role === 'api' ? {} : { follow: async () => ({ withdrawals: await billing.endWithdrawn() }) }),
+  });
 }
 
 // Store failures outside the proxy path (admin, dashboard) are 503s too, never 500s.
@@ -109,22 +139,17 @@ export function createGatewayListener(deps: AppDeps): { app: Express; listener: 
 }
 
 function apiDeps(deps: Composed): ApiRoutesDeps {
-  const { config } = deps;
+  const { config, catalogue } = deps;
   const failOpenCache = new FailOpenCache();
   // A revocation anywhere must reach this cache, or failing open would serve a revoked key.
   if (config.quotaFailMode === 'open') deps.stores.quotaStore.onRevoked((keyId) => failOpenCache.forgetId(keyId), (heard) => failOpenCache.restart(heard));
   return {
     failOpenCache,
     recorder: deps.recorder,
-    plans: config.plans,
-    upstreams: config.upstreams,
+    catalogue,
     keyHeader: config.keyHeader,
     proxySecret: config.proxySecret,
     quotaFailMode: config.quotaFailMode,
-    upstreamTimeoutMs: config.upstreamTimeoutMs,
-    upstreamMaxSockets: config.upstreamMaxSockets,
-    forwardAuthorization: config.forwardAuthorization,
-    forwardSetCookie: config.forwardSetCookie,
     quotaStore: deps.stores.quotaStore,
     documents: deps.documents,
     cors: createCorsPolicy(config.corsOrigins, config.keyHeader),
@@ -139,7 +164,12 @@ function apiDeps(deps: Composed): ApiRoutesDeps {
 }
 
 function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCache: FailOpenCache): Express {
-  const { config, stores, clock, logger, metrics } = deps;
+  const { config, stores, clock, logger, metrics, catalogue } = deps;
+  const { plans } = catalogue;
+  // A document a reload moved, or of an API it changed, is asked for again.
+  catalogue.onChange((_next, changes) => {
+    for (const api of changes.changed) deps.documents.askAgain(api);
+  });
   const adminToken = deps.adminToken ?? fixedAdminToken(config.adminToken);
   // One check for every door the admin token opens: wrong tokens are counted per network across them.
   const adminCheck = createAdminTokenCheck({ token: adminToken, sessionStore: stores.sessionStore, clock });
@@ -164,17 +194,18 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
   app.use(billing.webhookRoute);
   app.use(['/admin/billing', '/admin/v1/billing'], noStore);
   app.use(billing.adminRoutes(createAdminAuth(adminCheck)));
-  app.use('/admin/v1', noStore, createAdminRoutes({ adminCheck, plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
+  app.use('/admin/v1', noStore, createAdminRoutes({ adminCheck, plans, catalogue: () => catalogue.current(), reloadCatalogue: deps.reloadCatalogue, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
   app.use(
     createConsoleRoutes({
       adminCheck,
       operatorEmails: config.operatorEmails,
       sessionStore: stores.sessionStore,
       accountStore: stores.accountStore,
-      actionsFor: createAccountActions({ plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }),
-      plans: config.plans,
+      actionsFor: createAccountActions({ plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }),
+      plans,
+      catalogue: () => catalogue.current(),
       billing: consoleBillingView(billing),
-      health: createUpstreamHealth({ upstreams: config.upstreams, clock }),
+      health: createUpstreamHealth({ catalogue: () => catalogue.current(), clock }),
       operatorRoutes: operatorRouteDocs(),
       // The portal's codes (their store, tries and limits), for operators' sign-in and customers' proofs.
       codes: { ...createCodes({ sessionStore: stores.sessionStore, mailer, clock, signInsPerHour: config.signInsPerHour }), field: CODE_FIELD, ttlMs: CODE_TTL_MS },
@@ -187,7 +218,8 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
   app.use(
     '/dashboard/v1',
     createDashboardRoutes({
-      plans: config.plans,
+      plans,
+      catalogue: () => catalogue.current(),
       keyHeader: config.keyHeader,
       accountStore: stores.accountStore,
       quotaStore: stores.quotaStore,
@@ -195,7 +227,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       signupsPerHour: config.signupsPerHour,
       keysCreatedPerDay: config.keysCreatedPerDay,
       keysRevokedPerDay: config.keysRevokedPerDay,
-      readUsage: (record, nowMs) => readUsage(record, config.plans, stores.quotaStore, nowMs),
+      readUsage: (record, nowMs) => readUsage(record, plans, stores.quotaStore, nowMs),
       sessionStore: stores.sessionStore,
       mailer,
       signInsPerHour: config.signInsPerHour,
@@ -212,9 +244,9 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
   const authenticate = createDashboardAuth(callers);
   app.use('/dashboard/v1', noStore, billing.routes(authenticate, createPersonAuth(callers, 'start a checkout, change, cancel or keep a paid plan, or open the billing portal')));
   app.use('/dashboard/v1', noStore, events.routes(authenticate, customerSource));
-  app.use(createPortalRoutes({ keyHeader: config.keyHeader, apis: Object.keys(config.upstreams) }));
+  app.use(createPortalRoutes({ keyHeader: config.keyHeader, apis: () => Object.keys(plans) }));
   for (const router of deps.routers ?? []) app.use(router);
-  app.use(createApiRoutes(handlers));
+  app.use(createApiRoutes(handlers, catalogue));
   app.use(createNotFoundHandler(), storeErrors, createErrorHandler(logger));
   return app;
 }
@@ -229,7 +261,7 @@ const auditDeps = ({ stores, logger }: Pick<AppDeps, 'stores' | 'logger'>): Audi
 const BILLING_SOURCE: AuditSource = { actor: { type: 'system', id: 'billing', via: 'billing' }, from: null };
 
 /** The billing room from the config (no jobs: main.ts starts those on the one it builds); its payment changes are told to the events room. */
-export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'loops'>, mailer: Mailer, events?: Pick<Events, 'billingNotice'>): Billing {
+export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'loops'> & { catalogue: LiveCatalogue }, mailer: Mailer, events?: Pick<Events, 'billingNotice'>): Billing {
   const { config, stores } = deps;
   const audit = auditDeps(deps);
   return createBilling({
@@ -241,7 +273,7 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
     ...(events ? { onNotice: (notice) => events.billingNotice(notice) } : {}),
     config: config.billing,
     supportEmail: config.supportEmail,
-    plans: config.plans,
+    plans: deps.catalogue.plans,
     billingStore: auditedBillingStore(stores.billingStore, stores.accountStore, auditDeps(deps), BILLING_SOURCE),
     accountStore: auditedAccountStore(stores.accountStore, auditDeps(deps), BILLING_SOURCE),
     mailer,
@@ -251,9 +283,9 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
 }
 
 /** The events room from the config (no jobs: main.ts starts those on the one it builds). */
-export function createEventsFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'metrics' | 'loops'>, mailer: Mailer): Events {
+export function createEventsFor(deps: Pick<AppDeps, 'config' | 'stores' | 'clock' | 'logger' | 'metrics' | 'loops'> & { catalogue: LiveCatalogue }, mailer: Mailer): Events {
   const { config } = deps;
-  return createEvents({ config: config.events, plans: config.plans, stores: deps.stores, mailer, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, loops: deps.loops, audit: auditDeps(deps), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
+  return createEvents({ config: config.events, plans: deps.catalogue.plans, stores: deps.stores, mailer, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, loops: deps.loops, audit: auditDeps(deps), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
 }
 
 const sendMetrics = (metrics: GatewayMetrics): RequestHandler => async (_req, res) => {

@@ -4,6 +4,8 @@ import { CliUsageError, runCliCommand } from './admin/cli-commands';
 import type { OperatorClient, RotateAdminToken } from './admin/operator-client';
 import type { BillingCommands } from './billing/billing-cli';
 import { MEMORY_STORE_PATH, loadCliConfig } from './config';
+import { CATALOGUE_SCHEMA } from './domain/catalogue-schema';
+import type { CatalogueCommands } from './admin/cli-commands';
 import type { GatewayConfig } from './config';
 import { AdminTokenFixedError, fileAdminToken, openAdminToken } from './data/admin-token';
 import type { AuditSource } from './data/audited-account-store';
@@ -43,7 +45,7 @@ async function openStores(config: GatewayConfig, clock: () => number): Promise<{
       const where = config.redisUrl ? `Redis at ${withoutPassword(config.redisUrl)}` : `the Redis Cluster at ${config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')}`;
       throw new Error(`${where} is not reachable: start it, set ${config.redisUrl ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES'} to the gateway's, or TOLLGATE_URL to go through a running gateway`);
     }
-    return { stores: withSealedSecrets(createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.plans) }), box), close: () => redis.disconnect() };
+    return { stores: withSealedSecrets(createRedisStores(redis, { clock, timeoutMs: 5_000, logger, apis: Object.keys(config.catalogue.apis) }), box), close: () => redis.disconnect() };
   }
   const through = `set TOLLGATE_URL=http://127.0.0.1:${config.port || 8080} to act through the running gateway's admin API`;
   if (config.storePath === MEMORY_STORE_PATH) throw new Error(`STORE_PATH=:memory: keeps nothing outside one gateway process: ${through}`);
@@ -80,7 +82,7 @@ async function main(): Promise<number> {
     const logger = createLogger({ service: 'gateway-cli', level: 'error' });
     const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
     mailers.push(mailer);
-    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.plans, billingStore: stores.billingStore, accountStore: auditedAccountStore(stores.accountStore, { auditLog: stores.auditLog, onAuditFailure }, BILLING_BY_CLI), mailer, clock, logger });
+    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.catalogue.apis, billingStore: stores.billingStore, accountStore: auditedAccountStore(stores.accountStore, { auditLog: stores.auditLog, onAuditFailure }, BILLING_BY_CLI), mailer, clock, logger });
     return billing.enabled ? createBillingCommands(billing) : BILLING_OFF;
   };
   // The provider's catalogue alone: an in-memory store stands in, whatever the gateway's is.
@@ -91,11 +93,18 @@ async function main(): Promise<number> {
   let close = (): void => undefined;
   let connect: () => Promise<OperatorClient>;
   let rotateAdminToken: RotateAdminToken;
+  // Loading the configuration read and validated the catalogue already: a bad one ended the CLI with its line.
+  const catalogue: CatalogueCommands = {
+    check: async () => ({ source: config.catalogue.source, digest: config.catalogue.digest, apis: Object.values(config.catalogue.apis).map((api) => ({ api: api.name, upstream: api.upstream, listed: api.listed, plans: Object.keys(api.plans) })) }),
+    schema: async () => CATALOGUE_SCHEMA,
+    reload: () => Promise.reject(new CliUsageError('catalogue reload asks a running gateway: set TOLLGATE_URL to its address, or send its process SIGHUP')),
+  };
   if (tollgateUrl) {
     const { httpClient } = await import('./admin/http-operator-client.js');
     const client = httpClient(tollgateUrl, tokenToSend(config));
     connect = async () => client;
     rotateAdminToken = client.rotateAdminToken;
+    catalogue.reload = client.reloadCatalogue;
   } else {
     // Changes made on the store are the CLI's, from this host.
     const source: AuditSource = { actor: { type: 'operator', id: `cli:${userInfo().username}@${hostname()}`, via: 'cli' }, from: hostname() };
@@ -117,11 +126,11 @@ async function main(): Promise<number> {
       const opened = await openStores(config, clock);
       close = opened.close;
       const { storeClient } = await import('./admin/operator-client.js');
-      return storeClient({ stores: opened.stores, plans: config.plans, clock, source, onAuditFailure, billing: await billingFor(opened.stores) });
+      return storeClient({ stores: opened.stores, plans: config.catalogue.apis, clock, source, onAuditFailure, billing: await billingFor(opened.stores) });
     };
   }
   try {
-    const printed = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, plans: config.plans, writeLine: (line) => void process.stdout.write(`${line}\n`) });
+    const printed = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, catalogue, plans: config.catalogue.apis, writeLine: (line) => void process.stdout.write(`${line}\n`) });
     if (printed !== undefined) process.stdout.write(`${printed}\n`);
     return 0;
   } finally {

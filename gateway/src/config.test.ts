@@ -1,6 +1,16 @@
 import path from 'node:path';
-import { loadConfig } from './config';
-import { BUILT_IN_PLANS } from './domain/plans';
+import { builtInPlanTable, loadConfig } from './config';
+import { plainPlanTable } from './domain/catalogue';
+
+const usd = (monthly_quota: number, rate_per_second: number, price: number) => ({ monthly_quota, rate_per_second, price, currency: 'USD' });
+const eur = (monthly_quota: number, rate_per_second: number, price: number) => ({ monthly_quota, rate_per_second, price, currency: 'EUR' });
+
+// The plan table that was code before the catalogue (domain/plans.ts at 39cad27): the built-in catalogue must sell exactly it.
+const BUILT_IN_PLANS = {
+  burger: { playground_per_day: 0, plans: { free: usd(24_000, 5, 0), starter: usd(290_000, 12, 575), pro: usd(1_230_000, 30, 1_690), scale: usd(4_400_000, 80, 3_940) } },
+  token: { playground_per_day: 10, plans: { free: eur(11_500, 3, 0), starter: eur(135_000, 8, 950), pro: eur(650_000, 15, 2_500), scale: eur(3_250_000, 30, 5_950) } },
+  logs: { playground_per_day: 10, plans: { free: eur(5_400, 3, 0), starter: eur(118_000, 8, 1_390), pro: eur(720_000, 20, 4_550), business: eur(4_700_000, 50, 13_400) } },
+};
 
 const plansFile = JSON.stringify({ token: { playground_per_day: 0, plans: { only: { monthly_quota: 5, rate_per_second: 1, price: 0, currency: 'EUR' } } } });
 
@@ -10,14 +20,36 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 8080,
       keyHeader: 'x-tollgate-key',
-      upstreams: { burger: 'http://127.0.0.1:8081', token: 'http://127.0.0.1:8082', logs: 'http://127.0.0.1:8083' },
-      plans: BUILT_IN_PLANS,
-      plansSource: 'built-in',
       quotaFailMode: 'closed',
       redisTimeoutMs: 250,
     });
     expect(config.redisUrl).toBeUndefined();
     expect(config.adminToken).toBeUndefined();
+    expect(config.catalogue.source).toBe('built-in');
+    expect(Object.values(config.catalogue.apis).map((api) => [api.name, api.upstream, api.openapi, api.proxy])).toEqual([
+      ['burger', 'http://127.0.0.1:8081', 'http://127.0.0.1:8081/v1/openapi.json', { timeout_ms: 15_000, max_connections: 256, forward_headers: [], forward_set_cookie: false }],
+      ['token', 'http://127.0.0.1:8082', 'http://127.0.0.1:8082/v1/openapi.json', { timeout_ms: 15_000, max_connections: 256, forward_headers: [], forward_set_cookie: false }],
+      ['logs', 'http://127.0.0.1:8083', 'http://127.0.0.1:8083/v1/openapi.json', { timeout_ms: 15_000, max_connections: 256, forward_headers: [], forward_set_cookie: false }],
+    ]);
+    expect(plainPlanTable(config.catalogue)).toEqual(BUILT_IN_PLANS);
+    expect(builtInPlanTable()).toEqual(BUILT_IN_PLANS);
+  });
+
+  it('when BURGER_URL, TOKEN_URL or LOGS_URL is set without CATALOGUE_FILE, then it moves that API of the built-in catalogue, its document and readiness check with it', () => {
+    const config = loadConfig({ TOKEN_URL: 'http://token.internal:9000/' });
+    expect(config.catalogue.apis.token).toMatchObject({ upstream: 'http://token.internal:9000', openapi: 'http://token.internal:9000/v1/openapi.json', health: 'http://token.internal:9000/readyz' });
+    expect(config.catalogue.apis.burger?.upstream).toBe('http://127.0.0.1:8081');
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('when CATALOGUE_FILE is set beside a shorthand, then the file is the catalogue and each shorthand set is one warning line saying it is not used', () => {
+    const file = JSON.stringify({ apis: { weather: { title: 'Weather', summary: 'Forecasts', upstream: 'http://127.0.0.1:9100', plans: { free: { monthly_quota: 100, rate_per_second: 2, price: 0, currency: 'USD' } } } } });
+    const config = loadConfig({ CATALOGUE_FILE: '/etc/tollgate/catalogue.json', BURGER_URL: 'http://b:1', PLANS_FILE: '/etc/plans.json' }, () => file);
+    expect(Object.keys(config.catalogue.apis)).toEqual(['weather']);
+    expect(config.catalogue.source).toBe('CATALOGUE_FILE /etc/tollgate/catalogue.json');
+    expect(config.warnings).toHaveLength(2);
+    for (const line of config.warnings) expect(line).toMatch(/^(BURGER_URL|PLANS_FILE) is set, but CATALOGUE_FILE names the catalogue, .*: \1 is not used; unset it$/);
+    expect(() => loadConfig({ CATALOGUE_FILE: '/etc/tollgate/catalogue.yaml' }, () => 'apis:\n  weather:\n    title: Weather\n')).toThrow(/^CATALOGUE_FILE \/etc\/tollgate\/catalogue\.yaml, line 2: apis\.weather needs 'summary'$/);
   });
 
   it('when GATEWAY_ROLE is unset, then one process does everything; api and worker need a shared store, and a worker streams no usage', () => {
@@ -65,9 +97,10 @@ describe('loadConfig', () => {
     ]);
   });
 
-  it('when FORWARD_AUTHORIZATION or FORWARD_SET_COOKIE name APIs, then those are read; none by default; an API the gateway does not route is refused', () => {
-    expect(loadConfig({})).toMatchObject({ forwardAuthorization: [], forwardSetCookie: [] });
-    expect(loadConfig({ FORWARD_AUTHORIZATION: ' token, logs,token ', FORWARD_SET_COOKIE: 'burger' })).toMatchObject({ forwardAuthorization: ['token', 'logs'], forwardSetCookie: ['burger'] });
+  it('when FORWARD_AUTHORIZATION or FORWARD_SET_COOKIE name APIs, then those APIs\' proxy settings say so; none by default; an API the gateway does not route is refused', () => {
+    const proxyOf = (config: ReturnType<typeof loadConfig>) => Object.fromEntries(Object.values(config.catalogue.apis).map((api) => [api.name, [api.proxy.forward_headers, api.proxy.forward_set_cookie]]));
+    expect(proxyOf(loadConfig({}))).toEqual({ burger: [[], false], token: [[], false], logs: [[], false] });
+    expect(proxyOf(loadConfig({ FORWARD_AUTHORIZATION: ' token, logs,token ', FORWARD_SET_COOKIE: 'burger' }))).toEqual({ burger: [[], true], token: [['authorization'], false], logs: [['authorization'], false] });
     expect(() => loadConfig({ FORWARD_AUTHORIZATION: 'token,weather' })).toThrow(/^FORWARD_AUTHORIZATION names weather, which the gateway does not route; APIs are burger, token, logs$/);
     expect(() => loadConfig({ FORWARD_SET_COOKIE: 'burger', PLANS_FILE: '/etc/plans.json' }, () => plansFile)).toThrow(/^FORWARD_SET_COOKIE names burger, which the gateway does not route; APIs are token$/);
     expect(() => loadConfig({ FORWARD_SET_COOKIE: 'Token;logs' })).toThrow(/^FORWARD_SET_COOKIE must be API names, comma-separated/);
@@ -75,8 +108,8 @@ describe('loadConfig', () => {
 
   it('when PLANS_FILE is valid, then it replaces the table and only its APIs are routed', () => {
     const config = loadConfig({ PLANS_FILE: '/etc/plans.json', KEY_HEADER: 'X-Api-Key' }, () => plansFile);
-    expect(Object.keys(config.plans)).toEqual(['token']);
-    expect(config.upstreams).toEqual({ token: 'http://127.0.0.1:8082' });
+    expect(Object.keys(config.catalogue.apis)).toEqual(['token']);
+    expect(config.catalogue.apis.token?.upstream).toBe('http://127.0.0.1:8082');
     expect(config.keyHeader).toBe('x-api-key');
   });
 

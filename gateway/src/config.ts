@@ -1,11 +1,15 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIPv6 } from 'node:net';
 import proxyAddr from 'proxy-addr';
 import { parseEnv, secretSchema } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
-import { BUILT_IN_PLANS } from './domain/plans';
+import { plainPlanTable } from './domain/catalogue';
+import type { Catalogue, CatalogueApi } from './domain/catalogue';
 import type { PlanTable } from './domain/plans';
+import { formatOf, parseCatalogue } from './domain/catalogue-file';
+import type { CatalogueDefaults } from './domain/catalogue-file';
 import { parsePlanTable } from './domain/plans-file';
 import { parseCorsOrigins } from './domain/cors-origins';
 import { normaliseEmail } from './domain/email';
@@ -55,17 +59,14 @@ export interface GatewayConfig {
   operatorEmails: string[];
   /** Lower-case name of the header carrying the API key. */
   keyHeader: string;
-  /** Service base URL per API. */
-  upstreams: Record<string, string>;
   proxySecret?: string;
-  plans: PlanTable;
-  /** Where the plan table came from (`built-in` or the file path), for logs. */
-  plansSource: string;
+  /** The catalogue as read at start (a reload reads {@link catalogueSource} again: data/live-catalogue.ts). */
+  catalogue: Catalogue;
+  /** Where the catalogue is read from, for a reload. */
+  catalogueSource: CatalogueSource;
   quotaFailMode: 'closed' | 'open';
   logLevel: string;
   redisTimeoutMs: number;
-  upstreamTimeoutMs: number;
-  upstreamMaxSockets: number;
   signupsPerHour: number;
   /** Keys an account may create (`KEYS_CREATED_PER_DAY`) and revoke (`KEYS_REVOKED_PER_DAY`) itself in one UTC day. */
   keysCreatedPerDay: number;
@@ -84,10 +85,6 @@ export interface GatewayConfig {
   sessionTtlHours: number;
   /** The portal's origin for links in mail (e.g. `https://api.example.com`); unset: the request's own. */
   publicUrl?: string;
-  /** APIs whose services receive the client's `Authorization` header (`FORWARD_AUTHORIZATION`); none by default. */
-  forwardAuthorization: readonly string[];
-  /** APIs whose services' `Set-Cookie` reaches the client (`FORWARD_SET_COOKIE`); none by default. */
-  forwardSetCookie: readonly string[];
   /** One line each about settings that work together badly, logged as warnings at start. */
   warnings: string[];
   /** Card payments through Stripe; unset (no `STRIPE_SECRET_KEY`): paid plans show their prices and say whom to ask. */
@@ -181,9 +178,10 @@ interface Env {
   ADMIN_TOKEN_FILE?: string;
   OPERATOR_EMAILS?: string;
   KEY_HEADER: string;
-  BURGER_URL: string;
-  TOKEN_URL: string;
-  LOGS_URL: string;
+  CATALOGUE_FILE?: string;
+  BURGER_URL?: string;
+  TOKEN_URL?: string;
+  LOGS_URL?: string;
   PROXY_SECRET?: string;
   PLANS_FILE?: string;
   QUOTA_FAIL_MODE: 'closed' | 'open';
@@ -266,12 +264,124 @@ function parseClusterNodes(value: string): ClusterNode[] {
 
 const apiList = { type: 'string', pattern: '^\\s*([a-z][a-z0-9_-]*(\\s*,\\s*[a-z][a-z0-9_-]*)*)?\\s*$', description: 'API names, comma-separated (such as token,logs)' };
 
-/** The APIs a comma-separated list names; each must be one the gateway routes. */
+/** The APIs a comma-separated list names; each must be one the catalogue has. */
 function parseApiList(variable: string, value: string | undefined, routed: readonly string[]): string[] {
   const names = [...new Set((value ?? '').split(',').map((name) => name.trim()).filter(Boolean))];
   const unknown = names.filter((name) => !routed.includes(name));
   if (unknown.length) throw new Error(`${variable} names ${unknown.join(', ')}, which the gateway does not route; APIs are ${routed.join(', ')}`);
   return names;
+}
+
+/** The built-in catalogue (gateway/catalogue/built-in.yaml): two levels up from both src/ and dist/. */
+export const BUILT_IN_CATALOGUE = path.resolve(__dirname, '../catalogue/built-in.yaml');
+
+/**
+ * The variables that set an API of the built-in catalogue's upstream: shorthands from before the
+ * catalogue, used only without CATALOGUE_FILE.
+ */
+const UPSTREAM_SHORTHANDS = { BURGER_URL: 'burger', TOKEN_URL: 'token', LOGS_URL: 'logs' } as const;
+type Shorthand = keyof typeof UPSTREAM_SHORTHANDS | 'PLANS_FILE' | 'FORWARD_AUTHORIZATION' | 'FORWARD_SET_COOKIE';
+
+/** Where the catalogue comes from: read at start, and again by each reload. */
+export interface CatalogueSource {
+  /** `CATALOGUE_FILE`, absolute; unset: the built-in catalogue with the shorthands below. */
+  file?: string;
+  /** `PLANS_FILE`: replaces the built-in catalogue's plans, and serves only the APIs it names. */
+  plansFile?: string;
+  /** `BURGER_URL`, `TOKEN_URL`, `LOGS_URL`: upstreams of the built-in APIs, by API. */
+  upstreams: Record<string, string>;
+  /** `FORWARD_AUTHORIZATION` and `FORWARD_SET_COOKIE` as they were set (checked against the catalogue's APIs). */
+  forwardAuthorization?: string;
+  forwardSetCookie?: string;
+  /** `UPSTREAM_TIMEOUT_MS`, `UPSTREAM_MAX_SOCKETS`: each API's proxy settings unless it says. */
+  defaults: CatalogueDefaults;
+}
+
+function catalogueSourceOf(e: Env): CatalogueSource {
+  const upstreams: Record<string, string> = {};
+  for (const [variable, api] of Object.entries(UPSTREAM_SHORTHANDS)) {
+    const value = e[variable as keyof typeof UPSTREAM_SHORTHANDS];
+    if (value) upstreams[api] = value;
+  }
+  const source: CatalogueSource = { upstreams, defaults: { timeoutMs: e.UPSTREAM_TIMEOUT_MS, maxConnections: e.UPSTREAM_MAX_SOCKETS } };
+  if (e.CATALOGUE_FILE) source.file = path.resolve(e.CATALOGUE_FILE);
+  if (e.PLANS_FILE) source.plansFile = e.PLANS_FILE;
+  if (e.FORWARD_AUTHORIZATION) source.forwardAuthorization = e.FORWARD_AUTHORIZATION;
+  if (e.FORWARD_SET_COOKIE) source.forwardSetCookie = e.FORWARD_SET_COOKIE;
+  return source;
+}
+
+/** One line for each shorthand set beside CATALOGUE_FILE, which the catalogue file supersedes. */
+function supersededShorthands(e: Env): string[] {
+  if (!e.CATALOGUE_FILE) return [];
+  const set = ([...Object.keys(UPSTREAM_SHORTHANDS), 'PLANS_FILE', 'FORWARD_AUTHORIZATION', 'FORWARD_SET_COOKIE'] as Shorthand[]).filter((name) => e[name] !== undefined);
+  return set.map((name) => `${name} is set, but CATALOGUE_FILE names the catalogue, which says each API's upstream, plans and proxy settings: ${name} is not used; unset it`);
+}
+
+let builtInText: string | undefined;
+
+/** Reads the built-in catalogue's file once: it is part of the gateway, not the operator's. */
+function builtInCatalogueText(): string {
+  builtInText ??= readFileSync(BUILT_IN_CATALOGUE, 'utf8');
+  return builtInText;
+}
+
+const read = (variable: string, file: string, readFile: (path: string) => string): string => {
+  try {
+    return readFile(file);
+  } catch (err) {
+    throw new Error(`${variable} ${file} cannot be read: ${(err as Error).message}`);
+  }
+};
+
+/**
+ * Reads and validates the catalogue the source names: CATALOGUE_FILE, or the built-in one with the
+ * shorthands applied (PLANS_FILE's plans, in its order; BURGER_URL…; FORWARD_*). Throws an Error
+ * whose message is one line naming the file, the line and the place. A reload calls it again.
+ */
+export function readCatalogue(source: CatalogueSource, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): Catalogue {
+  if (source.file) {
+    const label = `CATALOGUE_FILE ${source.file}`;
+    return parseCatalogue(read('CATALOGUE_FILE', source.file, readFile), { source: label, format: formatOf(source.file), defaults: source.defaults });
+  }
+  const text = builtInCatalogueText();
+  const builtIn = parseCatalogue(text, { source: 'the built-in catalogue', format: 'yaml', defaults: source.defaults });
+  let apis: Record<string, CatalogueApi> = {};
+  for (const [name, api] of Object.entries(builtIn.apis)) apis[name] = { ...api, ...(source.upstreams[name] ? upstreamOf(api, source.upstreams[name]) : {}) };
+  let digested = text;
+  if (source.plansFile) {
+    const plansText = read('PLANS_FILE', source.plansFile, readFile);
+    const plans = parsePlanTable(plansText, `PLANS_FILE ${source.plansFile}`);
+    const unrouted = Object.keys(plans).filter((api) => !Object.hasOwn(apis, api));
+    if (unrouted.length) throw new Error(`PLANS_FILE ${source.plansFile} names ${unrouted.join(', ')}, which has no service; APIs must be among ${Object.keys(apis).join(', ')}`);
+    apis = Object.fromEntries(
+      Object.entries(plans).map(([name, table]) => [
+        name,
+        { ...(apis[name] as CatalogueApi), playground_per_day: table.playground_per_day, plans: Object.fromEntries(Object.entries(table.plans).map(([plan, p]) => [plan, { ...p, features: [], offered: true }])) },
+      ]),
+    );
+    digested += plansText;
+  }
+  const names = Object.keys(apis);
+  for (const name of parseApiList('FORWARD_AUTHORIZATION', source.forwardAuthorization, names)) (apis[name] as CatalogueApi).proxy = { ...(apis[name] as CatalogueApi).proxy, forward_headers: ['authorization'] };
+  for (const name of parseApiList('FORWARD_SET_COOKIE', source.forwardSetCookie, names)) (apis[name] as CatalogueApi).proxy = { ...(apis[name] as CatalogueApi).proxy, forward_set_cookie: true };
+  digested += JSON.stringify(source.upstreams);
+  return { apis, source: source.plansFile ? `built-in, plans from PLANS_FILE ${source.plansFile}` : 'built-in', digest: createHash('sha256').update(digested).digest('hex').slice(0, 16) };
+}
+
+/**
+ * The built-in catalogue's plans, with the variables' defaults: what tests, the bench and the demo
+ * sell when they say nothing else.
+ */
+export function builtInPlanTable(): PlanTable {
+  return plainPlanTable(readCatalogue({ upstreams: {}, defaults: { timeoutMs: 15_000, maxConnections: 256 } }));
+}
+
+/** An API's service moved to `base` (a shorthand): its document and readiness check with it. */
+function upstreamOf(api: CatalogueApi, base: string): Pick<CatalogueApi, 'upstream' | 'openapi' | 'health'> {
+  const upstream = base.replace(/\/+$/, '');
+  const moved = (url: string): string => (url.startsWith(`${api.upstream}/`) ? `${upstream}${url.slice(api.upstream.length)}` : url);
+  return { upstream, openapi: moved(api.openapi), health: moved(api.health) };
 }
 
 /** `OPERATOR_EMAILS` as normalised addresses; one that is no address is refused by name. */
@@ -285,7 +395,7 @@ function parseOperatorEmails(value: string | undefined): string[] {
   return emails;
 }
 
-const url = (fallback: string, description: string) => ({ type: 'string', pattern: '^https?://[^\\s]+$', default: fallback, description });
+const url = { type: 'string', pattern: '^https?://[^\\s]+$', description: 'an http(s) URL' };
 
 /** Every variable the gateway reads, with its default; documented in docs/operating.md's table. */
 export const ENV_SCHEMA: QuerySchema = {
@@ -305,9 +415,10 @@ export const ENV_SCHEMA: QuerySchema = {
     ADMIN_TOKEN_FILE: { type: 'string', minLength: 1, description: 'a file path' },
     OPERATOR_EMAILS: { type: 'string', minLength: 3, description: 'email addresses, comma-separated' },
     KEY_HEADER: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$', default: 'x-tollgate-key', description: 'an HTTP header name' },
-    BURGER_URL: url('http://127.0.0.1:8081', 'an http(s) URL'),
-    TOKEN_URL: url('http://127.0.0.1:8082', 'an http(s) URL'),
-    LOGS_URL: url('http://127.0.0.1:8083', 'an http(s) URL'),
+    CATALOGUE_FILE: { type: 'string', minLength: 1, description: 'a file path (.json, or YAML)' },
+    BURGER_URL: url,
+    TOKEN_URL: url,
+    LOGS_URL: url,
     PROXY_SECRET: secretSchema(),
     PLANS_FILE: { type: 'string', minLength: 1 },
     QUOTA_FAIL_MODE: { type: 'string', enum: ['closed', 'open'], default: 'closed' },
@@ -426,29 +537,16 @@ function billingConfig(e: Env): BillingConfig | undefined {
 }
 
 /**
- * Parses the environment (and the plan file it names) once; throws an Error whose message is one
- * line naming the bad variable or the bad place in the plan file.
+ * Parses the environment (and the catalogue or plan file it names) once; throws an Error whose
+ * message is one line naming the bad variable or the bad place in the file.
  */
 export function loadConfig(env: Record<string, string | undefined>, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): GatewayConfig {
   const e = parseEnv<Env>(ENV_SCHEMA, env);
   if (e.REDIS_URL && e.REDIS_CLUSTER_NODES) {
     throw new Error('REDIS_URL and REDIS_CLUSTER_NODES are both set; set REDIS_URL for one Redis or REDIS_CLUSTER_NODES for a Redis Cluster, not both');
   }
-  const upstreams: Record<string, string> = { burger: e.BURGER_URL, token: e.TOKEN_URL, logs: e.LOGS_URL };
-  let plans = BUILT_IN_PLANS;
-  if (e.PLANS_FILE) {
-    let text: string;
-    try {
-      text = readFile(e.PLANS_FILE);
-    } catch (err) {
-      throw new Error(`PLANS_FILE ${e.PLANS_FILE} cannot be read: ${(err as Error).message}`);
-    }
-    plans = parsePlanTable(text, `PLANS_FILE ${e.PLANS_FILE}`);
-    const unrouted = Object.keys(plans).filter((api) => !upstreams[api]);
-    if (unrouted.length) {
-      throw new Error(`PLANS_FILE ${e.PLANS_FILE} names ${unrouted.join(', ')}, which has no service; APIs must be among ${Object.keys(upstreams).join(', ')}`);
-    }
-  }
+  const catalogueSource = catalogueSourceOf(e);
+  const catalogue = readCatalogue(catalogueSource, readFile);
   const storePath = e.STORE_PATH === MEMORY_STORE_PATH ? MEMORY_STORE_PATH : path.resolve(e.STORE_PATH);
   if (e.GATEWAY_ROLE !== 'all' && !e.REDIS_URL && !e.REDIS_CLUSTER_NODES) {
     throw new Error(`GATEWAY_ROLE=${e.GATEWAY_ROLE} needs a store the processes share (REDIS_URL or REDIS_CLUSTER_NODES); on the embedded store one process does everything (GATEWAY_ROLE=all)`);
@@ -458,14 +556,11 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     role: e.GATEWAY_ROLE,
     storePath,
     keyHeader: e.KEY_HEADER.toLowerCase(),
-    upstreams: Object.fromEntries(Object.keys(plans).map((api) => [api, upstreams[api] as string])),
-    plans,
-    plansSource: e.PLANS_FILE ?? 'built-in',
+    catalogue,
+    catalogueSource,
     quotaFailMode: e.QUOTA_FAIL_MODE,
     logLevel: e.LOG_LEVEL,
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
-    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-    upstreamMaxSockets: e.UPSTREAM_MAX_SOCKETS,
     signupsPerHour: e.SIGNUPS_PER_HOUR,
     keysCreatedPerDay: e.KEYS_CREATED_PER_DAY,
     keysRevokedPerDay: e.KEYS_REVOKED_PER_DAY,
@@ -474,9 +569,7 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     mailFrom: e.MAIL_FROM,
     signInsPerHour: e.SIGNINS_PER_HOUR,
     sessionTtlHours: e.SESSION_TTL_HOURS,
-    warnings: publicUrlWarnings(e.PUBLIC_URL, e.TRUSTED_PROXIES),
-    forwardAuthorization: parseApiList('FORWARD_AUTHORIZATION', e.FORWARD_AUTHORIZATION, Object.keys(plans)),
-    forwardSetCookie: parseApiList('FORWARD_SET_COOKIE', e.FORWARD_SET_COOKIE, Object.keys(plans)),
+    warnings: [...publicUrlWarnings(e.PUBLIC_URL, e.TRUSTED_PROXIES), ...supersededShorthands(e)],
     operatorEmails: parseOperatorEmails(e.OPERATOR_EMAILS),
     events: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS, quotaAlerts: e.QUOTA_ALERTS, sendsPerHour: e.WEBHOOK_SENDS_PER_HOUR, pendingPerAccount: e.WEBHOOK_PENDING_PER_ACCOUNT },
     secretsKeys: parseSecretsKeys(e),

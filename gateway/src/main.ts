@@ -3,19 +3,24 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createBatchedDestination, createLogger, createTimedServer, serve } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
-import { createBillingFor, createEventsFor, createGatewayListener, createMetricsApp, createWorkerApp } from './app';
+import { createBillingFor, createCatalogueReloaderFor, createEventsFor, createGatewayListener, createMetricsApp, createWorkerApp } from './app';
 import type { Billing } from './billing/create-billing';
 import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
 import { openAdminToken } from './data/admin-token';
 import { openStores } from './data/open-stores';
 import { createServiceDocuments } from './data/service-documents';
+import { createLiveCatalogue } from './data/live-catalogue';
+import type { AuditSource } from './data/audited-account-store';
 import { createUsageRecorder } from './data/usage-recorder';
 import { createBackgroundLoops } from './data/background-loop';
 import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import { createMetrics, createStoreLatencyRecorder, loopObserver } from './http/metrics';
 import { createDocsRoutes } from './docs/docs-routes';
 import { gatewayRouteDocs } from './gateway-route-docs';
+
+/** A reload asked for by a signal: the operator of this host. */
+const SIGNAL_SOURCE: AuditSource = { actor: { type: 'operator', id: 'signal:SIGHUP', via: 'signal' }, from: null };
 
 async function main(): Promise<void> {
   let config: GatewayConfig;
@@ -49,18 +54,19 @@ async function main(): Promise<void> {
     clock,
     logger,
     onLatency: createStoreLatencyRecorder(metrics),
-    apis: Object.keys(config.plans),
+    apis: Object.keys(config.catalogue.apis),
     secretsKeys: config.secretsKeys,
   });
+  const catalogue = createLiveCatalogue(config.catalogue, logger);
   logger.info(
-    { role: config.role, store: opened.kind, plans: config.plansSource, apis: Object.keys(config.plans), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },
+    { role: config.role, store: opened.kind, catalogue: config.catalogue.source, catalogue_digest: config.catalogue.digest, apis: Object.keys(config.catalogue.apis), admin_api: adminToken.source !== 'none', admin_token: adminToken.source, quota_fail_mode: config.quotaFailMode },
     'gateway configured',
   );
   if (!config.proxySecret) logger.warn({}, 'PROXY_SECRET is not set: services that require one will answer 403');
   for (const warning of config.warnings) logger.warn({}, warning);
   const serveCalls = config.role !== 'worker';
   const runFleetJobs = config.role !== 'api';
-  const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
+  const documents = createServiceDocuments({ catalogue: () => catalogue.current(), proxySecret: config.proxySecret, clock });
   // Asked now so unknown routes are refused from the first call; a service still starting is asked again later.
   if (serveCalls) void documents.all();
   const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader, gatewayRoutes: gatewayRouteDocs(), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
@@ -71,14 +77,17 @@ async function main(): Promise<void> {
   if (config.smtpUrl) logger.info({ mail: mailer.describe, mail_from: config.mailFrom }, `portal mail (sign-in codes) goes through ${mailer.describe}`);
   else logger.warn({ mail: 'log' }, 'SMTP_URL is not set: each portal mail (sign-in codes) is written to this log instead of being sent; set SMTP_URL (smtp:// or smtps://) to send it');
   if (config.smtpUrl && !config.publicUrl) logger.warn({}, 'PUBLIC_URL is not set: a sign-in mail links to the portal only when the request reached this gateway by its own address or a loopback name, else it gives the code alone; set PUBLIC_URL to the portal’s origin');
-  const events = createEventsFor({ config, stores: opened, clock, logger, metrics, loops }, mailer);
+  const events = createEventsFor({ config, stores: opened, clock, logger, metrics, loops, catalogue }, mailer);
   // Every room gets the stores the events room watches, so a subscription changed anywhere is told.
   const { stores } = events;
-  const billing = createBillingFor({ config, stores, clock, logger, loops }, mailer, events);
+  const billing = createBillingFor({ config, stores, clock, logger, loops, catalogue }, mailer, events);
+  const reloadCatalogue = createCatalogueReloaderFor({ config, stores, clock, logger, catalogue }, billing);
+  // SIGHUP reloads the catalogue file (as POST /admin/v1/catalogue/reload does); a bad file is logged and changes nothing.
+  process.on('SIGHUP', () => void reloadCatalogue(SIGNAL_SOURCE).catch(() => undefined));
   startBilling(billing, config, logger, runFleetJobs);
   events.start({ api: serveCalls, fleet: runFleetJobs });
   const { app, listener } = recorder
-    ? createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing, events, adminToken, loops })
+    ? createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, routers: [docs], mailer, billing, events, adminToken, loops, catalogue, reloadCatalogue })
     : { app: createWorkerApp({ config, stores, logger, metrics, loops, adminToken, clock }), listener: undefined };
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(createMetricsApp({ metrics, logger }), config.metricsPort, logger);
   await serve({

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { BUILT_IN_PLANS } from '../../../gateway/src/domain/plans';
+import { builtInPlanTable } from '../../../gateway/src/config';
 import { freePorts } from '@tollgate/envelope/test/processes';
 import { startRedisServer } from '../../../gateway/test/support/redis-server';
 import { startDemoBilling } from '../../../scripts/stack/demo-billing';
@@ -11,6 +11,8 @@ import { startDemoUpstreams } from '../../../scripts/stack/demo-upstreams';
 import type { DemoUpstreams } from '../../../scripts/stack/demo-upstreams';
 import { startStack } from '../../../scripts/stack/start-stack';
 import type { Stack } from '../../../scripts/stack/start-stack';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 

@@ -34,7 +34,29 @@ export async function openApi() {
   return res.json();
 }
 
-/** The live plan table (GET /dashboard/v1/plans): [{ api, playground_per_day, plans: [{ name, monthly_quota, rate_per_second, price, currency }] }]. */
+const titles = new Map();
+let catalogue = null;
+
+/**
+ * The catalogue in force (GET /dashboard/v1/plans): [{ api, title, summary, description_html, listed,
+ * playground_per_day, plans: [{ name, monthly_quota, rate_per_second, price, currency, features, offered }] }].
+ * Asked once a page; its titles are remembered for {@link titleOf}.
+ */
 export function plans() {
-  return request('GET', '/dashboard/v1/plans');
+  catalogue ??= request('GET', '/dashboard/v1/plans').then(
+    (table) => {
+      for (const entry of table) titles.set(entry.api, entry.title);
+      return table;
+    },
+    (err) => {
+      catalogue = null;
+      throw err;
+    },
+  );
+  return catalogue;
+}
+
+/** An API's title as the catalogue gives it, once {@link plans} has answered; else its name, capitalised. */
+export function titleOf(api) {
+  return titles.get(api) ?? api.charAt(0).toUpperCase() + api.slice(1);
 }

@@ -22,6 +22,8 @@ import { apiPlansOf, createBodyParser, planOf } from '../http/body';
 import { KEY_RECORD_SCHEMA, NEW_KEY_SCHEMA, USAGE_SCHEMA } from '../http/schemas';
 import { readUsage } from '../data/read-usage';
 import { createAdminAccountRoutes } from './admin-account-routes';
+import { createAdminCatalogueRoutes } from './admin-catalogue-routes';
+import type { AdminCatalogueDeps } from './admin-catalogue-routes';
 
 const CREATE_BODY: QuerySchema = {
   type: 'object',
@@ -62,9 +64,10 @@ export const ADMIN_ROUTES = {
 } satisfies Record<string, RouteDoc>;
 
 /** What the admin routes need. */
-export interface AdminDeps extends AuditDeps {
+export interface AdminDeps extends AuditDeps, AdminCatalogueDeps {
   /** The admin token and its check (wrong tokens limited per network). */
   adminCheck: AdminTokenCheck;
+  /** The plan table in force (the live catalogue's). */
   plans: PlanTable;
   accountStore: AccountStore;
   quotaStore: QuotaStore;
@@ -87,6 +90,7 @@ export function createAdminRoutes(deps: AdminDeps): Router {
   const router = Router();
   router.use(createAdminAuth(deps.adminCheck), express.json({ limit: '16kb' }));
   router.use(createAdminAccountRoutes(createAccountActions(deps), createAuditActions(deps.auditLog)));
+  router.use(createAdminCatalogueRoutes(deps));
 
   router.post('/keys', async (req, res) => {
     const body = parseCreate(req.body);

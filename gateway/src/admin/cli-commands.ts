@@ -30,6 +30,10 @@ card payments (Stripe; STRIPE_SECRET_KEY and PUBLIC_URL):
   billing reconcile                                       compare every Stripe subscription with the store and repair drift
   billing account <id>                                    an account's Stripe customers, paid subscriptions (status, period end) and comp plans
   billing summary                                         monthly recurring revenue per currency, paid subscriptions by status
+the catalogue (CATALOGUE_FILE, or the built-in one):
+  catalogue check                                         read and validate the catalogue as the gateway would; its APIs and digest
+  catalogue schema                                        the catalogue file's JSON Schema
+  catalogue reload                                        a running gateway reads its catalogue again (needs TOLLGATE_URL; or send it SIGHUP)
 audit log and admin token:
   audit list [--account <id>] [--cursor <c>] [--limit <n>] [--oldest]   changes made to accounts, newest first
   audit export [--account <id>]                           every entry as JSON lines, oldest first
@@ -43,12 +47,12 @@ keys as one-key accounts (as before accounts):
 With TOLLGATE_URL (e.g. http://127.0.0.1:8080) it acts through that gateway's admin API, sending
 ADMIN_TOKEN or the token in its admin-token file; without it, on the store directly: REDIS_URL or
 REDIS_CLUSTER_NODES as the gateway has them, or the SQLite file STORE_PATH while no gateway holds it.
-billing sync and admin-token rotate need neither.
+billing sync, catalogue check and schema, and admin-token rotate need neither.
 options of every command:
   --json                                                  print the answer as JSON, for scripts (tables otherwise)
   -h, --help                                              this text, or one command's (tollgate key roll --help)`;
 
-const GROUPS = ['account', 'key', 'audit', 'admin-token', 'billing'];
+const GROUPS = ['account', 'key', 'audit', 'admin-token', 'billing', 'catalogue'];
 
 /** The usage lines of one command, or of a group's commands (`account`), without the rest. */
 function usageLines(name: string): string[] {
@@ -85,7 +89,18 @@ export interface CliDeps {
   writeLine: (line: string) => void;
   /** `billing sync`: the provider's catalogue and webhook endpoint, made without any store (billing/billing-cli.ts). */
   billingSync: () => Promise<unknown>;
+  /** `catalogue check`, `schema` and `reload` (cli.ts); unset: the commands say they are not available here. */
+  catalogue?: CatalogueCommands;
 }
+
+/** The catalogue's commands: none opens the store. */
+export interface CatalogueCommands {
+  check(): Promise<unknown>;
+  schema(): Promise<unknown>;
+  reload(): Promise<unknown>;
+}
+
+const NO_CATALOGUE = (): Promise<never> => Promise.reject(new CliUsageError('the catalogue commands are not available here'));
 
 const OPTIONS = {
   owner: { type: 'string' },
@@ -114,9 +129,10 @@ type Values = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: tr
 
 /**
  * One command: its positional arguments (named, for the usage line), the options it takes, what it
- * does with the accounts (through the store or a gateway), or, offline, without them.
+ * does with the accounts (through the store or a gateway), or, offline, without them; `document`:
+ * its answer is a file to keep (a JSON Schema), printed as JSON with or without `--json`.
  */
-type Command = { args: string[]; options?: (keyof typeof OPTIONS)[] } & (
+type Command = { args: string[]; options?: (keyof typeof OPTIONS)[]; document?: true } & (
   | { run(args: string[], values: Values, deps: CliDeps, client: OperatorClient): Promise<unknown> }
   | { offline(deps: CliDeps): Promise<unknown> }
 );
@@ -226,6 +242,9 @@ const COMMANDS: Record<string, Command> = {
   'admin-token rotate': { args: [], offline: (deps) => deps.rotateAdminToken() },
   // The provider's catalogue only: no store is opened.
   'billing sync': { args: [], offline: (deps) => deps.billingSync() },
+  'catalogue check': { args: [], offline: (deps) => deps.catalogue?.check() ?? NO_CATALOGUE() },
+  'catalogue schema': { args: [], document: true, offline: (deps) => deps.catalogue?.schema() ?? NO_CATALOGUE() },
+  'catalogue reload': { args: [], offline: (deps) => deps.catalogue?.reload() ?? NO_CATALOGUE() },
   'billing reconcile': { args: [], run: (_args, _values, _deps, client) => client.billing.reconcile() },
   'billing account': { args: ['<id>'], run: ([id = ''], _values, _deps, client) => client.billing.account(id) },
   'billing summary': { args: [], run: (_args, _values, _deps, client) => client.billing.summary() },
@@ -264,7 +283,7 @@ export async function runCliCommand(argv: string[], deps: CliDeps): Promise<stri
   const running = 'offline' in command ? command.offline(deps) : deps.connect().then((client) => command.run(args, values, deps, client));
   const result = await running.catch((err: unknown) => asCliError(err, name));
   if (result === undefined) return undefined;
-  return values.json ? JSON.stringify(result, null, 2) : readable(result);
+  return values.json || command.document ? JSON.stringify(result, null, 2) : readable(result);
 }
 
 // The actions speak HTTP (in the store or through a gateway alike): a 400 is a mistake in the

@@ -27,7 +27,7 @@ function search(query: unknown): string {
  * token as its bearer. Every answer is the route's `data`; a refusal is thrown as the AppError the
  * gateway answered (same code, same message), so the CLI says the same whichever way it runs.
  */
-export function httpClient(baseUrl: string, token: string, fetchImpl: typeof fetch = fetch): OperatorClient & { rotateAdminToken: RotateAdminToken } {
+export function httpClient(baseUrl: string, token: string, fetchImpl: typeof fetch = fetch): OperatorClient & { rotateAdminToken: RotateAdminToken; reloadCatalogue: () => Promise<unknown> } {
   const call = async (method: string, route: string, body?: unknown): Promise<Response> => {
     let res: Response;
     try {
@@ -109,5 +109,6 @@ export function httpClient(baseUrl: string, token: string, fetchImpl: typeof fet
       summary: () => data('GET', 'billing/summary'),
     },
     rotateAdminToken: () => data('POST', 'admin-token/rotate'),
+    reloadCatalogue: () => data('POST', 'catalogue/reload'),
   };
 }

@@ -35,8 +35,7 @@ export function createFastPath(deps: FastPathDeps): RequestListener {
     req[PENDING] = err;
     app(req, res);
   };
-  const prefixes = new Map<string, number>();
-  for (const api of handlers.keys()) prefixes.set(api, api.length + 1);
+  // `handlers` is the live map a catalogue reload keeps (api-routes.ts): looked up on every call.
   return (req, res) => {
     const url = req.url ?? '';
     const api = API_PATH.exec(url)?.[1];
@@ -51,7 +50,7 @@ export function createFastPath(deps: FastPathDeps): RequestListener {
     (res as typeof res & { locals: Record<string, unknown> }).locals = { requestId };
     const pending = req as Pending;
     pending.originalUrl = url;
-    req.url = url.slice(prefixes.get(api as string) as number);
+    req.url = url.slice((api as string).length + 1);
     handler(req, res, requestId, render, true);
   };
 }

@@ -16,7 +16,7 @@ export interface UpstreamDeps {
   /** Idle time (ms) without a byte from the service, or waiting for a free connection, before 504. */
   timeoutMs: number;
   maxSockets: number;
-  /** Whether the service's `Set-Cookie` reaches the client (`FORWARD_SET_COOKIE`). */
+  /** Whether the service's `Set-Cookie` reaches the client (the API's `proxy.forward_set_cookie`). */
   forwardSetCookie: boolean;
   logger: Logger;
 }
@@ -25,6 +25,8 @@ export interface UpstreamDeps {
 export interface Upstream {
   /** Sends `call` as `path` (its path and query after `/{api}`) with the service's `headers`. */
   forward(call: ApiCall, path: string, headers: Record<string, string | string[]>): void;
+  /** Takes no more calls and closes the connections once the calls sent are answered (a reload changed or removed the API). */
+  close(): Promise<void>;
 }
 
 const QUEUE_TIMEOUT = 'TOLLGATE_UPSTREAM_QUEUE_TIMEOUT';
@@ -168,6 +170,7 @@ class ServiceForwarder implements Upstream {
   // What the sweep saw of `starts`, and when it last saw it grow: when a connection last came free.
   private startsSeen = 0;
   private movedAt = performance.now();
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(deps: UpstreamDeps) {
     this.api = deps.api;
@@ -184,7 +187,13 @@ class ServiceForwarder implements Upstream {
       bodyTimeout: deps.timeoutMs,
     });
     // Idle keep-alive sockets are unref'd by undici, and so is this timer: neither holds a stopping process.
-    setInterval(() => this.sweep(), Math.min(1_000, Math.max(50, deps.timeoutMs / 4))).unref();
+    this.sweeper = setInterval(() => this.sweep(), Math.min(1_000, Math.max(50, deps.timeoutMs / 4)));
+    this.sweeper.unref();
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+    clearInterval(this.sweeper);
   }
 
   forward(call: ApiCall, path: string, headers: Record<string, string | string[]>): void {

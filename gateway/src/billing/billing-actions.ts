@@ -1,4 +1,4 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError, ownEntry } from '@tollgate/envelope';
 import type { Account } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
 import { PORTAL_BILLING_PAGE, PORTAL_SUBSCRIPTIONS_PAGE } from '../domain/subscription-refusal';
@@ -9,6 +9,7 @@ import { asPerson } from './billing-errors';
 import { MissingAtProviderError } from './billing-provider';
 import type { BillingProvider, PaidSubscription } from './billing-provider';
 import { runningAtProvider } from './billing-record';
+import { checkOffered } from '../http/body';
 
 /** What a person's billing actions need. */
 export interface BillingActionsDeps {
@@ -92,6 +93,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
     checkout: (account, api, plan) =>
       person(account.id, async () => {
         const limits = limitsOf(api, plan);
+        checkOffered(plans, api, plan);
         if (!account.email_verified) {
           throw new AppError('FORBIDDEN', "prove this account's email address before taking a plan (until then only the playground is open): POST /dashboard/v1/account/verify-email mails a code", { details: { reason: 'email_unverified' } });
         }
@@ -128,6 +130,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
       person(account.id, async () => {
         const target = limitsOf(api, plan);
         const record = await billed(account, api);
+        checkOffered(plans, api, plan, record.plan);
         if (record.status !== 'active' && record.status !== 'trialing') {
           throw new AppError('CONFLICT', `the ${api} API's ${record.plan} plan has an unpaid invoice: pay it at ${PORTAL_BILLING_PAGE} before changing the plan`, { details: { reason: 'payment_due' } });
         }
@@ -145,6 +148,8 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
     keep: (account, api) =>
       person(account.id, async () => {
         const record = await billed(account, api);
+        // What the catalogue no longer has was set to end with its period: keeping it would charge for it again.
+        if (!ownEntry(ownEntry(plans, api)?.plans ?? {}, record.plan)) throw new AppError('BAD_REQUEST', `the ${api} ${record.plan} plan was withdrawn from the catalogue and ends at its period’s end; choose another ${api} plan at ${PORTAL_SUBSCRIPTIONS_PAGE}`, { details: { reason: 'withdrawn' } });
         return applied(account, await provider.keepCurrentPlan(record.subscription_id));
       }),
     // Before the account's data is erased, so a failure leaves both as they were (a 502 to retry).

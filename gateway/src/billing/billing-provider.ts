@@ -99,7 +99,8 @@ export interface ProviderCheckout {
 
 /** What a catalogue sync did, for the CLI to print. */
 export interface CatalogueSync {
-  products: { api: string; id: string; created: boolean }[];
+  /** `renamed`: the product was there under another name (the catalogue's title changed). */
+  products: { api: string; id: string; name: string; created: boolean; renamed: boolean }[];
   prices: { api: string; plan: string; id: string; amount: number; currency: string; action: 'kept' | 'created' | 'replaced'; archived?: string }[];
   webhook: { url: string; id: string; created: boolean; secret?: string; note?: string };
 }

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { Account } from '../data/account-store';
+import type { BillingRecord } from '../data/billing-store';
 import { apiPlansOf, createBodyParser } from '../http/body';
 import type { PlanTable } from '../domain/plans';
 import type { BillingActions } from './billing-actions';
@@ -20,6 +21,7 @@ import {
   PREVIEW_SCHEMA,
   REDIRECT_SCHEMA,
 } from './billing-schemas';
+import { withdrawnFrom } from './billing-views';
 import type { BilledSubscription, BillingPage } from './billing-views';
 
 const CALLER = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE_UNAVAILABLE'] as const;
@@ -66,6 +68,8 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
   const parsePortal = createBodyParser<{ currency?: string }>(PORTAL_BODY);
   const router = Router();
   router.use('/billing', express.json({ limit: '4kb' }));
+  // As the billing page lists it: whether the catalogue still has what it pays for.
+  const billed = (api: string, record: BillingRecord): BilledSubscription => ({ api, ...record, withdrawn: withdrawnFrom(plans, api, record.plan) });
 
   router.get('/billing/status', async (req, res) => {
     const { account } = await authenticate(req);
@@ -92,7 +96,8 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
   router.get('/billing/checkout/:session', async (req, res) => {
     const { account } = await authenticate(req);
     if (!SESSION_ID.test(req.params.session)) throw new AppError('NOT_FOUND', 'no checkout of this account has that id');
-    sendOk(res, { subscription: await on().actions.confirmCheckout(account, req.params.session) }, BILLING_ROUTES.checkoutState.message);
+    const subscription = await on().actions.confirmCheckout(account, req.params.session);
+    sendOk(res, { subscription: subscription && billed(subscription.api, subscription) }, BILLING_ROUTES.checkoutState.message);
   });
   // A read, like the billing page: a program with a key may show the price before a person confirms.
   router.get('/billing/subscriptions/:api/preview', async (req, res) => {
@@ -105,17 +110,17 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
     const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
     const { plan, proration_date: prorationDate } = parseChange(req.body);
-    sendOk(res, { api: req.params.api, ...(await on().actions.changePlan(account, req.params.api, plan, prorationDate)) }, BILLING_ROUTES.change.message);
+    sendOk(res, billed(req.params.api, await on().actions.changePlan(account, req.params.api, plan, prorationDate)), BILLING_ROUTES.change.message);
   });
   router.delete('/billing/subscriptions/:api', async (req, res) => {
     const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
-    sendOk(res, { api: req.params.api, ...(await on().actions.cancel(account, req.params.api)) }, BILLING_ROUTES.cancel.message);
+    sendOk(res, billed(req.params.api, await on().actions.cancel(account, req.params.api)), BILLING_ROUTES.cancel.message);
   });
   router.post('/billing/subscriptions/:api/keep', async (req, res) => {
     const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
-    sendOk(res, { api: req.params.api, ...(await on().actions.keep(account, req.params.api)) }, BILLING_ROUTES.keep.message);
+    sendOk(res, billed(req.params.api, await on().actions.keep(account, req.params.api)), BILLING_ROUTES.keep.message);
   });
   router.post('/billing/portal', async (req, res) => {
     const { account } = await person(req);

@@ -25,6 +25,7 @@ export const BILLED_SUBSCRIPTION_SCHEMA = closed({
   grace_until: maybeTime,
   test_clock: { type: ['string', 'null'] },
   updated_at: time,
+  withdrawn: { type: 'boolean', description: 'Its API or plan left the catalogue: it ends at current_period_end and is not charged again' },
 });
 
 const INVOICE_SCHEMA = closed({

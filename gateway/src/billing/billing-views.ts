@@ -1,3 +1,4 @@
+import { ownEntry } from '@tollgate/envelope';
 import type { Logger } from '@tollgate/envelope';
 import { summarizeBilling } from '../domain/billing-summary';
 import type { BillingSummary } from '../domain/billing-summary';
@@ -8,8 +9,11 @@ import type { BillingRecord, BillingStore } from '../data/billing-store';
 import { MissingAtProviderError } from './billing-provider';
 import type { BillingProvider, ProviderInvoice, ProviderPayment } from './billing-provider';
 
-/** One paid subscription as the billing page and the operators see it. */
-export type BilledSubscription = BillingRecord & { api: string };
+/**
+ * One paid subscription as the billing page and the operators see it; `withdrawn`: its API or plan
+ * left the catalogue (it ends at its period's end: billing/withdrawals.ts).
+ */
+export type BilledSubscription = BillingRecord & { api: string; withdrawn: boolean };
 
 /** A plan on an account that no card pays for: granted by an operator (comp). */
 export interface CompPlan {
@@ -51,10 +55,13 @@ export interface BillingViewsDeps {
   logger: Logger;
 }
 
-const listed = (subscriptions: Record<string, BillingRecord>, running: boolean): BilledSubscription[] =>
+/** Whether the catalogue still has what a record pays for. */
+export const withdrawnFrom = (plans: PlanTable, api: string, plan: string): boolean => !ownEntry(ownEntry(plans, api)?.plans ?? {}, plan);
+
+const listed = (plans: PlanTable, subscriptions: Record<string, BillingRecord>, running: boolean): BilledSubscription[] =>
   Object.entries(subscriptions)
     .filter(([, r]) => !running || r.state !== 'ended')
-    .map(([api, r]) => ({ api, ...r }));
+    .map(([api, r]) => ({ api, ...r, withdrawn: withdrawnFrom(plans, api, r.plan) }));
 
 /** Paid plans active on an account with no running paid subscription behind them. */
 function compPlans(plans: PlanTable, account: Account, billed: Record<string, BillingRecord>): CompPlan[] {
@@ -95,12 +102,12 @@ export function createBillingViews(deps: BillingViewsDeps) {
         invoices = null;
         payments = null;
       }
-      return { card_payments: true, subscriptions: listed(billing.subscriptions, true), invoices, payments, currencies: Object.keys(billing.customers).filter((c) => !missing.includes(c)), missing_customers: missing };
+      return { card_payments: true, subscriptions: listed(deps.plans, billing.subscriptions, true), invoices, payments, currencies: Object.keys(billing.customers).filter((c) => !missing.includes(c)), missing_customers: missing };
     },
     async account(accountId: string): Promise<AccountBillingView | undefined> {
       const [account, billing] = await Promise.all([deps.accountStore.getAccount(accountId), billingStore.getBilling(accountId)]);
       if (!account || !billing) return undefined;
-      return { account_id: accountId, customers: billing.customers, subscriptions: listed(billing.subscriptions, false), comp: compPlans(deps.plans, account, billing.subscriptions) };
+      return { account_id: accountId, customers: billing.customers, subscriptions: listed(deps.plans, billing.subscriptions, false), comp: compPlans(deps.plans, account, billing.subscriptions) };
     },
     async summary(): Promise<BillingSummary> {
       const records: BillingRecord[] = [];

@@ -16,13 +16,15 @@ import { createBillingAdminRoutes } from './billing-admin-routes';
 import type { BillingProvider, CatalogueSync } from './billing-provider';
 import { runningAtProvider } from './billing-record';
 import { createBillingRoutes } from './billing-routes';
-import { createBillingViews } from './billing-views';
+import { createBillingViews, withdrawnFrom } from './billing-views';
 import type { AccountBillingView } from './billing-views';
 import { createReconciler } from './reconcile';
 import type { Reconciliation, Repair } from './reconcile';
 import { createStripeProvider } from './stripe/stripe-provider';
 import { createWebhookIntake } from './webhook-intake';
 import { createWebhookRoute } from './webhook-route';
+import { createWithdrawals } from './withdrawals';
+import type { Withdrawals } from './withdrawals';
 
 /** What billing is built from. */
 export interface BillingDeps {
@@ -64,6 +66,8 @@ export interface Billing {
   accountBilling(accountId: string): Promise<AccountBillingView | undefined>;
   reconcile(): Promise<Reconciliation>;
   sweepGrace(): Promise<Repair[]>;
+  /** Ends at their period's end the paid plans the catalogue no longer has (after a reload, and with each reconciliation). */
+  endWithdrawn(): Promise<Withdrawals>;
   /** `tollgate billing sync`: the catalogue and the webhook endpoint at PUBLIC_URL/billing/webhook. */
   syncCatalogue(): Promise<CatalogueSync>;
   /** Paid plans without their price at the provider, said at start. */
@@ -93,6 +97,7 @@ export function createBilling(deps: BillingDeps): Billing {
       accountBilling: off,
       reconcile: off,
       sweepGrace: off,
+      endWithdrawn: async () => ({ ended: [], failed: 0 }),
       syncCatalogue: off,
       missingPrices: off,
       start: () => undefined,
@@ -107,10 +112,19 @@ export function createBilling(deps: BillingDeps): Billing {
   const views = createBillingViews({ plans: deps.plans, provider, billingStore, accountStore, logger });
   const reconciler = createReconciler({ provider, billingStore, apply, clock: deps.clock, logger });
   const intake = createWebhookIntake({ provider, billingStore, apply, clock: deps.clock, logger });
+  const endWithdrawn = createWithdrawals({ ...deps, provider, apply, publicUrl: config.publicUrl });
 
   const jobs = deps.loops
     ? [
-        deps.loops.create({ name: 'billing_reconciliation', everyMs: config.reconcileSeconds * 1000, job: async () => void (await reconciler.reconcile()), failure: 'subscriptions were not compared with Stripe’s; the next run compares them' }),
+        deps.loops.create({
+          name: 'billing_reconciliation',
+          everyMs: config.reconcileSeconds * 1000,
+          job: async () => {
+            await reconciler.reconcile();
+            await endWithdrawn();
+          },
+          failure: 'subscriptions were not compared with Stripe’s (nor withdrawn plans ended); the next run does it',
+        }),
         deps.loops.create({ name: 'billing_grace', everyMs: Math.min(GRACE_SWEEP_MS, config.reconcileSeconds * 1000), job: async () => void (await reconciler.sweepGrace()), failure: 'plans past their grace were not suspended; the next run does it' }),
       ]
     : [];
@@ -127,7 +141,7 @@ export function createBilling(deps: BillingDeps): Billing {
           actions,
           page: (account) => views.page(account),
           preview,
-          running: async (account) => Object.entries((await billingStore.getBilling(account.id))?.subscriptions ?? {}).filter(([, r]) => r.state !== 'ended').map(([api, r]) => ({ api, ...r })),
+          running: async (account) => Object.entries((await billingStore.getBilling(account.id))?.subscriptions ?? {}).filter(([, r]) => r.state !== 'ended').map(([api, r]) => ({ api, ...r, withdrawn: withdrawnFrom(deps.plans, api, r.plan) })),
         },
       }),
     adminRoutes: (adminAuth) =>
@@ -142,6 +156,7 @@ export function createBilling(deps: BillingDeps): Billing {
     accountBilling: (id) => views.account(id),
     reconcile: () => reconciler.reconcile(),
     sweepGrace: () => reconciler.sweepGrace(),
+    endWithdrawn,
     syncCatalogue: () => provider.syncCatalogue(deps.plans, `${config.publicUrl}/billing/webhook`),
     missingPrices: () => provider.missingPrices(deps.plans),
     start() {

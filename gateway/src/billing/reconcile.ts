@@ -21,7 +21,7 @@ export interface Reconciliation {
 const brief = (r: BillingRecord) => ({ plan: r.plan, status: r.status, state: r.state });
 
 /** Every record the store keeps, with its account and API. */
-async function* storedRecords(billingStore: BillingStore): AsyncIterable<{ accountId: string; api: string; record: BillingRecord }> {
+export async function* storedRecords(billingStore: BillingStore): AsyncIterable<{ accountId: string; api: string; record: BillingRecord }> {
   let cursor: string | undefined;
   do {
     const page = await billingStore.listBilledAccounts({ cursor, limit: 100 });

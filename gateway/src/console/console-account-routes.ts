@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { sendOk } from '@tollgate/envelope';
 import type { QuerySchema } from '@tollgate/envelope';
-import type { PlanTable } from '../domain/plans';
+import type { Catalogue } from '../domain/catalogue';
 import type { ApiKey } from '../data/account-store';
 import type { AuditEntry } from '../data/audit-log';
 import type { AuditSource } from '../data/audited-account-store';
@@ -29,14 +29,15 @@ export interface ConsoleAccountDeps {
   actionsFor: (source: AuditSource) => AccountActions;
   audit: AuditActions;
   billing: BillingView;
-  plans: PlanTable;
+  /** The catalogue in force: the plans an operator may grant. */
+  catalogue: () => Catalogue;
   /** The signed-in operator (401 or 403 otherwise; CSRF checked on changes). */
   signedIn: (req: Request) => Promise<OperatorCaller>;
 }
 
 /** The plan table as the plan selector shows it. */
-function planChoices(plans: PlanTable) {
-  return Object.entries(plans).map(([api, { plans: byName }]) => ({ api, plans: Object.entries(byName).map(([name, plan]) => ({ name, price: plan.price, currency: plan.currency, monthly_quota: plan.monthly_quota })) }));
+function planChoices(catalogue: Catalogue) {
+  return Object.values(catalogue.apis).map(({ name: api, title, plans }) => ({ api, title, plans: Object.entries(plans).map(([name, plan]) => ({ name, price: plan.price, currency: plan.currency, monthly_quota: plan.monthly_quota, offered: plan.offered })) }));
 }
 
 /**
@@ -77,7 +78,7 @@ export function addConsoleAccountRoutes(router: Router, deps: ConsoleAccountDeps
     const signIns = audit.items.filter((e: AuditEntry) => e.action === 'account.sign_in').slice(0, 10);
     sendOk(
       res,
-      { account, keys: keys.items as ApiKey[], more_keys: keys.next_cursor !== null, usage: usage.apis, history, billing: billing ?? null, sign_ins: signIns, audit: audit.items, more_audit: audit.next_cursor !== null, plans: planChoices(deps.plans) },
+      { account, keys: keys.items as ApiKey[], more_keys: keys.next_cursor !== null, usage: usage.apis, history, billing: billing ?? null, sign_ins: signIns, audit: audit.items, more_audit: audit.next_cursor !== null, plans: planChoices(deps.catalogue()) },
       'Account retrieved',
     );
   });

@@ -3,6 +3,7 @@ import express, { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, createOpenApiDocument, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
+import type { Catalogue } from '../domain/catalogue';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
 import type { AuditDeps, AuditSource } from '../data/audited-account-store';
@@ -38,7 +39,10 @@ export interface ConsoleDeps extends AuditDeps {
   sessionStore: SessionStore;
   accountStore: AccountStore;
   actionsFor: (source: AuditSource) => AccountActions;
+  /** The plan table in force (the live catalogue's). */
   plans: PlanTable;
+  /** The catalogue in force: its APIs' titles, and where it was read from. */
+  catalogue: () => Catalogue;
   billing: BillingView;
   health: () => Promise<UpstreamHealth[]>;
   /** The admin API's routes, for the operators' reference. */
@@ -94,7 +98,7 @@ export function createConsoleRoutes(deps: ConsoleDeps): Router {
   addConsoleCodeRoutes(json, { ...deps, sessions, signedIn });
   json.get('/overview', async (req, res) => {
     await signedIn(req);
-    sendOk(res, await readOverview({ ...deps, apis: Object.keys(deps.plans) }), 'Overview');
+    sendOk(res, await readOverview(deps), 'Overview');
   });
   addConsoleAccountRoutes(json, { ...deps, audit, signedIn });
   // Signed out, no route answers anything but 401, so nothing is learnt of what exists.

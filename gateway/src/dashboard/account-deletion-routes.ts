@@ -93,8 +93,8 @@ export interface AccountDeletionDeps {
   codes: Codes;
   clock: () => number;
   publicUrl?: string;
-  /** The API names, for the usage history. */
-  apis: readonly string[];
+  /** The catalogue's API names now, for the usage history. */
+  apis: () => readonly string[];
   signedIn: (req: Request) => Promise<SessionCaller>;
   changesBy: (req: Request, caller: SessionCaller) => AccountStore;
   /** The account's billing as kept (customers, paid plans); unset: none. */
@@ -119,7 +119,7 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
     const to = dayWindow(nowMs).id;
     const [keys, days, billing, audit] = await Promise.all([
       allPages<ApiKey>((cursor) => accountStore.listKeys(account.id, { cursor, limit: PAGE })),
-      accountStore.history(account.id, deps.apis, from, to),
+      accountStore.history(account.id, deps.apis(), from, to),
       deps.billingOf?.(account.id),
       allPages<AuditEntry>((cursor) => deps.auditLog.list({ accountId: account.id, cursor, limit: PAGE, oldestFirst: true })),
     ]);

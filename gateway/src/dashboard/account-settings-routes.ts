@@ -22,7 +22,8 @@ export interface AccountSettingsDeps extends AuditDeps {
   mailer: Mailer;
   clock: () => number;
   publicUrl?: string;
-  apis: readonly string[];
+  /** The catalogue's API names now, for the usage history. */
+  apis: () => readonly string[];
   supportEmail?: string;
   /** The account store as a signed-in customer changes it: each change recorded in the audit log as theirs. */
   changesBy: (req: Request, caller: { account: SessionCaller['account'] }) => AccountStore;

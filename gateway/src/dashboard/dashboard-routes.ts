@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import type { Request } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import type { Catalogue } from '../domain/catalogue';
 import type { PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';
 import { appendAudit, auditedAccountStore } from '../data/audited-account-store';
@@ -11,7 +12,7 @@ import { customerSource, requestSource } from '../http/audit-source';
 import type { QuotaStore } from '../data/quota-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { noStore } from '../http/no-store';
-import { apiPlansOf, createBodyParser, planOf } from '../http/body';
+import { apiPlansOf, checkOffered, createBodyParser, planOf } from '../http/body';
 import { formatAmount } from '../domain/format-amount';
 import { billedPlanMessage, paidPlanMessage } from '../domain/subscription-refusal';
 import { DASHBOARD_ACCOUNT_ROUTES, addDashboardAccountRoutes } from './dashboard-account-routes';
@@ -68,7 +69,10 @@ export const DASHBOARD_ROUTES = {
 
 /** What the dashboard routes need. */
 export interface DashboardDeps extends AuditDeps {
+  /** The plan table in force (the live catalogue's). */
   plans: PlanTable;
+  /** The catalogue in force, for the public `/plans`. */
+  catalogue: () => Catalogue;
   keyHeader: string;
   accountStore: AccountStore;
   quotaStore: QuotaStore;
@@ -113,7 +117,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
     if (billed) throw new AppError('BAD_REQUEST', billedPlanMessage(api, billed), { details: { reason: 'billed', api, plan: billed } });
   };
 
-  addDashboardPlansRoutes(router, plans);
+  addDashboardPlansRoutes(router, deps.catalogue);
   // What signing in changes (the account made at a first sign-in, keys revoked when an unproven
   // address is proven) is the system's doing, on proof of the address; the sign-in itself is the customer's.
   const signedIn = (req: Request, account: Account, by: 'code' | 'link'): Promise<void> =>
@@ -129,7 +133,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   const limit = createActionLimiter({ quotaStore: deps.quotaStore, clock: deps.clock, limits: { key_create: deps.keysCreatedPerDay, key_revoke: deps.keysRevokedPerDay } });
   addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy, limit });
   addDashboardVerifyRoutes(router, { ...deps, codes, authenticate, changesBy });
-  addAccountSettingsRoutes(router, { ...deps, codes, changesBy, apis: Object.keys(plans), supportEmail: deps.billing.supportEmail });
+  addAccountSettingsRoutes(router, { ...deps, codes, changesBy, apis: () => Object.keys(plans), supportEmail: deps.billing.supportEmail });
 
   router.put('/subscriptions/:api', async (req, res) => {
     const caller = await authenticate(req);
@@ -138,6 +142,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
     apiPlansOf(plans, api);
     const { plan } = parseSubscribe(req.body);
     const limits = planOf(plans, api, plan);
+    checkOffered(plans, api, plan, account.subscriptions[api]?.plan);
     if (!account.email_verified) {
       throw new AppError('FORBIDDEN', `prove this account's email address before subscribing (until then only the playground is open): ${HOW_TO_VERIFY}`, { details: { reason: 'email_unverified' } });
     }
@@ -148,7 +153,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
     }
     await refuseBilled(account.id, api);
     if (!(await changesBy(req, caller).setSubscription(account.id, api, { plan, status: 'active' }))) throw gone();
-    sendOk(res, { api, plan, status: 'active', ...limits }, DASHBOARD_ROUTES.subscribe.message);
+    sendOk(res, { api, plan, status: 'active', monthly_quota: limits.monthly_quota, rate_per_second: limits.rate_per_second, price: limits.price, currency: limits.currency }, DASHBOARD_ROUTES.subscribe.message);
   });
 
   // Idempotent: cancelling what is not subscribed leaves the account as it is, and says so by showing it.

@@ -1,4 +1,5 @@
 import type { Subscription } from '../domain/admission';
+import { isDetailField } from './usage-breakdown';
 import type { UsageBreakdownDay, UsageDetail } from './usage-breakdown';
 
 /** An account: who holds the subscriptions, shared by all its keys. */
@@ -65,6 +66,22 @@ export interface NewApiKey {
 /** Counted calls of one account, API, UTC day and outcome. */
 export type HistoryOutcome = '2xx' | '4xx' | '429' | '5xx' | 'refunded';
 export const HISTORY_OUTCOMES: readonly HistoryOutcome[] = ['2xx', '4xx', '429', '5xx', 'refunded'];
+
+/**
+ * The APIs a history lists: those asked for (the catalogue's), then every other API a day's counts
+ * name (`api:outcome`), in the order found. An API withdrawn from the catalogue keeps its history
+ * readable for as long as history is kept; a stored name that is not an API's is never made one.
+ */
+export function historyApis(apis: readonly string[], fieldsOfDays: Iterable<Iterable<string>>): string[] {
+  const listed = new Set(apis);
+  for (const fields of fieldsOfDays) {
+    for (const field of fields) {
+      const colon = field.lastIndexOf(':');
+      if (colon > 0 && HISTORY_OUTCOMES.includes(field.slice(colon + 1) as HistoryOutcome) && !isDetailField(field)) listed.add(field.slice(0, colon));
+    }
+  }
+  return [...listed];
+}
 
 /** One aggregated count, as the gateway flushes it. */
 export interface HistoryCount {

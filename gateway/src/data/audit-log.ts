@@ -40,6 +40,7 @@ export type AuditAction =
   | 'events.settings'
   | 'operator.sign_in'
   | 'admin_token.rotate'
+  | 'catalogue.reload'
   | `billing.${string}`;
 
 /** One entry of the audit log. Entries are only ever added: nothing edits or deletes one (but the retention). */

@@ -1,11 +1,13 @@
 import { PROXY_SECRET_HEADER } from '@tollgate/envelope';
 import type { OpenApiDocument } from '@tollgate/envelope';
+import type { Catalogue } from '../domain/catalogue';
 import type { ApiDocument } from '../domain/merge-openapi';
 import { routeMatcher } from '../domain/route-matcher';
 
 /** What {@link createServiceDocuments} needs. */
 export interface ServiceDocumentsDeps {
-  upstreams: Record<string, string>;
+  /** The catalogue in force: which APIs there are, and where each one's document is. */
+  catalogue: () => Catalogue;
   proxySecret?: string;
   clock: () => number;
   /** How long a fetched document is used before it is asked for again. */
@@ -27,12 +29,16 @@ export interface ServiceDocuments {
   hasRoute(api: string, path: string): boolean | undefined;
   /** The route template the path matches (`/v1/countries/{code}`); null when it matches none, undefined while the document is not known (as {@link hasRoute}). */
   routeOf(api: string, path: string): string | null | undefined;
+  /** Asks for the API's document again at its next use (a reload changed the API). */
+  askAgain(api: string): void;
   /** Resolves when no service is being asked (each ask started so far has its answer or its failure). */
   idle(): Promise<void>;
 }
 
 interface Entry {
   at: number;
+  /** Where it was asked for: a reload that moves the document makes it stale. */
+  url: string;
   /** How long this entry is used before the service is asked again. */
   staleAfterMs: number;
   result: ApiDocument;
@@ -51,9 +57,9 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
 
   // `answered`: the service itself said it has no document (asked again after maxAgeMs), as
   // against not being reached at all (asked again after retryMs).
-  async function fetchDocument(api: string, base: string): Promise<{ result: ApiDocument; answered: boolean }> {
+  async function fetchDocument(api: string, url: string): Promise<{ result: ApiDocument; answered: boolean }> {
     try {
-      const res = await fetch(`${base}/v1/openapi.json`, {
+      const res = await fetch(url, {
         headers: deps.proxySecret ? { [PROXY_SECRET_HEADER]: deps.proxySecret } : {},
         signal: AbortSignal.timeout(deps.fetchTimeoutMs ?? 3_000),
       });
@@ -65,12 +71,12 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
     }
   }
 
-  function refresh(api: string, base: string): Promise<ApiDocument> {
+  function refresh(api: string, url: string): Promise<ApiDocument> {
     let running = pending.get(api);
     if (!running) {
-      running = fetchDocument(api, base).then(({ result, answered }) => {
+      running = fetchDocument(api, url).then(({ result, answered }) => {
         pending.delete(api);
-        const entry: Entry = { at: deps.clock(), staleAfterMs: answered ? maxAgeMs : retryMs, result };
+        const entry: Entry = { at: deps.clock(), url, staleAfterMs: answered ? maxAgeMs : retryMs, result };
         if ('document' in result) entry.matches = routeMatcher(result.document);
         else {
           // A failed fetch keeps the last good matcher: a service restarting does not open every path.
@@ -87,18 +93,21 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
 
   const routeOf = (api: string, path: string): string | null | undefined => {
     const entry = entries.get(api);
-    const base = deps.upstreams[api];
-    if (base !== undefined && (!entry || deps.clock() - entry.at > entry.staleAfterMs)) void refresh(api, base);
+    if (!entry || deps.clock() - entry.at > entry.staleAfterMs) {
+      const { apis } = deps.catalogue();
+      const url = Object.hasOwn(apis, api) ? apis[api]?.openapi : undefined;
+      if (url !== undefined) void refresh(api, url);
+    }
     return entry?.matches?.(path);
   };
 
   return {
     all: () =>
       Promise.all(
-        Object.entries(deps.upstreams).map(([api, base]) => {
-          const entry = entries.get(api);
-          const fresh = entry && 'document' in entry.result && deps.clock() - entry.at <= maxAgeMs;
-          return fresh ? entry.result : refresh(api, base);
+        Object.values(deps.catalogue().apis).map(({ name, openapi }) => {
+          const entry = entries.get(name);
+          const fresh = entry && entry.url === openapi && 'document' in entry.result && deps.clock() - entry.at <= maxAgeMs;
+          return fresh ? entry.result : refresh(name, openapi);
         }),
       ),
     hasRoute(api, path) {
@@ -106,6 +115,11 @@ export function createServiceDocuments(deps: ServiceDocumentsDeps): ServiceDocum
       return route === undefined ? undefined : route !== null;
     },
     routeOf,
+    askAgain(api) {
+      const entry = entries.get(api);
+      // Its routes stay known meanwhile: an API whose document moved keeps its matcher until the new one comes.
+      if (entry) entry.at = Number.NEGATIVE_INFINITY;
+    },
     idle: async () => {
       while (pending.size) await Promise.all(pending.values());
     },

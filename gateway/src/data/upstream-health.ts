@@ -1,3 +1,5 @@
+import type { Catalogue } from '../domain/catalogue';
+
 /** What asking a service's `/readyz` found. */
 export interface UpstreamHealth {
   api: string;
@@ -10,8 +12,8 @@ export interface UpstreamHealth {
 
 /** Options of {@link createUpstreamHealth}. */
 export interface UpstreamHealthOptions {
-  /** Service base URL per API. */
-  upstreams: Record<string, string>;
+  /** The catalogue in force: each API's readiness check. */
+  catalogue: () => Catalogue;
   clock: () => number;
   /** How long a service may take to answer. */
   timeoutMs?: number;
@@ -20,17 +22,17 @@ export interface UpstreamHealthOptions {
   fetchImpl?: typeof fetch;
 }
 
-/** Asks each service's `/readyz` (which needs no proxy secret), at most once per `maxAgeMs`. */
+/** Asks each service's readiness check (`/readyz`, which needs no proxy secret), at most once per `maxAgeMs`. */
 export function createUpstreamHealth(options: UpstreamHealthOptions): () => Promise<UpstreamHealth[]> {
-  const { upstreams, clock } = options;
+  const { clock } = options;
   const timeoutMs = options.timeoutMs ?? 2_000;
   const maxAgeMs = options.maxAgeMs ?? 5_000;
   const fetchImpl = options.fetchImpl ?? fetch;
-  let last: { atMs: number; result: Promise<UpstreamHealth[]> } | undefined;
+  let last: { atMs: number; names: string; result: Promise<UpstreamHealth[]> } | undefined;
   const ask = async (api: string, url: string): Promise<UpstreamHealth> => {
     const checked_at = new Date(clock()).toISOString();
     try {
-      const res = await fetchImpl(`${url}/readyz`, { signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs) });
       if (res.ok) return { api, status: 'ready', detail: 'ready', checked_at };
       const body = (await res.json().catch(() => null)) as { message?: string } | null;
       return { api, status: 'not_ready', detail: body?.message ?? `answered ${res.status}`, checked_at };
@@ -41,7 +43,10 @@ export function createUpstreamHealth(options: UpstreamHealthOptions): () => Prom
   };
   return () => {
     const nowMs = clock();
-    if (!last || nowMs - last.atMs >= maxAgeMs) last = { atMs: nowMs, result: Promise.all(Object.entries(upstreams).map(([api, url]) => ask(api, url))) };
+    const apis = Object.values(options.catalogue().apis);
+    // Asked again when a reload changed which APIs there are, however recent the last answer.
+    const names = apis.map((api) => api.name).join(',');
+    if (!last || nowMs - last.atMs >= maxAgeMs || last.names !== names) last = { atMs: nowMs, names, result: Promise.all(apis.map((api) => ask(api.name, api.health))) };
     return last.result;
   };
 }

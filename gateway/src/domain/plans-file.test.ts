@@ -1,5 +1,8 @@
 import { parsePlanTable } from './plans-file';
-import { BUILT_IN_PLANS, playgroundPlanName } from './plans';
+import { playgroundPlanName } from './plans';
+import { builtInPlanTable } from '../config';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 const valid = JSON.stringify({
   token: { playground_per_day: 10, plans: { free: { monthly_quota: 11500, rate_per_second: 3, price: 0, currency: 'EUR' } } },

@@ -1,16 +1,23 @@
 import Ajv from 'ajv';
 import type { JSONSchemaType } from 'ajv';
-import type { ApiPlans, Plan, PlanTable } from './plans';
+import type { Plan, PlanTable } from './plans';
+
+// The file's shape: limits and prices alone (a catalogue says more of a plan: catalogue-file.ts).
+type FilePlan = Omit<Plan, 'offered'>;
+interface FileApiPlans {
+  playground_per_day: number;
+  plans: Record<string, FilePlan>;
+}
 
 // Names end up in Redis script arguments, stored subscription fields and response headers, so
 // they are kept to a small safe alphabet.
-const NAME = '^[a-z][a-z0-9_-]{0,31}$';
+export const NAME = '^[a-z][a-z0-9_-]{0,31}$';
 
 // The per-second limiter keeps one sorted-set entry per admitted call in the last second, so the
 // rate is capped where that stays cheap.
 export const MAX_RATE_PER_SECOND = 10_000;
 
-const planSchema: JSONSchemaType<Plan> = {
+const planSchema: JSONSchemaType<FilePlan> = {
   type: 'object',
   additionalProperties: false,
   required: ['monthly_quota', 'rate_per_second', 'price', 'currency'],
@@ -22,7 +29,7 @@ const planSchema: JSONSchemaType<Plan> = {
   },
 };
 
-const apiSchema: JSONSchemaType<ApiPlans> = {
+const apiSchema: JSONSchemaType<FileApiPlans> = {
   type: 'object',
   additionalProperties: false,
   required: ['playground_per_day', 'plans'],
@@ -38,7 +45,7 @@ const apiSchema: JSONSchemaType<ApiPlans> = {
   },
 };
 
-const tableSchema: JSONSchemaType<PlanTable> = {
+const tableSchema: JSONSchemaType<Record<string, FileApiPlans>> = {
   type: 'object',
   minProperties: 1,
   propertyNames: { pattern: NAME },

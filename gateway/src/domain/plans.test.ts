@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { EVERY_PROTOTYPE_NAME } from '@tollgate/envelope/test/hostile-requests';
-import { BUILT_IN_PLANS, apiPlansNamed, planNamed, planProblem } from './plans';
+import { builtInPlanTable } from '../config';
+import { apiPlansNamed, planNamed, planProblem } from './plans';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 // Issue 35, item 10: `plans[api]?.plans[plan]` matched `constructor` and `__proto__`, so billing
 // made a Stripe customer in currency `undefined`. Lookups by a caller's name match own entries only.

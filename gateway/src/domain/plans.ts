@@ -6,35 +6,20 @@ export interface Plan {
   rate_per_second: number;
   price: number;
   currency: string;
+  /** false: kept for the accounts that hold it, not taken anew (the catalogue's retired plans); absent: offered. */
+  offered?: boolean;
 }
 
 /** One API's plans and the daily playground allowance for keys without an active subscription. */
 export interface ApiPlans {
+  /** What people read (the catalogue's title; a `PLANS_FILE` has none): Stripe's product name too. */
+  title?: string;
   playground_per_day: number;
   plans: Record<string, Plan>;
 }
 
-/** Every API the gateway serves, by name: the `PLANS_FILE` shape. */
+/** Every API the gateway serves, by name: the `PLANS_FILE` shape (the catalogue's APIs are of it too: domain/catalogue.ts). */
 export type PlanTable = Record<string, ApiPlans>;
-
-const usd = (monthly_quota: number, rate_per_second: number, price: number): Plan => ({ monthly_quota, rate_per_second, price, currency: 'USD' });
-const eur = (monthly_quota: number, rate_per_second: number, price: number): Plan => ({ monthly_quota, rate_per_second, price, currency: 'EUR' });
-
-/** The built-in plan table from the architecture; `PLANS_FILE` replaces it whole. */
-export const BUILT_IN_PLANS: PlanTable = {
-  burger: {
-    playground_per_day: 0,
-    plans: { free: usd(24_000, 5, 0), starter: usd(290_000, 12, 575), pro: usd(1_230_000, 30, 1_690), scale: usd(4_400_000, 80, 3_940) },
-  },
-  token: {
-    playground_per_day: 10,
-    plans: { free: eur(11_500, 3, 0), starter: eur(135_000, 8, 950), pro: eur(650_000, 15, 2_500), scale: eur(3_250_000, 30, 5_950) },
-  },
-  logs: {
-    playground_per_day: 10,
-    plans: { free: eur(5_400, 3, 0), starter: eur(118_000, 8, 1_390), pro: eur(720_000, 20, 4_550), business: eur(4_700_000, 50, 13_400) },
-  },
-};
 
 /**
  * The plan whose features a playground call gets upstream: the API's cheapest plan (first listed on a

@@ -1,5 +1,7 @@
-import { BUILT_IN_PLANS } from './plans';
+import { builtInPlanTable } from '../config';
 import { usageReport } from './usage-report';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 const now = Date.parse('2026-03-31T23:00:00Z');
 

@@ -33,3 +33,11 @@ export function planOf(plans: PlanTable, api: string, plan: string, field = 'pla
   if (problem) throw new AppError('BAD_REQUEST', problem.message, { details: { parameter: problem.unknown === 'api' ? 'api' : field } });
   return planNamed(plans, api, plan) as Plan;
 }
+
+/** Refuses a plan the catalogue no longer offers (400 naming those it does), unless the account holds it already. */
+export function checkOffered(plans: PlanTable, api: string, plan: string, held?: string): void {
+  const apiPlans = apiPlansNamed(plans, api);
+  if (!apiPlans || plan === held || planNamed(plans, api, plan)?.offered !== false) return;
+  const offered = Object.entries(apiPlans.plans).filter(([, p]) => p.offered !== false).map(([name]) => name);
+  throw new AppError('BAD_REQUEST', `the ${api} ${plan} plan is no longer offered; plans: ${offered.join(', ')}`, { details: { parameter: 'plan', reason: 'not_offered' } });
+}

@@ -17,18 +17,27 @@ const FAVICON_ICO = resolve(SHARED_WEB_ASSETS, 'favicon.ico');
 export interface PortalDeps {
   /** The key header, for Try it and the copied snippets. */
   keyHeader: string;
-  /** The APIs behind the gateway, one reference page each. */
-  apis?: readonly string[];
+  /** The APIs in the catalogue now, one reference page each. */
+  apis?: () => readonly string[];
 }
 
 /**
- * `/` (redirect), `/portal/*` pages (one HTML shell each, rendered once at start), the portal's own
+ * `/` (redirect), `/portal/*` pages (one HTML shell each, rendered once per catalogue), the portal's own
  * assets and uPlot from the installed package (no CDN: works offline and in the container).
  */
 export function createPortalRoutes(deps: PortalDeps): Router {
   const router = Router();
-  const pages = new Map([...PORTAL_PAGES, ...apiReferencePages(deps.apis ?? [])].map((page) => [page.path, renderPortalPage(page, deps)]));
-  const notFound = renderPortalPage(NOT_FOUND_PAGE, deps);
+  // Rendered again when a catalogue reload changes which APIs there are (every page lists their reference pages).
+  let rendered: { apis: string; pages: Map<string, string>; notFound: string } | undefined;
+  const current = (): NonNullable<typeof rendered> => {
+    const apis = deps.apis?.() ?? [];
+    const key = apis.join(',');
+    if (rendered?.apis !== key) {
+      const options = { keyHeader: deps.keyHeader, apis };
+      rendered = { apis: key, pages: new Map([...PORTAL_PAGES, ...apiReferencePages(apis)].map((page) => [page.path, renderPortalPage(page, options)])), notFound: renderPortalPage(NOT_FOUND_PAGE, options) };
+    }
+    return rendered;
+  };
   const sendPage = (res: Response, html: string, status = 200): void => {
     // Pages carry no secrets but do depend on the deployment; revalidate rather than cache.
     res.status(status).set('Cache-Control', 'no-cache').type('html').send(html);
@@ -46,6 +55,7 @@ export function createPortalRoutes(deps: PortalDeps): Router {
   router.use('/portal/assets', staticAssets(PORTAL_ASSETS));
   router.use('/portal/vendor/uplot', staticAssets(resolve(UPLOT, 'dist')));
   router.get('/portal/{*rest}', (req, res) => {
+    const { pages, notFound } = current();
     const html = pages.get(req.path) ?? pages.get(req.path.replace(/\/$/, ''));
     if (html !== undefined) sendPage(res, html);
     else if (req.path.startsWith('/portal/assets/') || req.path.startsWith('/portal/vendor/')) throw new AppError('NOT_FOUND', `no portal asset at ${req.path}`);

@@ -16,6 +16,7 @@ import { ADMIN_TOKEN, buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+import { catalogueOf } from '../support/catalogue-of';
 
 jest.setTimeout(60_000);
 
@@ -371,7 +372,7 @@ describe('the admin API in the operators’ reference', () => {
       expect(Object.keys(paths['/admin/v1/accounts'])).toEqual(['post', 'get']);
       expect(Object.keys(paths['/admin/v1/keys/{id}'])).toEqual(['get', 'delete']);
       expect(paths['/admin/v1/accounts'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'cursor', 'email', 'order']);
-      const app = express().use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: {}, clock: () => START }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs() }));
+      const app = express().use(createDocsRoutes({ documents: createServiceDocuments({ catalogue: catalogueOf({}), clock: () => START }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs() }));
       const customers = (await request(app).get('/docs/openapi.json').expect(200)).body;
       expect(Object.keys(customers.paths).filter((path) => path.startsWith('/admin'))).toEqual([]);
     } finally {

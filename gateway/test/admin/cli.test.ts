@@ -2,12 +2,14 @@ import Redis from 'ioredis';
 import type { QuotaStore } from '../../src/data/quota-store';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
 import { parseApiKey } from '../../src/domain/api-key';
-import { BUILT_IN_PLANS } from '../../src/domain/plans';
+import { builtInPlanTable } from '../../src/config';
 import { dayWindow } from '../../src/domain/windows';
 import { runGatewayScript } from '../support/gateway-process';
 import { freePort } from '@tollgate/envelope/test/processes';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 let server: RedisServer;
 beforeAll(async () => {

@@ -122,7 +122,7 @@ describe.each(STORE_KINDS)('API and plan names from object prototypes, with the 
     ['a plan', PLAN_ROUTES, (plans: PlanTable) => Object.keys(plans[API]!.plans).join(', ')],
     ['an API', API_ROUTES, (plans: PlanTable) => Object.keys(plans).join(', ')],
   ] as const)('when any prototype name is given as %s on any route, then the answer is 400 naming the valid ones, and no customer, account or subscription is made', async (_what, routes, valid) => {
-    const names = valid(gw.config.plans);
+    const names = valid(gw.config.catalogue.apis);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...EVERY_PROTOTYPE_NAME), fc.constantFrom(...routes), async (name, route) => {
         const res = await send(route.caller, route.method, route.path(name, ids), route.body?.(name));
@@ -135,13 +135,13 @@ describe.each(STORE_KINDS)('API and plan names from object prototypes, with the 
   });
 
   it('when any prototype name is given to the CLI as an API or a plan, then every command is a usage error naming the valid ones', async () => {
-    const client = storeClient({ stores: gw.stores, plans: gw.config.plans, clock: Date.now, source: { actor: { type: 'operator', id: 'cli:test', via: 'cli' }, from: null }, onAuditFailure: (_entry, err) => { throw err; }, billing: BILLING_OFF });
+    const client = storeClient({ stores: gw.stores, plans: gw.config.catalogue.apis, clock: Date.now, source: { actor: { type: 'operator', id: 'cli:test', via: 'cli' }, from: null }, onAuditFailure: (_entry, err) => { throw err; }, billing: BILLING_OFF });
     const unused = async (): Promise<never> => {
       throw new Error('not used');
     };
-    const cli = { connect: async () => client, rotateAdminToken: unused, billingSync: unused, plans: gw.config.plans, writeLine: unused };
-    const plans = Object.keys(gw.config.plans[API]!.plans).join(', ');
-    const apis = Object.keys(gw.config.plans).join(', ');
+    const cli = { connect: async () => client, rotateAdminToken: unused, billingSync: unused, plans: gw.config.catalogue.apis, writeLine: unused };
+    const plans = Object.keys(gw.config.catalogue.apis[API]!.plans).join(', ');
+    const apis = Object.keys(gw.config.catalogue.apis).join(', ');
     const refusal = async (argv: string[]): Promise<[string[], boolean, string]> => {
       try {
         return [argv, false, `ran: ${JSON.stringify(await runCliCommand(argv, cli))}`];

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
@@ -6,11 +6,13 @@ import Stripe from 'stripe';
 import { createStripeLocal } from '@tollgate/stripe-local';
 import type { StripeLocal } from '@tollgate/stripe-local';
 import { createRedisStores } from '../../src/data/redis/redis-stores';
-import { BUILT_IN_PLANS } from '../../src/domain/plans';
+import { builtInPlanTable } from '../../src/config';
 import { disconnectRedis, useCloseAfterEach } from '../support/close-after-each';
 import { runGatewayScript, startGatewayProcess } from '../support/gateway-process';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 jest.setTimeout(90_000);
 
@@ -36,7 +38,7 @@ afterAll(async () => {
 });
 const closeAfterEach = useCloseAfterEach();
 
-type Synced = { products: { api: string; created: boolean }[]; prices: { api: string; plan: string; id: string; action: string; archived?: string }[]; webhook: { url: string; created: boolean; secret?: string; note: string }; missing: string[] };
+type Synced = { products: { api: string; name: string; created: boolean; renamed: boolean }[]; prices: { api: string; plan: string; id: string; action: string; archived?: string }[]; webhook: { url: string; created: boolean; secret?: string; note: string }; missing: string[] };
 async function sync(extra: Record<string, string> = {}): Promise<Synced> {
   const run = await runGatewayScript('src/cli.ts', ['billing', 'sync', '--json'], { ...env, ...extra });
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
@@ -57,6 +59,7 @@ describe('tollgate billing sync', () => {
 
     const first = await sync();
     expect(first.products.map((p) => [p.api, p.created])).toEqual([['burger', true], ['token', true], ['logs', true]]);
+    expect(await Promise.all(['burger', 'token', 'logs'].map(async (api) => (await stripe.products.retrieve(`tollgate_${api}`)).name))).toEqual(['Burger', 'Token', 'Logs']);
     expect(first.prices).toHaveLength(paidCount);
     expect(new Set(first.prices.map((p) => p.action))).toEqual(new Set(['created']));
     expect(first.webhook).toMatchObject({ url: 'https://api.example.com/billing/webhook', created: true, secret: expect.stringMatching(/^whsec_/) });
@@ -87,6 +90,20 @@ describe('tollgate billing sync', () => {
     expect(await stripe.prices.retrieve(old.id)).toMatchObject({ active: false, lookup_key: null });
     expect((await stripe.subscriptions.retrieve(subscription.id)).items.data[0]!.price.id).toBe(old.id);
     expect((await sync({ PLANS_FILE: path.join(dir, 'plans.json') })).prices.every((p) => p.action === 'kept')).toBe(true);
+  });
+
+  it('when an API’s title changes in the catalogue file, then sync renames its product, which Checkout and invoices show, and keeps its prices', async () => {
+    const builtIn = readFileSync(path.resolve(__dirname, '../../catalogue/built-in.yaml'), 'utf8');
+    writeFileSync(path.join(dir, 'renamed.yaml'), builtIn.replace('title: Burger', 'title: Big Mac index'));
+    const renamed = await sync({ CATALOGUE_FILE: path.join(dir, 'renamed.yaml') });
+    expect(renamed.products.map((p) => [p.api, p.name, p.created, p.renamed])).toEqual([
+      ['burger', 'Big Mac index', false, true],
+      ['token', 'Token', false, false],
+      ['logs', 'Logs', false, false],
+    ]);
+    expect((await stripe.products.retrieve('tollgate_burger')).name).toBe('Big Mac index');
+    expect(renamed.prices.filter((p) => p.api === 'burger').map((p) => p.action)).toEqual(['kept', 'kept', 'kept']);
+    expect((await sync({ CATALOGUE_FILE: path.join(dir, 'renamed.yaml') })).products.every((p) => !p.renamed)).toBe(true);
   });
 
   it('when card payments are off, then the billing commands say how to turn them on', async () => {

@@ -13,6 +13,7 @@ import { buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+import { catalogueOf } from '../support/catalogue-of';
 
 jest.setTimeout(60_000);
 
@@ -309,7 +310,7 @@ describe.each(['memory', 'redis'] as const)('the account dashboard with the %s s
 describe('the dashboard routes in the API reference', () => {
   it('when /docs/openapi.json is read, then every dashboard route is there with its method', async () => {
     const app = express();
-    app.use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: {}, proxySecret: 'docs-proxy-secret-0123456789', clock: () => 0 }), keyHeader: HEADER, gatewayRoutes: gatewayRouteDocs() }));
+    app.use(createDocsRoutes({ documents: createServiceDocuments({ catalogue: catalogueOf({}), proxySecret: 'docs-proxy-secret-0123456789', clock: () => 0 }), keyHeader: HEADER, gatewayRoutes: gatewayRouteDocs() }));
     const paths = (await request(app).get('/docs/openapi.json')).body.paths as Record<string, Record<string, { tags: string[] }>>;
     for (const route of DASHBOARD_ROUTE_DOCS) expect(paths[route.path]?.[route.method]?.tags).toEqual(['dashboard']);
     expect(DASHBOARD_ROUTE_DOCS.map((r) => `${r.method} ${r.path}`).sort()).toEqual([

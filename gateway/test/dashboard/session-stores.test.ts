@@ -22,6 +22,7 @@ import { manualClock } from '../data/store-contract';
 import type { ManualClock } from '../data/store-contract';
 import { startRedisServer } from '../support/redis-server';
 import type { RedisServer } from '../support/redis-server';
+import { catalogueOf } from '../support/catalogue-of';
 
 jest.setTimeout(60_000);
 
@@ -266,7 +267,7 @@ describe('a portal session in the embedded store', () => {
     const mailer = memoryMailer();
     const boot = () => {
       const opened = openSqliteStores({ path: file, clock: clock.now });
-      const documents = createServiceDocuments({ upstreams: {}, clock: clock.now });
+      const documents = createServiceDocuments({ catalogue: catalogueOf({}), clock: clock.now });
       const recorder = createUsageRecorder({ store: opened.stores.accountStore, clock: clock.now, intervalMs: 3_600_000 });
       const app = createApp({ config, stores: opened.stores, clock: clock.now, logger, metrics: createMetrics(), documents, recorder, mailer, loops: createBackgroundLoops({ clock: clock.now }) });
       return { app, stop: async () => { await recorder.stop(); opened.close(); } };

@@ -14,7 +14,7 @@ import { openSqliteStores } from '../../src/data/sqlite/sqlite-stores';
 import type { SqliteStores } from '../../src/data/sqlite/sqlite-stores';
 import type { Stores } from '../../src/data/stores';
 import { keyChecksum, parseApiKey } from '../../src/domain/api-key';
-import { BUILT_IN_PLANS } from '../../src/domain/plans';
+import { builtInPlanTable } from '../../src/config';
 import { startRedisCluster } from '../support/redis-cluster';
 import type { RedisCluster } from '../support/redis-cluster';
 import { startRedisServer } from '../support/redis-server';
@@ -165,7 +165,7 @@ describe.each(engines.map((make) => [make().name, make]))('keys stored before is
     for (const { key } of [rolled, kept]) expect(key.startsWith(start)).toBe(true);
     const parsed = parseApiKey(kept.key);
     if (!parsed.ok) throw new Error('a key of the old layout no longer parses');
-    const admission = await stores.quotaStore.admit({ accountId: parsed.accountId, keyHash: parsed.hash, api: 'token', apiPlans: BUILT_IN_PLANS.token!, nowMs: NOW });
+    const admission = await stores.quotaStore.admit({ accountId: parsed.accountId, keyHash: parsed.hash, api: 'token', apiPlans: builtInPlanTable().token!, nowMs: NOW });
     expect(['admitted', 'playground']).toContain(admission.outcome);
     expect((await stores.accountStore.findKey(kept.key))?.key.prefix).toBe(start);
     expect((await stores.accountStore.findKeysByPrefix(start, 10)).map((key) => key.name).sort()).toEqual(['kept', 'rolled']);

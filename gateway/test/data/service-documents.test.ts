@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServiceDocuments } from '../../src/data/service-documents';
 import { useCloseAfterEach } from '../support/close-after-each';
+import { catalogueOf } from '../support/catalogue-of';
 
 const closeAfterEach = useCloseAfterEach();
 
@@ -21,7 +22,7 @@ async function startService(answer: { status: number; body: unknown }): Promise<
 describe('createServiceDocuments().hasRoute', () => {
   it('when the service documents its routes, then documented paths pass and others do not', async () => {
     const service = await startService({ status: 200, body: { openapi: '3.1.0', paths: { '/v1/prices': {} } } });
-    const docs = createServiceDocuments({ upstreams: { token: service.url }, clock: () => 0 });
+    const docs = createServiceDocuments({ catalogue: catalogueOf({ token: service.url }), clock: () => 0 });
     expect(docs.hasRoute('token', '/v1/prices')).toBeUndefined();
     await docs.idle();
     expect([docs.hasRoute('token', '/v1/prices'), docs.hasRoute('token', '/v1/other')]).toEqual([true, false]);
@@ -30,7 +31,7 @@ describe('createServiceDocuments().hasRoute', () => {
   it('when the service answers without a document, then paths are not judged and it is asked again only after the maximum age', async () => {
     let now = 0;
     const service = await startService({ status: 404, body: { error: 'no' } });
-    const docs = createServiceDocuments({ upstreams: { token: service.url }, clock: () => now, maxAgeMs: 60_000, retryMs: 5_000 });
+    const docs = createServiceDocuments({ catalogue: catalogueOf({ token: service.url }), clock: () => now, maxAgeMs: 60_000, retryMs: 5_000 });
     docs.hasRoute('token', '/v1/prices');
     await docs.idle();
     now += 10_000;
@@ -46,8 +47,7 @@ describe('createServiceDocuments().hasRoute', () => {
   it('when the service is unreachable, then it is asked again after the retry time, and the last good document is kept meanwhile', async () => {
     let now = 0;
     const service = await startService({ status: 200, body: { openapi: '3.1.0', paths: { '/v1/prices': {} } } });
-    const upstreams = { token: service.url };
-    const docs = createServiceDocuments({ upstreams, clock: () => now, maxAgeMs: 60_000, retryMs: 5_000 });
+    const docs = createServiceDocuments({ catalogue: catalogueOf({ token: service.url }), clock: () => now, maxAgeMs: 60_000, retryMs: 5_000 });
     docs.hasRoute('token', '/v1/prices');
     await docs.idle();
     await service.close();

@@ -5,6 +5,7 @@ import { EmailTakenError, KeyLimitError, KeyRevokedError } from '../../src/data/
 import type { Account } from '../../src/data/account-store';
 import type { Admission } from '../../src/data/quota-store';
 import type { Stores } from '../../src/data/stores';
+import { usageFields } from '../../src/data/usage-breakdown';
 import { describeBillingContract } from './billing-store-contract';
 import { describeUsageBreakdownContract } from './usage-breakdown-contract';
 import { describeOperatorContract } from './operator-store-contract';
@@ -610,6 +611,29 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         ]);
         expect(await stores.accountStore.history(other.account.id, ['token'], '2026-03-30', '2026-03-30')).toEqual([{ day: '2026-03-30', api: 'token', counts: { ...zero, '2xx': 100 } }]);
         expect(await stores.accountStore.history(NO_ACCOUNT, ['token'], '2026-03-30', '2026-03-31')).toBeUndefined();
+      });
+
+      it('when an API no longer in the catalogue has counts, then the history lists it after the APIs asked for, every day of a range that holds its calls, and its details do not make an API', async () => {
+        const { account } = await accountWithKeys(0);
+        await stores.accountStore.record(
+          [
+            { accountId: account.id, api: 'token', dayId: '2026-03-30', outcome: '2xx', count: 2 },
+            { accountId: account.id, api: 'weather', dayId: '2026-03-31', outcome: '2xx', count: 4 },
+            { accountId: account.id, api: 'weather', dayId: '2026-03-31', outcome: '429', count: 1 },
+          ],
+          new Map(),
+          'withdrawn-history',
+          [{ accountId: account.id, dayId: '2026-03-31', field: usageFields.endpointCalls('weather', '/v1/forecast/{city}:2xx'), count: 4 }],
+        );
+        const zero = { '2xx': 0, '4xx': 0, '429': 0, '5xx': 0, refunded: 0 };
+        expect(await stores.accountStore.history(account.id, ['token'], '2026-03-30', '2026-03-31')).toEqual([
+          { day: '2026-03-30', api: 'token', counts: { ...zero, '2xx': 2 } },
+          { day: '2026-03-30', api: 'weather', counts: zero },
+          { day: '2026-03-31', api: 'token', counts: zero },
+          { day: '2026-03-31', api: 'weather', counts: { ...zero, '2xx': 4, '429': 1 } },
+        ]);
+        // A range without its calls does not name it.
+        expect((await stores.accountStore.history(account.id, ['token'], '2026-03-28', '2026-03-29'))?.map((d) => d.api)).toEqual(['token', 'token']);
       });
 
       it("when a key's last use is recorded, then last_used_at shows it; an unknown key is not made", async () => {

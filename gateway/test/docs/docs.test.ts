@@ -6,6 +6,7 @@ import { createOpenApiDocument } from '@tollgate/envelope';
 import { createServiceDocuments } from '../../src/data/service-documents';
 import { createDocsRoutes } from '../../src/docs/docs-routes';
 import { gatewayRouteDocs } from '../../src/gateway-route-docs';
+import { catalogueOf } from '../support/catalogue-of';
 
 // A service that documents one route and, like the real ones, wants the proxy secret.
 async function startService(secret: string): Promise<{ url: string; asked: () => number; close: () => Promise<void> }> {
@@ -48,7 +49,7 @@ describe('GET /docs', () => {
     app = express();
     app.use(
       createDocsRoutes({
-        documents: createServiceDocuments({ upstreams: { burger: service.url, logs: refusing.url }, proxySecret: SECRET, clock: () => now, maxAgeMs: 1_000 }),
+        documents: createServiceDocuments({ catalogue: catalogueOf({ burger: service.url, logs: refusing.url }), proxySecret: SECRET, clock: () => now, maxAgeMs: 1_000 }),
         keyHeader: 'x-tollgate-key',
         gatewayRoutes: gatewayRouteDocs(),
       }),
@@ -84,7 +85,7 @@ describe('GET /docs', () => {
 
   it('when every service answered, then the reference is reused until it is stale', async () => {
     const complete = express();
-    complete.use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: { burger: service.url }, proxySecret: SECRET, clock: () => now, maxAgeMs: 1_000 }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs() }));
+    complete.use(createDocsRoutes({ documents: createServiceDocuments({ catalogue: catalogueOf({ burger: service.url }), proxySecret: SECRET, clock: () => now, maxAgeMs: 1_000 }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs() }));
     const before = service.asked();
     await request(complete).get('/docs/openapi.json');
     now += 500;
@@ -111,7 +112,7 @@ describe('GET /docs', () => {
     const asked = await request(app).get('/docs/openapi.json').set('host', 'api.example.test:8443');
     expect(asked.body.servers).toEqual([{ url: 'http://api.example.test:8443', description: 'This gateway' }]);
     const publicApp = express();
-    publicApp.use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: { burger: service.url }, proxySecret: SECRET, clock: () => now }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs(), publicUrl: 'https://api.tollgate.example' }));
+    publicApp.use(createDocsRoutes({ documents: createServiceDocuments({ catalogue: catalogueOf({ burger: service.url }), proxySecret: SECRET, clock: () => now }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs(), publicUrl: 'https://api.tollgate.example' }));
     const published = await request(publicApp).get('/docs/openapi.json').set('host', 'elsewhere.example');
     expect(published.body.servers).toEqual([{ url: 'https://api.tollgate.example', description: 'This gateway' }]);
   });

@@ -9,7 +9,7 @@ import { createPortalRoutes } from '../../src/portal/portal-routes';
 // The portal router as app.ts mounts it: request ids, the router, then the one 404 and error handler.
 function portalApp() {
   const app = express();
-  app.use(createRequestIdMiddleware(), createPortalRoutes({ keyHeader: 'x-tollgate-key', apis: ['burger', 'token', 'logs'] }));
+  app.use(createRequestIdMiddleware(), createPortalRoutes({ keyHeader: 'x-tollgate-key', apis: () => ['burger', 'token', 'logs'] }));
   app.use(createNotFoundHandler(), createErrorHandler(createLogger({ service: 'test', level: 'silent' })));
   return app;
 }

@@ -23,6 +23,7 @@ import { createMetrics, loopObserver } from '../../src/http/metrics';
 import type { GatewayMetrics } from '../../src/http/metrics';
 import { manualClock } from '../data/store-contract';
 import type { ManualClock } from '../data/store-contract';
+import { createLiveCatalogue } from '../../src/data/live-catalogue';
 
 /** Plans small enough to reach their limits in a test. */
 export const TEST_PLANS: PlanTable = {
@@ -84,12 +85,13 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   } else {
     stores = createMemoryStores({ clock: clock.now });
   }
-  const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock: clock.now });
+  const catalogue = createLiveCatalogue(config.catalogue, logger);
+  const documents = createServiceDocuments({ catalogue: () => catalogue.current(), proxySecret: config.proxySecret, clock: clock.now });
   // A long interval: the tests flush when they read the history.
   const recorder = createUsageRecorder({ store: stores.accountStore, clock: clock.now, intervalMs: 3_600_000, loops });
   const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
-  const events = createEventsFor({ config, stores, clock: clock.now, logger, metrics, loops }, mailer);
-  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder, mailer, events, loops, adminToken: options.adminToken };
+  const events = createEventsFor({ config, stores, clock: clock.now, logger, metrics, loops, catalogue }, mailer);
+  const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder, mailer, events, loops, catalogue, adminToken: options.adminToken };
   const app = options.fastPath ? createGatewayListener(deps).listener : createApp(deps);
   const close = async (): Promise<void> => {
     await events.stop().catch(() => undefined);

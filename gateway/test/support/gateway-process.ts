@@ -22,6 +22,8 @@ export interface GatewayProcess {
   stop(): Promise<void>;
   /** SIGKILL: what a crash leaves behind. */
   kill(): Promise<void>;
+  /** Sends the process a signal and returns at once (SIGHUP: reload the catalogue). */
+  signal(name: NodeJS.Signals): void;
 }
 
 /** Starts `src/main.ts` with PORT=0 and the given environment; resolves when it listens. */
@@ -75,6 +77,9 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     async kill() {
       child.kill('SIGKILL');
       await main.exited;
+    },
+    signal(name) {
+      child.kill(name);
     },
   };
 }

@@ -10,6 +10,7 @@ describe('AppError', () => {
     ['NOT_FOUND', 404],
     ['METHOD_NOT_ALLOWED', 405],
     ['CONFLICT', 409],
+    ['GONE', 410],
     ['RATE_LIMITED', 429],
     ['QUOTA_EXCEEDED', 429],
     ['INTERNAL', 500],

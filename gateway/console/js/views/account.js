@@ -157,10 +157,12 @@ export async function render(main) {
         ))),
       )),
     );
-    for (const { api } of data.plans) {
+    // The history also names each API a reload withdrew that the account called: its calls stay readable.
+    const offered = new Set(data.plans.map((entry) => entry.api));
+    for (const api of new Set([...offered, ...data.history.days.map((d) => d.api)])) {
       const series = seriesOf(data.history.days, api, days);
       const holder = el('div', { class: 'chart', role: 'img', 'aria-label': `${apiTitle(api)} calls per day` });
-      section.append(el('h3', {}, `${apiTitle(api)}, the last 30 days`), holder, historyTable(apiTitle(api), api, days, series));
+      section.append(el('h3', {}, `${apiTitle(api)}${offered.has(api) ? '' : ' (withdrawn)'}, the last 30 days`), holder, historyTable(apiTitle(api), api, days, series));
       charts.push(() => drawChart(holder, apiTitle(api), days, series));
     }
     return { section, draw: () => Promise.all(charts.map((draw) => draw())) };

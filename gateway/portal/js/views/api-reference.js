@@ -3,7 +3,7 @@ import { openApi, plans } from '../api.js';
 import { tagOf } from '../endpoints.js';
 import { operationsOf, typeScriptClient } from '../reference.js';
 import { sampleOf } from '../schema-sample.js';
-import { API_BLURBS, apiTitle } from './common.js';
+import { apiTitle, descriptionOf } from './common.js';
 import { endpointSection } from './endpoint-section.js';
 import { planTable } from './plan-table.js';
 
@@ -77,18 +77,19 @@ function clientSection(api, doc, ops, ctx) {
 /** One API's reference, from the merged OpenAPI document and the live plan table. Needs no account. */
 export async function render(main, ctx) {
   const api = decodeURIComponent(location.pathname.split('/')[3] ?? '');
+  const problem = errorRegion();
+  const [doc, table] = await Promise.all([openApi(), plans().catch((err) => (showError(problem, err), []))]);
+  const entry = table.find((e) => e.api === api);
   const name = `${apiTitle(api)} API reference`;
   document.title = `${name} · Tollgate developer portal`;
-  const problem = errorRegion();
-  main.append(heading(name), el('p', { class: 'lead' }, API_BLURBS[api] ?? ''), problem);
-  const [doc, table] = await Promise.all([openApi(), plans().catch((err) => (showError(problem, err), []))]);
+  main.append(heading(name), el('p', { class: 'lead' }, entry?.summary ?? ''), problem);
   const ops = operationsOf(doc, api);
   if (ops.length === 0) throw new Error(`The ${api} API’s endpoints are not known right now: its service’s reference could not be read. Try again in a minute.`);
   const tag = tagOf(doc, api);
   main.append(
     el('section', { class: 'card intro', 'aria-label': 'Calling it' },
       el('p', {}, 'Base URL: ', el('code', { class: 'base-url' }, `${location.origin}/${api}/v1`), '. Send your key in the ', el('code', {}, ctx.keyHeader), ' header; every answer is JSON in the Tollgate envelope.'),
-      tag?.description ? el('p', { class: 'muted' }, tag.description) : null,
+      descriptionOf(entry) ?? (tag?.description ? el('p', { class: 'muted' }, tag.description) : null),
     ),
     el('nav', { class: 'card toc', 'aria-label': 'On this page' },
       el('h2', {}, 'On this page'),
@@ -103,5 +104,5 @@ export async function render(main, ctx) {
   for (const op of ops) sections.push(endpointSection(doc, op, ctx, setLanguage));
   main.append(...sections.map((s) => s.section));
   setLanguage('curl');
-  main.append(errorsSection(doc, ops), quotaSection(), plansSection(api, table.find((e) => e.api === api), tag?.['x-plan-features'], ctx), clientSection(api, doc, ops, ctx));
+  main.append(errorsSection(doc, ops), quotaSection(), plansSection(api, entry, tag?.['x-plan-features'], ctx), clientSection(api, doc, ops, ctx));
 }

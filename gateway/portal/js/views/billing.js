@@ -90,7 +90,7 @@ async function draw(content, problem, ctx, supportEmail) {
             el('td', { 'data-label': 'Price a month', class: 'num' }, price(sub.amount, sub.currency)),
             el('td', { 'data-label': 'Status' }, STATUS_WORDS[sub.state] ?? sub.state),
             el('td', { 'data-label': 'Next renewal' }, sub.cancel_at_period_end ? `Ends ${dateTime(sub.current_period_end)}` : dateTime(sub.current_period_end)),
-            el('td', { class: 'note' }, billedLine(sub)),
+            el('td', { class: 'note' }, sub.withdrawn ? `Withdrawn from this gateway’s catalogue: it ends ${dateTime(sub.current_period_end)} and is not charged again.` : billedLine(sub)),
           ))),
         )),
       buttons.length ? el('p', { class: 'row' }, buttons) : null,

@@ -1,6 +1,6 @@
 import { el, errorRegion, heading, showError } from '../../shared/dom.js';
 import { openApi, plans } from '../api.js';
-import { API_BLURBS, apiTitle, endpointsOf } from './common.js';
+import { apiTitle, endpointsOf } from './common.js';
 import { planTable } from './plan-table.js';
 import { endpointSearch } from './endpoint-search.js';
 import { referenceHref, tagOf } from '../endpoints.js';
@@ -17,15 +17,19 @@ function endpoints(doc, api) {
   );
 }
 
-/** The three APIs: what each answers, its endpoints and its plans. Needs no account. */
+/** The catalogue's listed APIs: what each answers, its endpoints and its plans. Needs no account. */
 export async function render(main) {
   const problem = errorRegion();
-  main.append(heading(title), el('p', { class: 'lead' }, 'Three read-only JSON APIs behind one key. Free plans need no card; token and logs also give 10 test calls a day without any plan.'), problem);
-  const [table, doc] = await Promise.allSettled([plans(), openApi()]);
-  if (table.status === 'rejected') {
-    showError(problem, table.reason);
+  const lead = el('p', { class: 'lead' }, 'JSON APIs behind one key. A free plan needs no card.');
+  main.append(heading(title), lead, problem);
+  const [all, doc] = await Promise.allSettled([plans(), openApi()]);
+  if (all.status === 'rejected') {
+    showError(problem, all.reason);
     return;
   }
+  const table = { value: all.value.filter((entry) => entry.listed) };
+  const playground = table.value.filter((entry) => entry.playground_per_day > 0).map((entry) => apiTitle(entry.api));
+  if (playground.length) lead.append(` ${playground.join(', ')} also ${playground.length === 1 ? 'gives' : 'give'} test calls without any plan.`);
   if (doc.status === 'rejected') showError(problem, doc.reason);
   const document = doc.status === 'fulfilled' ? doc.value : null;
   if (document) main.append(endpointSearch(document, table.value.map((entry) => entry.api)));
@@ -36,7 +40,7 @@ export async function render(main) {
         'section',
         { class: 'card', 'aria-labelledby': id },
         el('h2', { id }, apiTitle(entry.api)),
-        el('p', {}, API_BLURBS[entry.api] ?? ''),
+        el('p', {}, entry.summary),
         el('h3', {}, 'Endpoints'),
         endpoints(document, entry.api),
         el('p', {}, el('a', { href: referenceHref(entry.api) }, `${apiTitle(entry.api)} API reference`), ': parameters, answers, errors and code for each endpoint.'),

@@ -21,15 +21,16 @@ export function requireSession(main, ctx, title, what) {
   return false;
 }
 
-/** "Token", from "token". */
-export const apiTitle = (api) => api.charAt(0).toUpperCase() + api.slice(1);
+/** An API's title from the catalogue ("Token", from "token"). */
+export { titleOf as apiTitle } from '../api.js';
 
-/** What each API answers, for the catalogue (the merged OpenAPI document keeps only paths). */
-export const API_BLURBS = {
-  burger: 'The Economist’s Big Mac index: how over- or under-valued each currency is, by the price of a Big Mac, for the latest release or a country’s history since 2000, against USD, EUR, GBP, JPY or CNY.',
-  token: 'Live crypto token prices by on-chain contract address or directory slug: current USD price, symbol, decimals and confidence, a past moment, or a series for charts.',
-  logs: 'Event logs of any EVM contract, live from the chain: filter by address, topics (or an event name such as Transfer) and block range; ERC-20 transfers decoded.',
-};
+/** An API's Markdown description, as the gateway rendered it (raw HTML escaped there: domain/markdown.ts). */
+export function descriptionOf(entry) {
+  if (!entry?.description_html) return null;
+  const box = el('div', { class: 'description' });
+  box.innerHTML = entry.description_html;
+  return box;
+}
 
 /** An action of a list view: `work` runs with a refusal shown in `problem`, then `refresh` redraws the list either way. */
 export function actThen(problem, refresh) {

@@ -13,7 +13,10 @@ function featureCell(value) {
  * feature gate when its service documents them (`x-plan-features` of its tag in the OpenAPI document).
  */
 export function planTable(entry, features) {
-  const currency = entry.plans[0]?.currency ?? '';
+  // A retired plan serves those who hold it and is not offered: the pricing table leaves it out.
+  const offered = entry.plans.filter((p) => p.offered !== false);
+  const currency = offered[0]?.currency ?? '';
+  const includes = offered.some((p) => p.features?.length);
   const columns = Object.entries(features?.columns ?? {});
   const gates = new Map((features?.plans ?? []).map((p) => [p.plan, p]));
   const heads = ['Calls a month', 'Calls a second', 'Price a month'];
@@ -21,13 +24,14 @@ export function planTable(entry, features) {
     'table',
     { class: 'plans stacked' },
     el('caption', {}, `${apiTitle(entry.api)} plans, per month${currency ? ` (${currency})` : ''}`),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Plan'), heads.map((h) => el('th', { scope: 'col', class: 'num' }, h)), columns.map(([, title]) => el('th', { scope: 'col' }, title)))),
-    el('tbody', {}, entry.plans.map((p) => el('tr', {},
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Plan'), heads.map((h) => el('th', { scope: 'col', class: 'num' }, h)), columns.map(([, title]) => el('th', { scope: 'col' }, title)), includes ? el('th', { scope: 'col' }, 'Includes') : null)),
+    el('tbody', {}, offered.map((p) => el('tr', {},
       el('th', { scope: 'row', 'data-label': 'Plan' }, p.name),
       el('td', { class: 'num', 'data-label': heads[0] }, int(p.monthly_quota)),
       el('td', { class: 'num', 'data-label': heads[1] }, int(p.rate_per_second)),
       el('td', { class: 'num', 'data-label': heads[2] }, price(p.price, p.currency)),
       columns.map(([key, title]) => el('td', { 'data-label': title }, featureCell(gates.get(p.name)?.[key]))),
+      includes ? el('td', { 'data-label': 'Includes' }, p.features.length ? el('ul', { class: 'features' }, p.features.map((line) => el('li', {}, line))) : '—') : null,
     ))),
   );
 }

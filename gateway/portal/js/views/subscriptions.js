@@ -133,7 +133,7 @@ async function renderSignedIn(main, ctx) {
       el('div', { class: 'scroll' }, el('table', { class: 'plans stacked' },
         el('caption', { class: 'visually-hidden' }, `${apiTitle(api)} plans`),
         el('thead', {}, el('tr', {}, ['Plan', 'Calls a month', 'Calls a second', 'Price a month', ''].map((h) => el('th', { scope: 'col' }, h)))),
-        el('tbody', {}, entry.plans.map((p) => el('tr', { class: p.name === active ? 'chosen' : '' },
+        el('tbody', {}, entry.plans.filter((p) => p.offered || p.name === active).map((p) => el('tr', { class: p.name === active ? 'chosen' : '' },
           el('th', { scope: 'row', 'data-label': 'Plan' }, p.name),
           el('td', { 'data-label': 'Calls a month', class: 'num' }, int(p.monthly_quota)),
           el('td', { 'data-label': 'Calls a second', class: 'num' }, int(p.rate_per_second)),

@@ -1,5 +1,5 @@
 import { copyText, el, errorRegion, fill, heading, int, showError, statusRegion } from '../../shared/dom.js';
-import { openApi, request } from '../api.js';
+import { openApi, plans, request } from '../api.js';
 import { latestSecret } from '../secrets.js';
 import { session } from '../session.js';
 import { buildUrl, fillFields, parameterFields, parametersOf } from '../schema-form.js';
@@ -23,8 +23,10 @@ export async function render(main, ctx) {
   const params = new URLSearchParams(location.search);
   const problem = errorRegion();
   main.append(heading(title), el('p', { class: 'lead' }, 'Calls go through the gateway like any other: they count against your plan or the playground.'), problem);
-  const doc = await openApi();
-  const apis = (doc.tags ?? []).map((t) => t.name).filter((api) => endpointsOf(doc, api).length > 0);
+  const [doc, table] = await Promise.all([openApi(), plans().catch(() => null)]);
+  // The catalogue's listed APIs (all the document has, when the catalogue could not be read).
+  const listed = table ? new Set(table.filter((entry) => entry.listed).map((entry) => entry.api)) : null;
+  const apis = (doc.tags ?? []).map((t) => t.name).filter((api) => endpointsOf(doc, api).length > 0 && (!listed || listed.has(api)));
   if (apis.length === 0) throw new Error('No API endpoints are known right now: the services’ references could not be read.');
   let usage = null;
   if (session()) usage = await request('GET', '/dashboard/v1/usage').catch(() => null);

@@ -59,6 +59,12 @@ function quotaChart(api, history, line) {
   return { holder, draw: () => drawLines(holder, days, lines, [used, days.map(() => line.limit)]) };
 }
 
+/** The APIs the history names that the catalogue no longer has, in the order it names them. */
+function withdrawnApis(history, planTable) {
+  const offered = new Set(planTable.map((entry) => entry.api));
+  return [...new Set(history.map((d) => d.api))].filter((api) => !offered.has(api));
+}
+
 /** Per API: this period against the quota, the reset, plan and rate, and 30 days of calls by outcome. */
 export async function render(main, ctx) {
   if (!requireSession(main, ctx, title, 'see your usage')) return;
@@ -109,6 +115,20 @@ export async function render(main, ctx) {
     ));
     charts.push(() => drawChart(holder, apiTitle(api), days, series));
     if (quota) charts.push(quota.draw);
+  }
+  // An API withdrawn from the catalogue keeps its history here (the gateway lists every API called).
+  for (const api of withdrawnApis(history.days, planTable)) {
+    const id = `usage-${api}`;
+    const series = seriesOf(history.days, api, days);
+    const holder = el('div', { class: 'chart', role: 'img', 'aria-label': `${apiTitle(api)} calls per day` });
+    main.append(el('section', { class: 'card usage withdrawn', 'aria-labelledby': id, 'data-api': api },
+      el('h2', { id }, `${apiTitle(api)} (withdrawn)`),
+      el('p', {}, 'This API is no longer offered: calls to it are refused. Its calls are kept here as long as the rest of your history.'),
+      el('h3', {}, 'Last 30 days'),
+      holder,
+      historyTable(apiTitle(api), api, days, series),
+    ));
+    charts.push(() => drawChart(holder, apiTitle(api), days, series));
   }
   const detail = usageDetail(breakdown);
   main.append(detail.section);

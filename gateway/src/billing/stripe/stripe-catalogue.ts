@@ -57,16 +57,24 @@ export async function missingPrices(stripe: Stripe, plans: PlanTable): Promise<s
   return paid.filter((p) => !current(found.get(lookupKey(p.api, p.plan)), p)).map((p) => `${p.api} ${p.plan}`);
 }
 
-async function ensureProduct(stripe: Stripe, api: string): Promise<{ api: string; id: string; created: boolean }> {
+/**
+ * An API's product name: its title in the catalogue, which Checkout, invoices, receipts and the
+ * customer portal show beside the price (the API's name when the table has no title).
+ */
+export const productName = (api: string, plans: PlanTable): string => plans[api]?.title ?? api;
+
+async function ensureProduct(stripe: Stripe, api: string, name: string): Promise<CatalogueSync['products'][number]> {
   const id = productId(api);
   try {
-    await stripeCall(() => stripe.products.retrieve(id));
-    return { api, id, created: false };
+    const product = await stripeCall(() => stripe.products.retrieve(id));
+    if (product.name === name) return { api, id, name, created: false, renamed: false };
+    await stripeCall(() => stripe.products.update(id, { name }));
+    return { api, id, name, created: false, renamed: true };
   } catch (err) {
     if (!isMissing(err)) throw err;
   }
-  await stripeCall(() => stripe.products.create({ id, name: `Tollgate ${api} API`, metadata: { tollgate_api: api } }));
-  return { api, id, created: true };
+  await stripeCall(() => stripe.products.create({ id, name, metadata: { tollgate_api: api } }));
+  return { api, id, name, created: true, renamed: false };
 }
 
 async function ensureWebhook(stripe: Stripe, url: string): Promise<CatalogueSync['webhook']> {
@@ -84,15 +92,15 @@ async function ensureWebhook(stripe: Stripe, url: string): Promise<CatalogueSync
 }
 
 /**
- * Makes the catalogue match the plan table, idempotently: a product per API with paid plans, a
- * monthly price per paid plan under its lookup key (a price whose amount or currency changed is
+ * Makes the catalogue match the plan table, idempotently: a product per API with paid plans, named
+ * by the API's title (renamed when the title changed), a monthly price per paid plan under its lookup key (a price whose amount or currency changed is
  * replaced: the new one takes the key, the old one is archived, and its subscribers stay on it
  * until moved), and the webhook endpoint.
  */
 export async function syncCatalogue(stripe: Stripe, plans: PlanTable, webhookUrl: string): Promise<CatalogueSync> {
   const paid = paidPlans(plans);
   const products = [];
-  for (const api of new Set(paid.map((p) => p.api))) products.push(await ensureProduct(stripe, api));
+  for (const api of new Set(paid.map((p) => p.api))) products.push(await ensureProduct(stripe, api, productName(api, plans)));
   const found = await pricesByLookupKey(stripe, paid);
   const prices: CatalogueSync['prices'] = [];
   for (const p of paid) {

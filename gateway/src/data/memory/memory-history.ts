@@ -1,5 +1,5 @@
 import { dayIds, monthWindow } from '../../domain/windows';
-import { HISTORY_OUTCOMES } from '../account-store';
+import { HISTORY_OUTCOMES, historyApis } from '../account-store';
 import type { AccountCalls, AccountStore, HistoryCount, HistoryDay } from '../account-store';
 import { breakdownDay } from '../usage-breakdown';
 import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, TOP_ACCOUNTS_KEEP_SECONDS } from '../retention';
@@ -8,9 +8,11 @@ import type { HistoryEntry, MemoryParts } from './account-state';
 
 type HistoryPart = Pick<AccountStore, 'record' | 'history' | 'usageBreakdown' | 'serverHistory' | 'topAccounts'>;
 
-/** The counts of one day, every API and outcome listed (zeros where none). */
-function daysOf(read: (day: string) => Map<string, number> | undefined, apis: readonly string[], fromDayId: string, toDayId: string): HistoryDay[] {
-  return dayIds(fromDayId, toDayId).flatMap((day) => {
+/** The counts of each day, every API asked for or found and every outcome listed (zeros where none). */
+function daysOf(read: (day: string) => Map<string, number> | undefined, asked: readonly string[], fromDayId: string, toDayId: string): HistoryDay[] {
+  const days = dayIds(fromDayId, toDayId);
+  const apis = historyApis(asked, days.map((day) => read(day)?.keys() ?? []));
+  return days.flatMap((day) => {
     const counts = read(day);
     return apis.map((api) => ({ day, api, counts: Object.fromEntries(HISTORY_OUTCOMES.map((o) => [o, counts?.get(`${api}:${o}`) ?? 0])) as HistoryDay['counts'] }));
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dayIds, monthWindow } from '../../domain/windows';
-import { HISTORY_OUTCOMES } from '../account-store';
+import { HISTORY_OUTCOMES, historyApis } from '../account-store';
 import type { AccountStore, HistoryCount, HistoryDay } from '../account-store';
 import { breakdownDay } from '../usage-breakdown';
 import { HISTORY_BATCH_TTL_SECONDS, HISTORY_TTL_SECONDS, TOP_ACCOUNTS_KEEP_SECONDS } from '../retention';
@@ -12,8 +12,9 @@ import { createWriteCoalescer } from './write-coalescer';
 
 type HistoryPart = Pick<AccountStore, 'record' | 'history' | 'usageBreakdown' | 'serverHistory' | 'topAccounts'>;
 
-/** One day's history counts read back, every API and outcome listed (zeros where none). */
-function daysOf(days: string[], replies: [Error | null, unknown][], apis: readonly string[]): HistoryDay[] {
+/** One day's history counts read back, every API asked for or found and every outcome listed (zeros where none). */
+function daysOf(days: string[], replies: [Error | null, unknown][], asked: readonly string[]): HistoryDay[] {
+  const apis = historyApis(asked, days.map((_, i) => Object.keys((replies[i]?.[1] ?? {}) as Record<string, string>)));
   return days.flatMap((day, i) => {
     const fields = (replies[i]?.[1] ?? {}) as Record<string, string>;
     return apis.map((api) => ({ day, api, counts: Object.fromEntries(HISTORY_OUTCOMES.map((o) => [o, Number(fields[`${api}:${o}`] ?? 0)])) as HistoryDay['counts'] }));

@@ -32,6 +32,7 @@ import type { EchoUpstream } from '../../support/echo-upstream';
 import { startSmtpInbox } from '../../support/smtp-inbox';
 import { useStarted } from '../../support/use-started';
 import type { SmtpInbox } from '../../support/smtp-inbox';
+import { createLiveCatalogue } from '../../../src/data/live-catalogue';
 
 export const ADMIN_TOKEN = 'billing-admin-token-0123456789';
 /** The signing secret of a gateway started with `webhooks: 'manual'`. */
@@ -131,7 +132,7 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
   const clock = (): number => start + (Date.now() - t0);
   const webhooks = options.webhooks ?? 'delivered';
   const unsigned = loadConfig(baseEnv);
-  const synced = await createStripeProvider(unsigned.billing!, unsigned.plans, clock).syncCatalogue(unsigned.plans, `${url}/billing/webhook`);
+  const synced = await createStripeProvider(unsigned.billing!, unsigned.catalogue.apis, clock).syncCatalogue(unsigned.catalogue.apis, `${url}/billing/webhook`);
   if (webhooks !== 'delivered') await stripe.webhookEndpoints.del(synced.webhook.id);
   const webhookSecret = webhooks === 'delivered' ? (synced.webhook.secret ?? '') : webhooks === 'manual' ? MANUAL_WEBHOOK_SECRET : '';
   const config = loadConfig({ ...baseEnv, ...(webhookSecret ? { STRIPE_WEBHOOK_SECRET: webhookSecret } : {}) });
@@ -148,12 +149,13 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
   const mailer = createSmtpMailer(mail.url, 'Tollgate <billing@tollgate.test>');
   const metrics = createMetrics();
   const loops = createBackgroundLoops({ clock, logger, observer: loopObserver(metrics) });
-  const events = createEventsFor({ config, stores: opened.stores, clock, logger, metrics, loops }, mailer);
+  const catalogue = createLiveCatalogue(config.catalogue, logger);
+  const events = createEventsFor({ config, stores: opened.stores, clock, logger, metrics, loops, catalogue }, mailer);
   const { stores } = events;
-  const billing = createBillingFor({ config, stores, clock, logger, loops }, mailer, events);
+  const billing = createBillingFor({ config, stores, clock, logger, loops, catalogue }, mailer, events);
   const recorder = createUsageRecorder({ store: stores.accountStore, clock, intervalMs: 3_600_000 });
-  const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
-  const { listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, mailer, billing, events, loops });
+  const documents = createServiceDocuments({ catalogue: () => catalogue.current(), proxySecret: config.proxySecret, clock });
+  const { listener } = createGatewayListener({ config, stores, clock, logger, metrics, documents, recorder, mailer, billing, events, loops, catalogue });
   server.on('request', listener);
 
   // Every billing answer is checked against its route's documented schema (contract tests).

@@ -3,10 +3,12 @@ import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
 import type { Stores } from '../../../src/data/stores';
 import { parseApiKey } from '../../../src/domain/api-key';
-import { BUILT_IN_PLANS } from '../../../src/domain/plans';
+import { builtInPlanTable } from '../../../src/config';
 import { monthWindow, ttlSeconds } from '../../../src/domain/windows';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 // A call with an active subscription is answered by the usual admission script alone; the calls
 // only the full script answers (the playground, a 402, a secret not in the account) take both.

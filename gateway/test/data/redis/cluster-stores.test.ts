@@ -5,11 +5,13 @@ import { redisKeys } from '../../../src/data/redis/redis-keys';
 import { codeHash, sha256 } from '../../../src/data/session-store';
 import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { hashApiKey, parseApiKey } from '../../../src/domain/api-key';
-import { BUILT_IN_PLANS } from '../../../src/domain/plans';
+import { builtInPlanTable } from '../../../src/config';
 import { eventually } from '../../support/eventually';
 import { startRedisCluster } from '../../support/redis-cluster';
 import type { RedisCluster } from '../../support/redis-cluster';
 import { describeStoreContract } from '../store-contract';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 jest.setTimeout(60_000);
 

@@ -8,11 +8,13 @@ import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
 import type { Stores } from '../../../src/data/stores';
 import { parseApiKey } from '../../../src/domain/api-key';
-import { BUILT_IN_PLANS } from '../../../src/domain/plans';
+import { builtInPlanTable } from '../../../src/config';
 import { startRedisCluster } from '../../support/redis-cluster';
 import type { RedisCluster } from '../../support/redis-cluster';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 // A secret's entry is now the field of its account's hash named by the secret's hash (64 hex
 // digits). Two older layouts are still read and moved: fields `s:<hash>` of the account (2026-11,

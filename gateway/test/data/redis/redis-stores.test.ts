@@ -3,12 +3,14 @@ import { createRedisStores } from '../../../src/data/redis/redis-stores';
 import { redisKeys } from '../../../src/data/redis/redis-keys';
 import { indexKeyExpiries, indexKeyPrefixes } from '../../../src/data/redis/key-indexes';
 import { keyHints, parseApiKey } from '../../../src/domain/api-key';
-import { BUILT_IN_PLANS } from '../../../src/domain/plans';
+import { builtInPlanTable } from '../../../src/config';
 import { disconnectRedis, useCloseAfterEach } from '../../support/close-after-each';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
 import type { Stores } from '../../../src/data/stores';
 import { describeStoreContract } from '../store-contract';
+
+const BUILT_IN_PLANS = builtInPlanTable();
 
 let server: RedisServer;
 beforeAll(async () => {
