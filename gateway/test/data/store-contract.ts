@@ -10,6 +10,7 @@ import { describeUsageBreakdownContract } from './usage-breakdown-contract';
 import { describeOperatorContract } from './operator-store-contract';
 import { describeEventContract } from './event-store-contract';
 import { describeAccountSettingsContract } from './account-settings-contract';
+import { describeTeamContract } from './team-store-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -643,6 +644,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
 
     describeBillingContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
     describeEventContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
+    describeTeamContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
 
     describe('sign-ups and health', () => {
       it('when sign-ups are counted, then each address counts separately per UTC hour', async () => {
