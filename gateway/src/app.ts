@@ -191,8 +191,10 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       keyHeader: config.keyHeader,
       accountStore: stores.accountStore,
       quotaStore: stores.quotaStore,
+      teamStore: stores.teamStore,
       clock,
       signupsPerHour: config.signupsPerHour,
+      teamLimits: { maxMembers: config.teamMaxMembers, maxPendingInvitations: config.teamMaxPendingInvites },
       keysCreatedPerDay: config.keysCreatedPerDay,
       keysRevokedPerDay: config.keysRevokedPerDay,
       readUsage: (record, nowMs) => readUsage(record, config.plans, stores.quotaStore, nowMs),
@@ -208,7 +210,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       ...audit,
     }),
   );
-  const callers = { accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock };
+  const callers = { accountStore: stores.accountStore, sessionStore: stores.sessionStore, teamStore: stores.teamStore, keyHeader: config.keyHeader, clock };
   const authenticate = createDashboardAuth(callers);
   app.use('/dashboard/v1', noStore, billing.routes(authenticate, createPersonAuth(callers, 'start a checkout, change, cancel or keep a paid plan, or open the billing portal')));
   app.use('/dashboard/v1', noStore, events.routes(authenticate, customerSource));

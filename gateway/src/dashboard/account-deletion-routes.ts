@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
+import { sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import { dayWindow } from '../domain/windows';
 import { HISTORY_DAYS } from '../data/account-store';
@@ -8,6 +8,7 @@ import type { AuditEntry, AuditLog } from '../data/audit-log';
 import { allPages } from '../data/all-pages';
 import type { AccountBilling } from '../data/billing-store';
 import type { SessionStore } from '../data/session-store';
+import type { TeamStore } from '../data/team-store';
 import { ACCOUNT_SCHEMA, API_KEY_SCHEMA, AUDIT_ENTRY_SCHEMA, HISTORY_SCHEMA } from '../http/account-schemas';
 import { entryForCustomer } from '../http/audit-source';
 import { createBodyParser } from '../http/body';
@@ -89,6 +90,7 @@ export const ACCOUNT_DELETION_ROUTES = {
 export interface AccountDeletionDeps {
   accountStore: AccountStore;
   sessionStore: SessionStore;
+  teamStore: TeamStore;
   auditLog: AuditLog;
   codes: Codes;
   clock: () => number;
@@ -139,10 +141,10 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
   });
 
   router.post('/account/delete', async (req, res) => {
-    const { account } = await signedIn(req);
+    const { account, person } = await signedIn(req);
     parseEmpty(req.body);
-    const email = account.email;
-    if (email === null) throw new AppError('CONFLICT', 'this account has no email address to mail the code to: ask the people who run this portal to delete it', { details: { reason: 'no_email' } });
+    // The code goes to the owner asking (a team's owner may not be the address it was made with).
+    const email = person.email;
     await codes.limit(req, email);
     const expiresAtMs = await codes.send(subjectOf(account), ACCOUNT_SLOT, (code) => deletionCodeMail(email, code));
     sendAccepted(res, { email, expires_at: new Date(expiresAtMs).toISOString() }, ACCOUNT_DELETION_ROUTES.deleteAccount.message);
@@ -158,6 +160,8 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
     // One step erases the keys' secrets with the rest: every key answers 401 from now on.
     await deps.changesBy(req, caller).deleteAccount(account.id);
     await endSessions(deps.sessionStore, account.id, undefined, deps.clock());
+    // Its members are no longer members of anything it was; the people stay (they may be in other teams).
+    await deps.teamStore.forgetTeam(account.id);
     clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { deleted: true, account_id: account.id }, ACCOUNT_DELETION_ROUTES.confirmDeleteAccount.message);
   });

@@ -2,6 +2,7 @@ import type { Request, Router } from 'express';
 import type { AccountStore } from '../data/account-store';
 import type { AuditDeps } from '../data/audited-account-store';
 import type { AccountBilling } from '../data/billing-store';
+import type { TeamStore } from '../data/team-store';
 import type { SessionStore } from '../data/session-store';
 import type { Mailer } from '../mail/mailer';
 import { ACCOUNT_DELETION_ROUTES, addAccountDeletionRoutes } from './account-deletion-routes';
@@ -18,6 +19,7 @@ export const ACCOUNT_SETTINGS_ROUTES = { ...ACCOUNT_SESSION_ROUTES, ...ACCOUNT_E
 export interface AccountSettingsDeps extends AuditDeps {
   accountStore: AccountStore;
   sessionStore: SessionStore;
+  teamStore: TeamStore;
   codes: Codes;
   mailer: Mailer;
   clock: () => number;

@@ -3,6 +3,7 @@ import { AppError } from '@tollgate/envelope';
 import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';
+import type { TeamStore } from '../data/team-store';
 import { createSessionAuth, sessionCookiesOf } from './session-auth';
 import type { SessionAuthDeps } from './session-auth';
 
@@ -25,6 +26,7 @@ export const CALLER_ERRORS = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE
 export interface DashboardAuthDeps {
   accountStore: AccountStore;
   sessionStore: SessionStore;
+  teamStore: TeamStore;
   keyHeader: string;
   clock: () => number;
 }

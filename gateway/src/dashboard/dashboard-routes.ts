@@ -27,6 +27,11 @@ import { createCodes } from './sign-in-codes';
 import { SIGN_IN_ROUTES, addSignInRoutes, portalSignIn } from './sign-in-routes';
 import { SIGNUP_ROUTES, addSignupRoutes } from './signup-routes';
 import type { SessionStore } from '../data/session-store';
+import type { TeamStore } from '../data/team-store';
+import { INVITATION_TTL_MS } from '../data/team-store';
+import { addTeamRoutes } from './team-routes';
+import { TEAM_ROUTES } from './team-route-docs';
+import { createSessionAuth } from './session-auth';
 import type { Mailer } from '../mail/mailer';
 import { createActionLimiter } from '../http/account-limits';
 
@@ -59,6 +64,7 @@ export const DASHBOARD_ROUTES = {
   ...SIGN_IN_ROUTES,
   ...DASHBOARD_ACCOUNT_ROUTES,
   ...USAGE_BREAKDOWN_ROUTES,
+  ...TEAM_ROUTES,
   ...DASHBOARD_VERIFY_ROUTES,
   ...DASHBOARD_KEY_ROUTES,
   ...ACCOUNT_SETTINGS_ROUTES,
@@ -72,8 +78,12 @@ export interface DashboardDeps extends AuditDeps {
   keyHeader: string;
   accountStore: AccountStore;
   quotaStore: QuotaStore;
+  /** People, memberships and invitations (docs/teams.md). */
+  teamStore: TeamStore;
   clock: () => number;
   signupsPerHour: number;
+  /** Members and pending invitations a team may hold; docs/teams.md. */
+  teamLimits: { maxMembers: number; maxPendingInvitations: number };
   /** Keys an account may create and revoke itself in one UTC day. */
   keysCreatedPerDay: number;
   keysRevokedPerDay: number;
@@ -129,6 +139,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   const limit = createActionLimiter({ quotaStore: deps.quotaStore, clock: deps.clock, limits: { key_create: deps.keysCreatedPerDay, key_revoke: deps.keysRevokedPerDay } });
   addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy, limit });
   addDashboardVerifyRoutes(router, { ...deps, codes, authenticate, changesBy });
+  addTeamRoutes(router, { ...deps, signedIn: createSessionAuth(deps), limits: { ...deps.teamLimits, invitationTtlMs: INVITATION_TTL_MS } });
   addAccountSettingsRoutes(router, { ...deps, codes, changesBy, apis: Object.keys(plans), supportEmail: deps.billing.supportEmail });
 
   router.put('/subscriptions/:api', async (req, res) => {

@@ -40,7 +40,9 @@ export type AuditAction =
   | 'events.settings'
   | 'operator.sign_in'
   | 'admin_token.rotate'
-  | `billing.${string}`;
+  | `billing.${string}`
+  /** Teams (docs/teams.md#audit): `team.invite`, `team.invite_revoke`, `team.invite_accept`, `team.member_remove`, `team.member_leave`, `team.role_change`. */
+  | `team.${string}`;
 
 /** One entry of the audit log. Entries are only ever added: nothing edits or deletes one (but the retention). */
 export interface AuditEntry {

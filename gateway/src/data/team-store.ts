@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { TeamRole } from '../domain/team-roles';
+
+export type { TeamRole } from '../domain/team-roles';
+export { TEAM_ROLES } from '../domain/team-roles';
 
 /**
  * People and the teams they belong to (docs/teams.md). A team is an account (`acc_…`): everything
  * the account owns stays keyed by it, so this store adds people beside accounts and moves nothing.
  */
-
-/** A member's role in a team, most powers first. */
-export type TeamRole = 'owner' | 'admin' | 'billing' | 'developer';
-export const TEAM_ROLES: readonly TeamRole[] = ['owner', 'admin', 'billing', 'developer'];
 
 /** Someone who signs in. */
 export interface Person {
@@ -98,6 +98,9 @@ export class TeamLimitError extends Error {
   }
 }
 
+/** How long an invitation may be accepted: a week, as Stripe's and GitHub's team invitations. */
+export const INVITATION_TTL_MS = 7 * 86_400_000;
+
 /** How long a lapsed invitation is kept, so its code is told as expired rather than unknown. */
 export const INVITATION_KEPT_AFTER_END_MS = 86_400_000;
 
@@ -111,6 +114,8 @@ export interface TeamStore {
   createPerson(input: { email: string; name?: string; id?: string }): Promise<Person>;
   getPerson(id: string): Promise<Person | undefined>;
   findPersonByEmail(email: string): Promise<Person | undefined>;
+  /** Moves a person to another (normalised) address, freeing the old one; throws {@link PersonEmailTakenError}. */
+  changePersonEmail(personId: string, email: string): Promise<Person | undefined>;
   /** Records the team a sign-in opens next. */
   setLastTeam(personId: string, teamId: string): Promise<Person | undefined>;
   /**

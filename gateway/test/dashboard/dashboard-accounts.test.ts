@@ -318,6 +318,8 @@ describe('the dashboard routes in the API reference', () => {
       'delete /dashboard/v1/keys/{id}',
       'delete /dashboard/v1/session',
       'delete /dashboard/v1/subscriptions/{api}',
+      'delete /dashboard/v1/team/invitations/{id}',
+      'delete /dashboard/v1/team/members/{person}',
       'get /dashboard/v1/account',
       'get /dashboard/v1/account/export',
       'get /dashboard/v1/account/sessions',
@@ -326,6 +328,9 @@ describe('the dashboard routes in the API reference', () => {
       'get /dashboard/v1/plans',
       'get /dashboard/v1/session',
       'get /dashboard/v1/session/state',
+      'get /dashboard/v1/team/invitations',
+      'get /dashboard/v1/team/members',
+      'get /dashboard/v1/teams',
       'get /dashboard/v1/usage',
       'get /dashboard/v1/usage/breakdown',
       'post /dashboard/v1/account/delete',
@@ -342,7 +347,12 @@ describe('the dashboard routes in the API reference', () => {
       'post /dashboard/v1/sign-in/verify',
       'post /dashboard/v1/signup',
       'post /dashboard/v1/signup/verify',
+      'post /dashboard/v1/team/invitations',
+      'post /dashboard/v1/team/invitations/accept',
+      'post /dashboard/v1/team/leave',
+      'post /dashboard/v1/teams/switch',
       'put /dashboard/v1/subscriptions/{api}',
+      'put /dashboard/v1/team/members/{person}',
     ]);
   });
 });

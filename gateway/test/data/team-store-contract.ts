@@ -54,6 +54,14 @@ export function describeTeamContract(ctx: TeamContractContext): void {
       const teamId = await team();
       expect(await teams().setLastTeam(ada.id, teamId)).toEqual({ ...ada, last_team_id: teamId });
       expect((await teams().getPerson(ada.id))?.last_team_id).toBe(teamId);
+      const moved = await teams().changePersonEmail(ada.id, 'ada@moved.example');
+      expect(moved).toEqual({ ...ada, email: 'ada@moved.example', last_team_id: teamId });
+      expect(await teams().findPersonByEmail('ada@moved.example')).toEqual(moved);
+      expect(await teams().findPersonByEmail('ada@teams.example')).toBeUndefined();
+      const other = await teams().createPerson({ email: 'ada@teams.example' });
+      expect(other.name).toBe('ada@teams.example');
+      await expect(teams().changePersonEmail(ada.id, 'ada@teams.example')).rejects.toEqual(new PersonEmailTakenError(other.id));
+      expect(await teams().changePersonEmail(NO_PERSON, 'x@teams.example')).toBeUndefined();
       expect(await teams().getPerson(NO_PERSON)).toBeUndefined();
       expect(await teams().findPersonByEmail('nobody@teams.example')).toBeUndefined();
       expect(await teams().setLastTeam(NO_PERSON, teamId)).toBeUndefined();

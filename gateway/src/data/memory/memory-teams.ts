@@ -85,6 +85,18 @@ export function createMemoryTeamStore(options: { clock: () => number; state?: Me
     },
     getPerson: async (id) => copy(people.get(id)),
     findPersonByEmail: async (email) => copy(people.get(emails.get(email) ?? '')),
+    async changePersonEmail(personId, email) {
+      const person = people.get(personId);
+      if (!person) return undefined;
+      const holder = emails.get(email);
+      if (holder !== undefined && holder !== personId) throw new PersonEmailTakenError(holder);
+      emails.delete(person.email);
+      emails.set(email, personId);
+      if (person.name === person.email) person.name = email;
+      person.email = email;
+      persist?.person(personId);
+      return copy(person);
+    },
     async setLastTeam(personId, teamId) {
       const person = people.get(personId);
       if (!person) return undefined;

@@ -97,6 +97,21 @@ export function createRedisTeamStore(redis: RedisClient, options: { guard: Store
         const id = await redis.get(redisKeys.personEmail(email));
         return id ? readPerson(id) : undefined;
       }),
+    changePersonEmail: (personId, email) =>
+      run('change_person_email', async () => {
+        const person = await readPerson(personId);
+        if (!person) return undefined;
+        if (person.email === email) return person;
+        // The new address is claimed first, as at creation; the old one is freed only once the person holds the new.
+        if (!(await redis.set(redisKeys.personEmail(email), personId, 'NX'))) {
+          const holder = (await redis.get(redisKeys.personEmail(email))) ?? '';
+          if (holder !== personId) throw new PersonEmailTakenError(holder);
+        }
+        const name = person.name === person.email ? email : person.name;
+        await redis.hset(redisKeys.person(personId), { email, name });
+        await scripts.tollgateDeleteIf(redisKeys.personEmail(person.email), personId);
+        return { ...person, email, name };
+      }),
     setLastTeam: (personId, teamId) =>
       run('set_last_team', async () => {
         if (!(await redis.exists(redisKeys.person(personId)))) return undefined;
