@@ -179,8 +179,11 @@ export function newPersonRecord(id: string, input: { email: string; name?: strin
   return { id, email: input.email, name: input.name ?? input.email, created_at: new Date(nowMs).toISOString(), last_team_id: null };
 }
 
-/** Members and invitations in joined (created) order, ties by id. */
+/** Members and invitations in joined (created) order; members who joined at once, most powers first; then by id. */
 export function byJoined<T extends { joined_at: string } | { created_at: string }>(items: T[]): T[] {
   const at = (item: T): string => ('joined_at' in item ? item.joined_at : item.created_at);
-  return items.sort((a, b) => at(a).localeCompare(at(b)) || JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  const rank = (item: T): number => ('role' in item ? TEAM_ROLE_ORDER.indexOf(item.role as TeamRole) : 0);
+  return items.sort((a, b) => at(a).localeCompare(at(b)) || rank(a) - rank(b) || JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
+
+const TEAM_ROLE_ORDER: readonly TeamRole[] = ['owner', 'admin', 'billing', 'developer'];
