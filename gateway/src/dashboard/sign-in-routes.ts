@@ -192,14 +192,14 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.session.message);
   });
 
-  // No session, an unknown or a lapsed one is "signed out"; two session cookies or a suspended account are still refused.
+  // No session, an unknown or a lapsed one, or one of a member who left the team is "signed out"; two session cookies or a suspended account are still refused.
   router.get('/session/state', async (req, res) => {
     let caller;
     try {
       caller = await readSession(req);
     } catch (err) {
       const reason = err instanceof AppError && err.code === 'UNAUTHORIZED' ? (err.details as { reason?: string } | undefined)?.reason : undefined;
-      if (reason !== 'no_session' && reason !== 'session_expired') throw err;
+      if (reason !== 'no_session' && reason !== 'session_expired' && reason !== 'not_a_member') throw err;
       sendOk(res, { signed_in: false }, SIGN_IN_ROUTES.sessionState.message);
       return;
     }

@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { Response } from 'supertest';
 import { validateResponse } from '@tollgate/envelope';
 import { ROUTE_ACTIONS } from '../../src/domain/team-roles';
+import { sha256 } from '../../src/data/session-store';
 import type { TeamAction, TeamRole } from '../../src/domain/team-roles';
 import { dashboardRouteOf } from '../support/dashboard-route';
 import { startEchoUpstream } from '../support/echo-upstream';
@@ -232,6 +233,21 @@ describe('teams through the dashboard API', () => {
     expect((await dash('put', `/team/members/${otherId}`, { session: owner, body: { role: 'admin' } })).status).toBe(404);
     expect((await dash('post', '/teams/switch', { session: owner, body: { team: other.accountId } })).status).toBe(404);
     expect((await dash('get', '/keys', { session: other })).body.data.items).toHaveLength(1);
+  });
+
+  it('when the owner of a session begun before teams is removed, then that session is over at its next request and the portal reads it as signed out', async () => {
+    const account = await gw.stores.accountStore.createAccount({ email: `before${n}@teams.test` });
+    const cookie = 'b'.repeat(43);
+    await gw.stores.sessionStore.putSession(sha256(cookie), { account_id: account.id, csrf_token: 'c'.repeat(43), created_at: new Date(START).toISOString(), expires_at: new Date(START + DAY).toISOString() });
+    const old: Session = { cookie, csrf: 'c'.repeat(43), accountId: account.id, email: account.email! };
+    expect((await dash('get', '/team/members', { session: old })).body.data.members.map((m: { role: string }) => m.role)).toEqual(['owner']);
+    const person = (await gw.stores.teamStore.findPersonByEmail(account.email!))!;
+    const heir = await gw.stores.teamStore.createPerson({ email: `heir${n}@teams.test` });
+    await gw.stores.teamStore.addMember(account.id, heir.id, 'owner', { invitedBy: person.id });
+    await gw.stores.teamStore.removeMember(account.id, person.id);
+    const state = await dash('get', '/session/state', { session: old });
+    expect([state.status, state.body.data]).toEqual([200, { signed_in: false }]);
+    expect((await dash('get', '/keys', { session: old })).status).toBe(401);
   });
 
   it('when a team is at its limits, then one more invitation is refused naming the limit', async () => {
