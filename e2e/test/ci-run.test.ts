@@ -36,7 +36,10 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function ciRun(env: Record<string, string> = {}): { status: number | null; output: string } {
-  const res = spawnSync(join(dir, 'checkout', '.ci', 'run'), [], { env: { ...process.env, PATH: `${join(dir, 'stub')}:${process.env.PATH}`, TMPDIR: dir, ...env }, encoding: 'utf8' });
+  // When this suite itself runs under an isolated .ci/run (CI's checkout has folders beside it), its
+  // marker is in our environment; the .ci/run under test must start as a fresh one would.
+  const { TOLLGATE_CI_ISOLATED: _outer, ...outside } = process.env;
+  const res = spawnSync(join(dir, 'checkout', '.ci', 'run'), [], { env: { ...outside, PATH: `${join(dir, 'stub')}:${process.env.PATH}`, TMPDIR: dir, ...env }, encoding: 'utf8' });
   return { status: res.status, output: `${res.stdout}${res.stderr}` };
 }
 

@@ -5,7 +5,8 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { parseEnv } from '../../packages/envelope/src/parse-env';
 import { secretSchema } from '../../packages/envelope/src/secret-schema';
-import { childrenRunning, freeOfflineStack, freeStackPorts, startStackProcess } from './support/stack-process';
+import { childrenRunning } from '@tollgate/envelope/test/processes';
+import { freeOfflineStack, freeStackPorts, startStackProcess } from './support/stack-process';
 import type { StackProcess } from './support/stack-process';
 
 // `npm start` as an operator meets it: scripts/stack.ts as a process, its output and exit code.

@@ -208,7 +208,7 @@ describe('the demo stack through the gateway', () => {
     expect(signIn.status).toBe(200);
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
     const operators = (await (await fetch(`${e2e.gateway}/admin/docs/openapi.json`, { headers: { cookie } })).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(operators.paths)).toEqual(expect.arrayContaining(['/admin/v1/keys', '/admin/v1/accounts', '/admin/billing/summary']));
+    expect(Object.keys(operators.paths)).toEqual(expect.arrayContaining(['/admin/v1/keys', '/admin/v1/accounts', '/admin/v1/billing/summary']));
   });
 
   it('when a person takes a paid plan in the demo, then Checkout is the Stripe stand-in’s page, and paying with 4242 gives the plan at once', async () => {

@@ -162,7 +162,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
   const { mailer, billing, events } = deps;
   // Before any body parser: the webhook's signature covers its raw bytes.
   app.use(billing.webhookRoute);
-  app.use('/admin/billing', noStore);
+  app.use(['/admin/billing', '/admin/v1/billing'], noStore);
   app.use(billing.adminRoutes(createAdminAuth(adminCheck)));
   app.use('/admin/v1', noStore, createAdminRoutes({ adminCheck, plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
   app.use(

@@ -1,30 +1,17 @@
 import { existsSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
-import { createLogger } from '@tollgate/envelope';
-import { CLI_USAGE, CliUsageError, runCliCommand } from './admin/cli-commands';
-import { httpClient } from './admin/http-operator-client';
-import { BILLING_OFF, storeClient } from './admin/operator-client';
+import { CliUsageError, runCliCommand } from './admin/cli-commands';
 import type { OperatorClient, RotateAdminToken } from './admin/operator-client';
-import { createBillingCommands } from './billing/billing-cli';
 import type { BillingCommands } from './billing/billing-cli';
-import { createBilling } from './billing/create-billing';
 import { MEMORY_STORE_PATH, loadCliConfig } from './config';
 import type { GatewayConfig } from './config';
 import { AdminTokenFixedError, fileAdminToken, openAdminToken } from './data/admin-token';
-import { appendAudit, auditedAccountStore } from './data/audited-account-store';
 import type { AuditSource } from './data/audited-account-store';
-import { createMemoryStores } from './data/memory/memory-stores';
-import { createLogMailer, createSmtpMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
 import type { Stores } from './data/stores';
-import { createStoreClient, whenReady } from './data/redis/redis-client';
-import type { RedisClient } from './data/redis/redis-client';
-import { createRedisStores } from './data/redis/redis-stores';
-import { StoreInUseError } from './data/sqlite/sqlite-file';
-import { openSqliteStores } from './data/sqlite/sqlite-stores';
-import { withSealedSecrets } from './data/sealed-event-store';
-import { createSecretBox } from './data/secret-box';
 
+// What only some commands need (the stores' engines, billing, mail) is imported when one of them
+// runs: `--help`, a mistake and every command through a gateway start without loading them.
 /** The token the CLI sends to a gateway: ADMIN_TOKEN, or the one in the token file if there is one here. */
 function tokenToSend(config: GatewayConfig): string {
   if (config.adminToken) return config.adminToken;
@@ -44,11 +31,13 @@ function withoutPassword(url: string): string {
 
 /** The stores the CLI acts on directly, and how to let go of them. */
 async function openStores(config: GatewayConfig, clock: () => number): Promise<{ stores: Stores; close: () => void }> {
+  const [{ createSecretBox }, { withSealedSecrets }] = await Promise.all([import('./data/secret-box.js'), import('./data/sealed-event-store.js')]);
   // What the CLI writes of an endpoint is sealed as the gateway seals it (it reseals nothing: the gateway does, at its start).
   const box = createSecretBox(config.secretsKeys);
   if (config.redisUrl || config.redisClusterNodes) {
+    const [{ createLogger }, { createStoreClient, whenReady }, { createRedisStores }] = await Promise.all([import('@tollgate/envelope'), import('./data/redis/redis-client.js'), import('./data/redis/redis-stores.js')]);
     const logger = createLogger({ service: 'gateway-cli', level: 'error' });
-    const redis: RedisClient = createStoreClient({ redisUrl: config.redisUrl, clusterNodes: config.redisClusterNodes }, { logger });
+    const redis = createStoreClient({ redisUrl: config.redisUrl, clusterNodes: config.redisClusterNodes }, { logger });
     if (!(await whenReady(redis, 5_000))) {
       redis.disconnect();
       const where = config.redisUrl ? `Redis at ${withoutPassword(config.redisUrl)}` : `the Redis Cluster at ${config.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',')}`;
@@ -59,6 +48,7 @@ async function openStores(config: GatewayConfig, clock: () => number): Promise<{
   const through = `set TOLLGATE_URL=http://127.0.0.1:${config.port || 8080} to act through the running gateway's admin API`;
   if (config.storePath === MEMORY_STORE_PATH) throw new Error(`STORE_PATH=:memory: keeps nothing outside one gateway process: ${through}`);
   if (!existsSync(config.storePath)) throw new Error(`there is no store at ${config.storePath} (STORE_PATH): start the gateway once to make it, set STORE_PATH to the gateway's file, or ${through}`);
+  const [{ StoreInUseError }, { openSqliteStores }] = await Promise.all([import('./data/sqlite/sqlite-file.js'), import('./data/sqlite/sqlite-stores.js')]);
   try {
     const opened = openSqliteStores({ path: config.storePath, clock });
     return { stores: withSealedSecrets(opened.stores, box), close: () => opened.close() };
@@ -73,24 +63,36 @@ async function openStores(config: GatewayConfig, clock: () => number): Promise<{
 async function main(): Promise<number> {
   const { gateway: config, tollgateUrl } = loadCliConfig(process.env);
   const clock = (): number => Date.now();
-  const logger = createLogger({ service: 'gateway-cli', level: 'error' });
   const mailers: Mailer[] = [];
   const onAuditFailure = (entry: unknown, err: Error): void => void process.stderr.write(`gateway cli: the audit log did not take this entry (${err.message}): ${JSON.stringify(entry)}\n`);
   // What reconciliation changes is billing's doing, run by hand here.
   const BILLING_BY_CLI: AuditSource = { actor: { type: 'system', id: 'billing', via: 'cli' }, from: hostname() };
   // A reconciliation that finds a failed payment mails the person, as the gateway would have.
-  const billingFor = (stores: Stores): BillingCommands => {
+  const billingFor = async (stores: Stores): Promise<BillingCommands> => {
+    const [{ createLogger }, { createLogMailer, createSmtpMailer }, { createBilling }, { createBillingCommands }, { BILLING_OFF }, { auditedAccountStore }] = await Promise.all([
+      import('@tollgate/envelope'),
+      import('./mail/mailer.js'),
+      import('./billing/create-billing.js'),
+      import('./billing/billing-cli.js'),
+      import('./admin/operator-client.js'),
+      import('./data/audited-account-store.js'),
+    ]);
+    const logger = createLogger({ service: 'gateway-cli', level: 'error' });
     const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
     mailers.push(mailer);
     const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.plans, billingStore: stores.billingStore, accountStore: auditedAccountStore(stores.accountStore, { auditLog: stores.auditLog, onAuditFailure }, BILLING_BY_CLI), mailer, clock, logger });
     return billing.enabled ? createBillingCommands(billing) : BILLING_OFF;
   };
   // The provider's catalogue alone: an in-memory store stands in, whatever the gateway's is.
-  const billingSync = (): Promise<unknown> => billingFor(createMemoryStores({ clock })).sync();
+  const billingSync = async (): Promise<unknown> => {
+    const { createMemoryStores } = await import('./data/memory/memory-stores.js');
+    return (await billingFor(createMemoryStores({ clock }))).sync();
+  };
   let close = (): void => undefined;
   let connect: () => Promise<OperatorClient>;
   let rotateAdminToken: RotateAdminToken;
   if (tollgateUrl) {
+    const { httpClient } = await import('./admin/http-operator-client.js');
     const client = httpClient(tollgateUrl, tokenToSend(config));
     connect = async () => client;
     rotateAdminToken = client.rotateAdminToken;
@@ -102,6 +104,7 @@ async function main(): Promise<number> {
       if (adminToken.source !== 'file') throw new AdminTokenFixedError(adminToken.source);
       // The store first, for the audit log: a gateway holding its file is the way in (TOLLGATE_URL), and records it there.
       const opened = await openStores(config, clock);
+      const { appendAudit } = await import('./data/audited-account-store.js');
       try {
         const rotated = { token: adminToken.rotate(), file: adminToken.file! };
         await appendAudit({ auditLog: opened.stores.auditLog, onAuditFailure }, { account_id: null, ...source, action: 'admin_token.rotate', target: null, details: {} });
@@ -113,12 +116,13 @@ async function main(): Promise<number> {
     connect = async () => {
       const opened = await openStores(config, clock);
       close = opened.close;
-      return storeClient({ stores: opened.stores, plans: config.plans, clock, source, onAuditFailure, billing: billingFor(opened.stores) });
+      const { storeClient } = await import('./admin/operator-client.js');
+      return storeClient({ stores: opened.stores, plans: config.plans, clock, source, onAuditFailure, billing: await billingFor(opened.stores) });
     };
   }
   try {
-    const result = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, plans: config.plans, writeLine: (line) => void process.stdout.write(`${line}\n`) });
-    if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    const printed = await runCliCommand(process.argv.slice(2), { connect, rotateAdminToken, billingSync, plans: config.plans, writeLine: (line) => void process.stdout.write(`${line}\n`) });
+    if (printed !== undefined) process.stdout.write(`${printed}\n`);
     return 0;
   } finally {
     close();
@@ -129,8 +133,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const usage = err instanceof CliUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`gateway cli: ${(err as Error).message}\n${usage ? `${CLI_USAGE}\n` : ''}`);
+    const usage = err instanceof CliUsageError ? `${err.usage}\n` : '';
+    process.stderr.write(`gateway cli: ${(err as Error).message}\n${usage}`);
     process.exit(usage ? 2 : 1);
   },
 );

@@ -126,7 +126,7 @@ describe('loadConfig', () => {
     });
 
     it('when a key and PUBLIC_URL are set, then billing has the defaults: 7 grace days, reconciliation every 15 minutes, no test clocks, the real API', () => {
-      expect(loadConfig(stripe).billing).toEqual({ secretKey: 'sk_test_51Abcdefgh', publicUrl: 'https://api.example.com', graceDays: 7, reconcileSeconds: 900, testClocks: false });
+      expect(loadConfig(stripe).billing).toEqual({ secretKey: 'sk_test_51Abcdefgh', publicUrl: 'https://api.example.com', graceDays: 7, reconcileSeconds: 900, testClocks: false, automaticTax: false });
     });
 
     it('when STRIPE_API_BASE and the rest are set, then the SDK gets host, port and protocol', () => {

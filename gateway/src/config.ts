@@ -150,6 +150,8 @@ export interface BillingConfig {
   reconcileSeconds: number;
   /** Test mode only: each new customer lives on a test clock of its own, so renewals can be rehearsed. */
   testClocks: boolean;
+  /** Stripe Tax (`STRIPE_AUTOMATIC_TAX`): Checkout collects the billing address and a business's VAT number, and invoices carry the tax. */
+  automaticTax: boolean;
 }
 
 /**
@@ -211,6 +213,7 @@ interface Env {
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_API_BASE?: string;
   STRIPE_TEST_CLOCKS: boolean;
+  STRIPE_AUTOMATIC_TAX: boolean;
   SUPPORT_EMAIL?: string;
   BILLING_GRACE_DAYS: number;
   BILLING_RECONCILE_SECONDS: number;
@@ -336,6 +339,7 @@ export const ENV_SCHEMA: QuerySchema = {
     STRIPE_WEBHOOK_SECRET: { type: 'string', pattern: '^whsec_[A-Za-z0-9_+/=]{8,}$', description: 'a webhook signing secret (whsec_…), as tollgate billing sync prints it' },
     STRIPE_API_BASE: { type: 'string', pattern: '^https?://[^/\\s?#]+/?$', description: 'the base URL of a Stripe-compatible API, such as http://127.0.0.1:12111 (no path)' },
     STRIPE_TEST_CLOCKS: { type: 'boolean', default: false, description: 'true or false' },
+    STRIPE_AUTOMATIC_TAX: { type: 'boolean', default: false, description: 'true or false' },
     SUPPORT_EMAIL: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', description: 'an email address' },
     BILLING_GRACE_DAYS: { type: 'integer', minimum: 0, maximum: 60, default: 7 },
     BILLING_RECONCILE_SECONDS: { type: 'integer', minimum: 5, maximum: 86400, default: 900 },
@@ -405,7 +409,7 @@ function usageConfig(e: Env, clusterNodes: ClusterNode[] | undefined): UsageStre
 /** The billing settings, from the Stripe variables; undefined without a key. */
 function billingConfig(e: Env): BillingConfig | undefined {
   if (!e.STRIPE_SECRET_KEY) {
-    const stray = (['STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE'] as const).find((name) => e[name] !== undefined) ?? (e.STRIPE_TEST_CLOCKS ? 'STRIPE_TEST_CLOCKS' : undefined);
+    const stray = (['STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE'] as const).find((name) => e[name] !== undefined) ?? (e.STRIPE_TEST_CLOCKS ? 'STRIPE_TEST_CLOCKS' : e.STRIPE_AUTOMATIC_TAX ? 'STRIPE_AUTOMATIC_TAX' : undefined);
     if (stray) throw new Error(`${stray} is set but STRIPE_SECRET_KEY is not; set STRIPE_SECRET_KEY to take card payments, or unset ${stray}`);
     return undefined;
   }
@@ -417,6 +421,7 @@ function billingConfig(e: Env): BillingConfig | undefined {
     graceDays: e.BILLING_GRACE_DAYS,
     reconcileSeconds: e.BILLING_RECONCILE_SECONDS,
     testClocks: e.STRIPE_TEST_CLOCKS,
+    automaticTax: e.STRIPE_AUTOMATIC_TAX,
   };
   if (e.STRIPE_WEBHOOK_SECRET) billing.webhookSecret = e.STRIPE_WEBHOOK_SECRET;
   if (e.STRIPE_API_BASE) {

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const documents = createServiceDocuments({ upstreams: config.upstreams, proxySecret: config.proxySecret, clock });
   // Asked now so unknown routes are refused from the first call; a service still starting is asked again later.
   if (serveCalls) void documents.all();
-  const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader, gatewayRoutes: gatewayRouteDocs() });
+  const docs = createDocsRoutes({ documents, keyHeader: config.keyHeader, gatewayRoutes: gatewayRouteDocs(), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
   if (config.role === 'api') logger.info({ role: 'api' }, 'GATEWAY_ROLE=api: webhook deliveries, the hourly notices and billing’s reconciliation run in the GATEWAY_ROLE=worker processes; run at least one beside these');
   if (config.role === 'worker') logger.info({ role: 'worker' }, 'GATEWAY_ROLE=worker: this process serves no calls (only /healthz, /readyz and /metrics) and runs the fleet’s background loops');
   const recorder = serveCalls ? createUsageRecorder({ store: opened.accountStore, clock, logger, loops }) : undefined;

@@ -12,7 +12,7 @@ jest.setTimeout(60_000);
 
 const GATEWAY_DIR = path.resolve(__dirname, '..');
 
-/** Runs a script of the gateway through tsx, as `pnpm dev` and `pnpm tollgate` do. */
+/** Runs a script of the gateway through tsx, as `pnpm dev` does (`pnpm tollgate` runs the built file: scripts/tollgate.mjs). */
 function throughTsx(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [...THROUGH_TSX, script, ...args], { cwd: GATEWAY_DIR, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (err, stdout, stderr) => {

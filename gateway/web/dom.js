@@ -96,3 +96,15 @@ export async function copyText(text, status, what = 'Copied') {
 
 /** The page's heading, focusable so navigation can move focus to it. */
 export const heading = (text) => el('h1', { tabindex: '-1' }, text);
+
+/**
+ * Scrolls the sideways-scrolling navigation holding `link` (a phone's one row of tabs) so the link
+ * is in view, centred where it can be, without moving the page itself (scrollIntoView would).
+ */
+export function revealInNav(link) {
+  const nav = link?.closest('nav');
+  if (!nav || nav.scrollWidth <= nav.clientWidth) return;
+  const box = nav.getBoundingClientRect();
+  const at = link.getBoundingClientRect();
+  nav.scrollLeft += at.left - box.left - (nav.clientWidth - at.width) / 2;
+}

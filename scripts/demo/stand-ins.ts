@@ -32,6 +32,9 @@ async function main(): Promise<void> {
     stateFile: join(data, 'stripe-local.json'),
     publicUrl: required('STRIPE_LOCAL_PUBLIC_URL'),
     webhookSecret: required('STRIPE_LOCAL_WEBHOOK_SECRET'),
+    accountName: process.env.STRIPE_LOCAL_ACCOUNT_NAME || 'Tollgate',
+    // Receipts on: each is printed to this container's log, as the person would receive it.
+    mailReceipt: (mail) => console.error(`[stripe-local] receipt mailed to ${mail.to}: ${mail.subject}\n${mail.text.replace(/^/gm, '    ')}`),
     fetch: forward,
     log: (line) => console.error(`[stripe-local] ${line}`),
   });

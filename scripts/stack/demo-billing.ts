@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createStripeLocal } from '@tollgate/stripe-local';
-import type { StripeLocal } from '@tollgate/stripe-local';
+import type { ReceiptMail, StripeLocal } from '@tollgate/stripe-local';
 
 /** Card payments for the offline demo: stripe-local in this process, and the gateway's STRIPE_* variables. */
 export interface DemoBilling {
@@ -14,6 +14,12 @@ export interface DemoBilling {
   stop: () => Promise<void>;
 }
 
+/** The business name Stripe's hosted pages show (set in Stripe's dashboard, Settings → Public details). */
+const DEMO_BUSINESS = 'Tollgate';
+
+/** Receipts on, as a Stripe account enables them: the demo prints each one, as a person would receive it. */
+const printReceipt = (mail: ReceiptMail): void => console.error(`[stripe-local] receipt mailed to ${mail.to}: ${mail.subject}\n${mail.text.replace(/^/gm, '    ')}`);
+
 // Renewals, retries and expired sessions also run on every request; this catches them up when none come.
 const TICK_MS = 30_000;
 
@@ -21,7 +27,7 @@ const TICK_MS = 30_000;
 function runSync(root: string, env: Record<string, string>): Promise<{ webhook: { id: string; secret?: string } }> {
   const tsx = require.resolve('tsx', { paths: [root] });
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--conditions=development', '--import', tsx, join(root, 'gateway/src/cli.ts'), 'billing', 'sync'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--conditions=development', '--import', tsx, join(root, 'gateway/src/cli.ts'), 'billing', 'sync', '--json'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`tollgate billing sync failed against stripe-local: ${stderr.trim() || err.message}`));
       else resolve(JSON.parse(stdout) as { webhook: { id: string; secret?: string } });
     });
@@ -50,7 +56,7 @@ async function listenAgain(local: StripeLocal): Promise<string> {
  */
 export async function startDemoBilling(root: string, gatewayUrl: string, stateFile?: string): Promise<DemoBilling> {
   if (stateFile) mkdirSync(dirname(stateFile), { recursive: true });
-  const local = createStripeLocal({ log: (line) => console.error(`[stripe-local] ${line}`), ...(stateFile ? { stateFile } : {}) });
+  const local = createStripeLocal({ accountName: DEMO_BUSINESS, mailReceipt: printReceipt, log: (line) => console.error(`[stripe-local] ${line}`), ...(stateFile ? { stateFile } : {}) });
   const url = await listenAgain(local);
   const ticker = setInterval(() => local.tick(), TICK_MS);
   ticker.unref();

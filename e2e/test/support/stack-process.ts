@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts } from '@tollgate/envelope/test/processes';
@@ -114,14 +114,3 @@ export function startStackProcess(root: string, env: Record<string, string>, arg
   };
 }
 
-/** The child processes of `pid` whose command line mentions `needle` (Linux: /proc). */
-export function childrenRunning(pid: number, needle: string): number[] {
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  return children.filter((child) => {
-    try {
-      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(needle);
-    } catch {
-      return false;
-    }
-  });
-}

@@ -1,7 +1,7 @@
 // The console's entry: reads who is signed in (the cookie is HttpOnly: only the gateway can tell),
 // shows it with a way to sign out, and renders the page's view into <main>. Pages are plain links:
 // each is loaded whole, so every address is a real page and reloads and deep links just work.
-import { el, errorRegion, fill, showError } from '../shared/dom.js';
+import { el, errorRegion, fill, revealInNav, showError } from '../shared/dom.js';
 import { request, setCsrfToken } from './api.js';
 
 const page = document.body.dataset.page;
@@ -21,6 +21,7 @@ function showWho(session) {
 }
 
 async function start() {
+  revealInNav(document.querySelector('header nav a[aria-current="page"]'));
   let session = null;
   try {
     if (page !== 'sign-in') {

@@ -1,6 +1,6 @@
 // The portal's entry: renders the page's view into <main>, keeps the header's sign-in state, and
 // follows links between portal pages in place, so a secret shown on Keys is still in memory on Try it.
-import { el, fill, showError, errorRegion } from '../shared/dom.js';
+import { el, fill, showError, errorRegion, revealInNav } from '../shared/dom.js';
 import { loadSession, onSessionChange, session, signOut } from './session.js';
 import { billingStatus, paymentBanner } from './billing.js';
 
@@ -37,6 +37,7 @@ async function render(id, { focus, ended = false }) {
     if (link.getAttribute('href') === pathOf.get(id)) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
+  revealInNav(document.querySelector('header nav a[aria-current="page"]'));
   main.replaceChildren();
   try {
     await view.render(main, { ...ctx, ended });

@@ -5,6 +5,34 @@ import { request } from './api.js';
 /** { card_payments, support_email?, subscriptions: [running paid subscriptions] } (read from the gateway, quick). */
 export const billingStatus = () => request('GET', '/dashboard/v1/billing/status');
 
+/** What taking or changing to a plan costs, before anything is charged (Stripe's invoice preview for a change). */
+export const previewPlan = (api, plan) => request('GET', `/dashboard/v1/billing/subscriptions/${encodeURIComponent(api)}/preview?plan=${encodeURIComponent(plan)}`);
+
+const day = (iso) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A preview in words: what makes up today's charge, the total due today, and what each later month costs. */
+export function previewBody(preview) {
+  const { currency } = preview;
+  const money = (amount) => (amount === 0 ? `0 ${currency}` : price(amount, currency));
+  const why = {
+    checkout: `Today’s payment covers the time until ${day(preview.recurring_from)}, in proportion; Stripe’s payment page shows the same${preview.tax_now ? '' : ', with any tax for your address'} before you pay.`,
+    now: 'The difference for the rest of this period is charged to your card when you confirm; the new plan applies at once.',
+    period_end: `Nothing is charged today: your plan stays as it is until ${day(preview.recurring_from)}.`,
+  }[preview.when];
+  return el('div', { class: 'stack', id: 'price-preview' },
+    el('table', { class: 'preview' },
+      el('caption', { class: 'visually-hidden' }, 'What you pay'),
+      el('tbody', {},
+        preview.lines.length > 1 ? preview.lines.map((line) => el('tr', {}, el('td', {}, line.description), el('td', { class: 'num' }, money(line.amount)))) : null,
+        preview.tax_now ? el('tr', {}, el('td', {}, 'Tax'), el('td', { class: 'num', id: 'tax-now' }, money(preview.tax_now))) : null,
+        el('tr', {}, el('th', { scope: 'row' }, 'Due today'), el('td', { class: 'num', id: 'due-now' }, el('strong', {}, money(preview.due_now)))),
+        el('tr', {}, el('th', { scope: 'row' }, `Then each month, from ${day(preview.recurring_from)}`), el('td', { class: 'num', id: 'recurring' }, money(preview.recurring))),
+      ),
+    ),
+    el('p', { class: 'muted' }, why),
+  );
+}
+
 /** Starts a card payment for a plan and sends the browser to Stripe Checkout. */
 export async function goToCheckout(api, plan) {
   const { url } = await request('POST', '/dashboard/v1/billing/checkout', { api, plan });

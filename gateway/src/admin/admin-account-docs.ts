@@ -13,9 +13,20 @@ export const ADMIN_ACCOUNT_ROUTES = {
   findAccounts: {
     method: 'get',
     path: '/admin/v1/accounts/search',
-    summary: 'Find accounts by an email, an account or key id, or a key prefix',
-    description: 'Each is an index lookup, instant at any number of accounts: an email (exact, any case), `acc_…`, `key_…`, or the prefix stored on a key’s record, also as keys are shown (`tg_……last4`, which narrows to keys ending so). A prefix lists at most 50 keys, with their accounts.',
+    summary: 'Find accounts by an email, an account or key id, a key as shown or its full secret',
+    description:
+      'Each is an index lookup, instant at any number of accounts: an email (exact, any case) or `acc_…`, with the account’s first 50 keys; `key_…`; a key’s full secret (looked up by its hash, as the gateway does; send it in the body of `POST /admin/v1/accounts/search` rather than in a URL, which logs keep); or the prefix stored on a key’s record, also as keys are shown (`tg_……last4`, which narrows to keys ending so). A prefix lists at most 50 keys, with their accounts.',
     query: FIND_ACCOUNTS_QUERY,
+    data: ACCOUNT_MATCHES_SCHEMA,
+    message: 'Accounts found',
+    errors: ['BAD_REQUEST', ...admin],
+  },
+  findAccountsBySecret: {
+    method: 'post',
+    path: '/admin/v1/accounts/search',
+    summary: 'Find accounts as the GET route does, the query in the body: the way to look a key up by its full secret',
+    description: 'The same `q` and answer as `GET /admin/v1/accounts/search`; a body is not written to access logs as a URL is.',
+    body: FIND_ACCOUNTS_QUERY,
     data: ACCOUNT_MATCHES_SCHEMA,
     message: 'Accounts found',
     errors: ['BAD_REQUEST', ...admin],

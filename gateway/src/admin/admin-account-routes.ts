@@ -21,6 +21,7 @@ export function createAdminAccountRoutes(actionsFor: (source: AuditSource) => Ac
   router.get('/accounts', async (req, res) => sendOk(res, await actions(req).listAccounts(req.query), DOCS.listAccounts.message));
   // Before /accounts/:id, which would take `search` for an id.
   router.get('/accounts/search', async (req, res) => sendOk(res, await actions(req).findAccounts(req.query), DOCS.findAccounts.message));
+  router.post('/accounts/search', async (req, res) => sendOk(res, await actions(req).findAccounts(req.body), DOCS.findAccountsBySecret.message));
   router.get('/accounts/:id', async (req, res) => sendOk(res, await actions(req).getAccount(req.params.id), DOCS.getAccount.message));
   router.put('/accounts/:id/subscriptions/:api', async (req, res) => sendOk(res, await actions(req).subscribe(req.params.id, req.params.api, req.body), DOCS.subscribe.message));
   router.delete('/accounts/:id/subscriptions/:api', async (req, res) => sendOk(res, await actions(req).cancel(req.params.id, req.params.api), DOCS.cancel.message));

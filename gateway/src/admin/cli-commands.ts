@@ -4,6 +4,7 @@ import type { Subscription } from '../domain/admission';
 import { planProblem } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import type { AuditEntry } from '../data/audit-log';
+import { readable } from './cli-output';
 import type { OperatorClient, RotateAdminToken } from './operator-client';
 
 /** Usage text of the operator CLI. */
@@ -12,7 +13,7 @@ accounts:
   account create [--email <e>] [--name <n>] [--subscribe <api>=<plan> ...]   create an account
   account get <id>                                        read an account
   account list [--email <e>] [--cursor <c>] [--limit <n>] [--newest]   list accounts, a page at a time
-  account find <email | acc_… | key_… | key prefix>     find accounts (a key prefix as shown: tg_……last4 too)
+  account find <email | acc_… | key_… | key as shown | full secret>   an account and its keys (a key as shown: tg_…, tg_……last4)
   account subscribe <id> <api> <plan> [--inactive] [--comp]   set an account's plan for an API (--comp: granted without payment)
   account cancel <id> <api>                               cancel an account's subscription
   account suspend <id> | account reactivate <id>          refuse (403) or allow again every key of it
@@ -42,10 +43,37 @@ keys as one-key accounts (as before accounts):
 With TOLLGATE_URL (e.g. http://127.0.0.1:8080) it acts through that gateway's admin API, sending
 ADMIN_TOKEN or the token in its admin-token file; without it, on the store directly: REDIS_URL or
 REDIS_CLUSTER_NODES as the gateway has them, or the SQLite file STORE_PATH while no gateway holds it.
-billing sync and admin-token rotate need neither.`;
+billing sync and admin-token rotate need neither.
+options of every command:
+  --json                                                  print the answer as JSON, for scripts (tables otherwise)
+  -h, --help                                              this text, or one command's (tollgate key roll --help)`;
 
-/** A mistake in the command line; printed with the usage text, exit code 2. */
-export class CliUsageError extends Error {}
+const GROUPS = ['account', 'key', 'audit', 'admin-token', 'billing'];
+
+/** The usage lines of one command, or of a group's commands (`account`), without the rest. */
+function usageLines(name: string): string[] {
+  const names = new RegExp(`(?:^  |\\| )${name.replace(/[-]/g, '\\$&')}(?: |$)`);
+  return CLI_USAGE.split('\n').filter((line) => names.test(line)).map((line) => line.trim());
+}
+
+/** What `--help` prints: the whole usage, or one command's or group's lines with the options every command takes. */
+function helpFor(name: string): string {
+  const lines = name ? usageLines(name) : [];
+  if (lines.length === 0) return CLI_USAGE;
+  return [`usage: tollgate ${lines[0]}`, ...lines.slice(1).map((line) => `       tollgate ${line}`), CLI_USAGE.slice(CLI_USAGE.indexOf('options of every command:'))].join('\n');
+}
+
+/** The one line after a mistake's reason: the command's form, and where its help is. */
+function usageHint(name: string): string {
+  const line = usageLines(name).find((candidate) => candidate.startsWith(`${name} `) || candidate === name);
+  const form = line?.split(/ {3,}/)[0];
+  return form ? `usage: tollgate ${form}   (tollgate ${name} --help)` : 'usage: tollgate <command> [arguments] [--json]   (tollgate --help lists the commands)';
+}
+
+/** A mistake in the command line: its reason, then one usage line (exit code 2). */
+export class CliUsageError extends Error {
+  usage = usageHint('');
+}
 
 /** What the CLI commands act on. */
 export interface CliDeps {
@@ -75,7 +103,12 @@ const OPTIONS = {
   comp: { type: 'boolean' },
   account: { type: 'string' },
   oldest: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** Options every command takes. */
+const EVERY_COMMAND: readonly string[] = ['json', 'help'];
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>['values'];
 
@@ -198,24 +231,46 @@ const COMMANDS: Record<string, Command> = {
   'billing summary': { args: [], run: (_args, _values, _deps, client) => client.billing.summary() },
 };
 
-/** Runs one CLI command and returns what to print (JSON-serialisable; undefined: nothing more). */
-export async function runCliCommand(argv: string[], deps: CliDeps): Promise<unknown> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  const grouped = ['account', 'key', 'audit', 'admin-token', 'billing'].includes(positionals[0] ?? '');
+/** parseArgs's complaint in the CLI's words: its first sentence. */
+function parseProblem(err: unknown): CliUsageError {
+  const message = (err as Error).message.split(/\. /)[0]!.replace(/^Unknown option/, 'unknown option');
+  return new CliUsageError(message, { cause: err });
+}
+
+function parse(argv: string[]): { values: Values; positionals: string[] } {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (err) {
+    throw parseProblem(err);
+  }
+}
+
+/**
+ * Runs one CLI command and returns what to print: a table (JSON with `--json`), the usage asked
+ * for with `--help`, or undefined when the command printed its own lines.
+ */
+export async function runCliCommand(argv: string[], deps: CliDeps): Promise<string | undefined> {
+  const { values, positionals } = parse(argv);
+  const grouped = GROUPS.includes(positionals[0] ?? '');
   const name = positionals.slice(0, grouped ? 2 : 1).join(' ');
-  const args = positionals.slice(grouped ? 2 : 1);
+  if (values.help || positionals.length === 0 || name === 'help') return helpFor(name === 'help' ? '' : name);
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) throw new CliUsageError(name ? `unknown command '${name}'` : 'no command given');
-  if (args.length !== command.args.length) throw new CliUsageError(`${name} takes ${command.args.join(' ') || 'no arguments'}`);
-  const stray = Object.keys(values).find((option) => !command.options?.includes(option as keyof typeof OPTIONS));
-  if (stray) throw new CliUsageError(`${name} does not take --${stray}`);
+  const mistake = (message: string): CliUsageError => Object.assign(new CliUsageError(message), { usage: usageHint(command ? name : '') });
+  if (!command) throw mistake(`unknown command '${name}'`);
+  const args = positionals.slice(grouped ? 2 : 1);
+  if (args.length !== command.args.length) throw mistake(`${name} takes ${command.args.join(' ') || 'no arguments'}`);
+  const stray = Object.keys(values).find((option) => !EVERY_COMMAND.includes(option) && !command.options?.includes(option as keyof typeof OPTIONS));
+  if (stray) throw mistake(`${name} does not take --${stray}`);
   const running = 'offline' in command ? command.offline(deps) : deps.connect().then((client) => command.run(args, values, deps, client));
-  return running.catch(asCliError);
+  const result = await running.catch((err: unknown) => asCliError(err, name));
+  if (result === undefined) return undefined;
+  return values.json ? JSON.stringify(result, null, 2) : readable(result);
 }
 
 // The actions speak HTTP (in the store or through a gateway alike): a 400 is a mistake in the
 // command line, anything else is not.
-function asCliError(err: unknown): never {
-  if (isAppError(err)) throw err.code === 'BAD_REQUEST' ? new CliUsageError(err.message) : new Error(err.message);
+function asCliError(err: unknown, name: string): never {
+  if (err instanceof CliUsageError) err.usage = usageHint(name);
+  if (isAppError(err)) throw err.code === 'BAD_REQUEST' ? Object.assign(new CliUsageError(err.message), { usage: usageHint(name) }) : new Error(err.message);
   throw err;
 }

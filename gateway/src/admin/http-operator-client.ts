@@ -28,11 +28,10 @@ function search(query: unknown): string {
  * gateway answered (same code, same message), so the CLI says the same whichever way it runs.
  */
 export function httpClient(baseUrl: string, token: string, fetchImpl: typeof fetch = fetch): OperatorClient & { rotateAdminToken: RotateAdminToken } {
-  // `route` is under /admin/v1/, or under /admin/ when it starts with `billing/` (the billing room's own routes).
   const call = async (method: string, route: string, body?: unknown): Promise<Response> => {
     let res: Response;
     try {
-      res = await fetchImpl(`${baseUrl}/admin/${route.startsWith('billing/') ? '' : 'v1/'}${route}`, {
+      res = await fetchImpl(`${baseUrl}/admin/v1/${route}`, {
         method,
         headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -57,7 +56,8 @@ export function httpClient(baseUrl: string, token: string, fetchImpl: typeof fet
     createAccount: (body) => data('POST', 'accounts', body),
     getAccount: (id) => data('GET', account(id)),
     listAccounts: (query) => data('GET', `accounts${search(query)}`),
-    findAccounts: (query) => data('GET', `accounts/search${search(query)}`),
+    // In the body: the query may be a key's full secret, which a URL would carry into logs.
+    findAccounts: (query) => data('POST', 'accounts/search', query),
     subscribe: (id, api, body) => data('PUT', account(id, 'subscriptions', api), body),
     cancel: (id, api) => data('DELETE', account(id, 'subscriptions', api)),
     setStatus: (id, status) => data('POST', account(id, status === 'suspended' ? 'suspend' : 'reactivate')),

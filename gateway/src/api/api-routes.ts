@@ -66,7 +66,7 @@ export function createApiHandlers(deps: ApiRoutesDeps): Map<string, ApiHandler> 
     const rules = { keyHeader: deps.keyHeader, proxySecret: deps.proxySecret, forwardAuthorization: deps.forwardAuthorization.includes(api), trust: deps.trust };
     const gate = createGate({ api, apiPlans, keyHeader: deps.keyHeader, quotaStore, clock, failMode: deps.quotaFailMode, failOpenCache: deps.failOpenCache }, (call, accountId, plan) => {
       const { req } = call;
-      upstream.forward(call, req.url ?? '', serviceHeaders(rules, req.headers, req.socket.remoteAddress, accountId, plan, call.requestId));
+      upstream.forward(call, req.url ?? '', serviceHeaders(rules, req.headers, req.socket.remoteAddress, accountId, plan, call.requestId, call.decision === 'playground'));
     });
     handlers.set(api, (req, res, requestId, renderError, logged) => {
       const call = new ApiCall(context, req, res, requestId, renderError, logged);

@@ -33,6 +33,9 @@ describe('headers between the client and a service', () => {
       'x-request-id': 'req-1',
     });
     expect(serviceHeaders({ ...rules, forwardAuthorization: true }, { authorization: 'Bearer t' }, undefined, 'acc_1', 'pro', 'req-1').authorization).toBe('Bearer t');
+    // A playground call says so; a client's own claim of it never reaches the service.
+    expect(serviceHeaders(rules, { 'x-tollgate-access': 'playground' }, undefined, 'acc_1', 'pro', 'req-1')['x-tollgate-access']).toBeUndefined();
+    expect(serviceHeaders(rules, {}, undefined, 'acc_1', 'free', 'req-1', true)['x-tollgate-access']).toBe('playground');
   });
 
   it('when a service sets cookies, then the client gets them only where allowed and never the gateway’s; the gateway’s headers win', () => {

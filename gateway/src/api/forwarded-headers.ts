@@ -5,6 +5,7 @@ import { HOP_BY_HOP, connectionNamed } from './hop-by-hop';
 /** Headers the gateway sets towards the services (client-sent copies are removed first). */
 export const USER_HEADER = 'x-tollgate-user';
 export const SUBSCRIPTION_HEADER = 'x-tollgate-subscription';
+const ACCESS_HEADER = 'x-tollgate-access';
 
 /** The portal's CSRF header: it means something to the gateway only, never to a service. */
 const CSRF_HEADER = 'x-csrf-token';
@@ -46,12 +47,13 @@ export interface ServiceHeaderRules {
  * `x-tollgate-*` headers, hop-by-hop headers and those its `Connection` names (they would let a
  * standards-following hop drop the gateway's own), `Expect`, `Host` and `Content-Length` (no body
  * is forwarded), the gateway's cookies and CSRF header, and `Authorization` unless this API takes
- * it. In come the proxy secret, account, plan and request id, and RapidAPI's `X-Forwarded-For`
+ * it. In come the proxy secret, account, plan (and `x-tollgate-access: playground` for a
+ * playground call) and request id, and RapidAPI's `X-Forwarded-For`
  * (the caller appended to a trusted proxy's chain; an untrusted caller's own chain is dropped:
  * anyone can write one) and `X-Forwarded-Host` (the host asked for, or a trusted proxy's).
  * A new object rather than the client's with deletions: `delete` makes an object a slow dictionary.
  */
-export function serviceHeaders(rules: ServiceHeaderRules, incoming: IncomingHttpHeaders, peer: string | undefined, accountId: string, plan: string, requestId: string): Record<string, string | string[]> {
+export function serviceHeaders(rules: ServiceHeaderRules, incoming: IncomingHttpHeaders, peer: string | undefined, accountId: string, plan: string, requestId: string, playground = false): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   const named = incoming.connection === undefined ? undefined : connectionNamed(incoming.connection);
   const { keyHeader } = rules;
@@ -90,6 +92,8 @@ export function serviceHeaders(rules: ServiceHeaderRules, incoming: IncomingHttp
   if (rules.proxySecret) headers[PROXY_SECRET_HEADER] = rules.proxySecret;
   headers[USER_HEADER] = accountId;
   headers[SUBSCRIPTION_HEADER] = plan;
+  // A playground call has the cheapest plan's features, not that plan: the service may say so.
+  if (playground) headers[ACCESS_HEADER] = 'playground';
   headers[REQUEST_ID_HEADER] = requestId;
   return headers;
 }

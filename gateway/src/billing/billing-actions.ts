@@ -25,7 +25,8 @@ export interface BillingActions {
   checkout(account: Account, api: string, plan: string): Promise<{ url: string; session_id: string }>;
   /** Reads a Checkout Session back from the provider and applies its subscription (what the return page polls). */
   confirmCheckout(account: Account, sessionId: string): Promise<(BillingRecord & { api: string }) | null>;
-  changePlan(account: Account, api: string, plan: string): Promise<BillingRecord>;
+  /** With `prorationDate` (a preview's), an upgrade charges exactly what that preview showed. */
+  changePlan(account: Account, api: string, plan: string, prorationDate?: number): Promise<BillingRecord>;
   cancel(account: Account, api: string): Promise<BillingRecord>;
   keep(account: Account, api: string): Promise<BillingRecord>;
   portal(account: Account, currency: string | undefined): Promise<{ url: string }>;
@@ -123,7 +124,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
         const paid = await provider.readSubscription(session.subscriptionId);
         return paid ? { api: paid.api, ...(await applied(account, paid)) } : null;
       }),
-    changePlan: (account, api, plan) =>
+    changePlan: (account, api, plan, prorationDate) =>
       person(account.id, async () => {
         const target = limitsOf(api, plan);
         const record = await billed(account, api);
@@ -133,7 +134,7 @@ export function createBillingActions(deps: BillingActionsDeps): BillingActions {
         if (plan === record.plan) return applied(account, await provider.keepCurrentPlan(record.subscription_id));
         // A free plan is what a cancelled one falls back to: cancel at the period's end.
         if (target.price === 0) return applied(account, await provider.cancelAtPeriodEnd(record.subscription_id));
-        const paid = target.price >= record.amount ? await provider.changePlanNow(record.subscription_id, api, plan) : await provider.changePlanAtPeriodEnd(record.subscription_id, api, plan);
+        const paid = target.price >= record.amount ? await provider.changePlanNow(record.subscription_id, api, plan, prorationDate) : await provider.changePlanAtPeriodEnd(record.subscription_id, api, plan);
         return applied(account, paid);
       }),
     cancel: (account, api) =>

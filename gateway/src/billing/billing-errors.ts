@@ -1,6 +1,6 @@
 import { AppError } from '@tollgate/envelope';
 import { PORTAL_BILLING_PAGE } from '../domain/subscription-refusal';
-import { MissingAtProviderError, PaymentDeclinedError, ProviderUnavailableError } from './billing-provider';
+import { MissingAtProviderError, PaymentDeclinedError, ProviderUnavailableError, StalePreviewError } from './billing-provider';
 import { PriceMissingError } from './stripe/stripe-changes';
 
 /** Whom a person is told to ask when something only the operator can fix is missing. */
@@ -36,6 +36,9 @@ export function billingError(err: unknown, supportEmail: string | undefined, cur
   }
   if (err instanceof MissingAtProviderError) {
     return new AppError('CONFLICT', missingAtProviderText(err, currency, supportEmail), { cause: err, details: { reason: `${err.kind}_missing` } });
+  }
+  if (err instanceof StalePreviewError) {
+    return new AppError('CONFLICT', 'the price you confirmed was computed more than an hour ago, so nothing was charged and the plan is unchanged: look at the price again and confirm it', { details: { reason: 'preview_stale' } });
   }
   if (err instanceof PriceMissingError) {
     return new AppError('NOT_READY', `the ${err.api} API's ${err.plan} plan cannot be paid by card on this server yet (its price is not set up at Stripe); ${askSupport(supportEmail)}`, {

@@ -36,6 +36,47 @@ export interface ProviderInvoice {
   pdf_url: string | null;
   /** What it bills, from its lines ("Tollgate token pro"). */
   description: string;
+  /** The tax within `amount` (Stripe Tax's lines; 0 without it). */
+  tax: number;
+}
+
+/** What a plan change would charge, from the provider's invoice preview. */
+export interface ChangePreview {
+  /** Charged now (smallest unit): the prorated difference for the rest of the period; 0 for a change at the period's end. */
+  dueNow: number;
+  currency: string;
+  /** What makes up `dueNow` ("Remaining time on …", "Unused time on …", a tax line). */
+  lines: { description: string; amount: number }[];
+  /** Tax within `dueNow`. */
+  taxNow: number;
+  /** What each later month costs on the new plan (tax included), from `recurringFromMs`. */
+  recurring: number;
+  recurringFromMs: number;
+  /** The time the proration was computed for (the subscription's now), to charge the same when confirmed. */
+  prorationDate: number;
+}
+
+/** A preview older than this (or dated ahead of the subscription's time) is not charged: the person looks again. */
+export const PREVIEW_VALID_S = 3600;
+
+/** A confirmed change whose preview is too old, or not this subscription's. */
+export class StalePreviewError extends Error {
+  constructor() {
+    super('the price shown was computed more than an hour ago');
+    this.name = 'StalePreviewError';
+  }
+}
+
+/** One card payment received, with its receipt (Stripe's charge). */
+export interface ProviderPayment {
+  id: string;
+  created_at: string;
+  amount: number;
+  currency: string;
+  /** "VISA •••• 4242". */
+  card: string | null;
+  /** Stripe's receipt page of the payment. */
+  receipt_url: string | null;
 }
 
 /** A verified webhook event: its id and what it names. */
@@ -136,8 +177,13 @@ export interface BillingProvider {
   readSubscription(subscriptionId: string): Promise<PaidSubscription | undefined>;
   /** Every subscription to Tollgate's prices the provider holds that has not ended. */
   listSubscriptions(): AsyncIterable<PaidSubscription>;
-  /** Moves to a plan now, charging the prorated difference at once (a decline changes nothing). */
-  changePlanNow(subscriptionId: string, api: string, plan: string): Promise<PaidSubscription>;
+  /** What moving to a plan would charge: now (the prorated difference) when `now`, and each later month. */
+  previewChange(subscriptionId: string, api: string, plan: string, now: boolean): Promise<ChangePreview>;
+  /**
+   * Moves to a plan now, charging the prorated difference at once (a decline changes nothing); with
+   * `prorationDate` (a preview's), exactly what that preview showed ({@link StalePreviewError} when it is too old).
+   */
+  changePlanNow(subscriptionId: string, api: string, plan: string, prorationDate?: number): Promise<PaidSubscription>;
   /** Moves to a plan at the end of the billing period. */
   changePlanAtPeriodEnd(subscriptionId: string, api: string, plan: string): Promise<PaidSubscription>;
   /** Ends the subscription at the end of the billing period. */
@@ -148,6 +194,8 @@ export interface BillingProvider {
   keepCurrentPlan(subscriptionId: string): Promise<PaidSubscription>;
   /** The customer's latest invoices, newest first. */
   listInvoices(customerId: string, limit: number): Promise<ProviderInvoice[]>;
+  /** The customer's latest payments received, newest first. */
+  listPayments(customerId: string, limit: number): Promise<ProviderPayment[]>;
   /** A session of the provider's customer portal (card, invoices), returning to `returnUrl`. */
   createPortalSession(customerId: string, returnUrl: string): Promise<string>;
   /** Verifies a webhook's signature and age; throws {@link WebhookSignatureError}. */

@@ -1,11 +1,12 @@
 import express, { Router } from 'express';
 import type { Request } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
+import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { Account } from '../data/account-store';
 import { apiPlansOf, createBodyParser } from '../http/body';
 import type { PlanTable } from '../domain/plans';
 import type { BillingActions } from './billing-actions';
+import type { PlanPreview } from './billing-preview';
 import { askSupport } from './billing-errors';
 import {
   BILLED_SUBSCRIPTION_SCHEMA,
@@ -15,6 +16,8 @@ import {
   CHECKOUT_BODY,
   CHECKOUT_STATE_SCHEMA,
   PORTAL_BODY,
+  PREVIEW_QUERY,
+  PREVIEW_SCHEMA,
   REDIRECT_SCHEMA,
 } from './billing-schemas';
 import type { BilledSubscription, BillingPage } from './billing-views';
@@ -29,6 +32,7 @@ export const BILLING_ROUTES = {
   page: { method: 'get', path: '/dashboard/v1/billing', summary: 'Your paid subscriptions and invoices (with links to each invoice’s page and PDF)', data: BILLING_PAGE_SCHEMA, message: 'Billing retrieved', errors: [...PROVIDER] },
   checkout: { method: 'post', path: '/dashboard/v1/billing/checkout', summary: 'Start paying for a plan by card (session cookie only: a key cannot move money): answers the URL of Stripe Checkout to send the browser to; access starts when the payment is confirmed', body: CHECKOUT_BODY, data: REDIRECT_SCHEMA, message: 'Checkout started', errors: ['NOT_READY', ...PROVIDER] },
   checkoutState: { method: 'get', path: '/dashboard/v1/billing/checkout/{session}', summary: 'How a checkout of yours stands, read back from Stripe: null while the payment is processing', data: CHECKOUT_STATE_SCHEMA, message: 'Checkout read', errors: [...PROVIDER] },
+  preview: { method: 'get', path: '/dashboard/v1/billing/subscriptions/{api}/preview', summary: 'What a plan would cost before anything is charged: due today (for a change, Stripe’s invoice preview of the prorated difference; for a new plan, the share of the month to the 1st that Checkout charges) and each month after', query: PREVIEW_QUERY, data: PREVIEW_SCHEMA, message: 'Preview computed', errors: ['NOT_READY', ...PROVIDER] },
   change: { method: 'put', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Change a plan paid by card (session cookie only): a dearer one at once (the difference for the rest of the period charged now), a cheaper one at the period’s end, a free one by cancelling at the period’s end; your current plan takes back a change to come', body: CHANGE_BODY, data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription changed', errors: ['NOT_READY', 'SUBSCRIPTION_REQUIRED', ...PROVIDER] },
   cancel: { method: 'delete', path: '/dashboard/v1/billing/subscriptions/{api}', summary: 'Cancel a plan paid by card (session cookie only) at the end of the period (it then falls back to the free plan); undo with …/keep', data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription ends at the period’s end', errors: [...PROVIDER] },
   keep: { method: 'post', path: '/dashboard/v1/billing/subscriptions/{api}/keep', summary: 'Take back a cancellation or a plan change set for the period’s end (session cookie only)', data: BILLED_SUBSCRIPTION_SCHEMA, message: 'Subscription kept', errors: [...PROVIDER] },
@@ -47,6 +51,7 @@ export interface BillingRoutesDeps {
     actions: BillingActions;
     page(account: Account): Promise<BillingPage>;
     running(account: Account): Promise<BilledSubscription[]>;
+    preview(account: Account, api: string, plan: string): Promise<PlanPreview>;
   };
 }
 
@@ -56,7 +61,8 @@ const SESSION_ID = /^cs_[A-Za-z0-9_]{1,200}$/;
 export function createBillingRoutes(deps: BillingRoutesDeps): Router {
   const { authenticate, person, plans } = deps;
   const parseCheckout = createBodyParser<{ api: string; plan: string }>(CHECKOUT_BODY);
-  const parseChange = createBodyParser<{ plan: string }>(CHANGE_BODY);
+  const parseChange = createBodyParser<{ plan: string; proration_date?: number }>(CHANGE_BODY);
+  const parsePreview = createQueryParser<{ plan: string }>(PREVIEW_QUERY);
   const parsePortal = createBodyParser<{ currency?: string }>(PORTAL_BODY);
   const router = Router();
   router.use('/billing', express.json({ limit: '4kb' }));
@@ -88,11 +94,18 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
     if (!SESSION_ID.test(req.params.session)) throw new AppError('NOT_FOUND', 'no checkout of this account has that id');
     sendOk(res, { subscription: await on().actions.confirmCheckout(account, req.params.session) }, BILLING_ROUTES.checkoutState.message);
   });
+  // A read, like the billing page: a program with a key may show the price before a person confirms.
+  router.get('/billing/subscriptions/:api/preview', async (req, res) => {
+    const { account } = await authenticate(req);
+    apiPlansOf(plans, req.params.api);
+    const { plan } = parsePreview(req.query);
+    sendOk(res, await on().preview(account, req.params.api, plan), BILLING_ROUTES.preview.message);
+  });
   router.put('/billing/subscriptions/:api', async (req, res) => {
     const { account } = await person(req);
     apiPlansOf(plans, req.params.api);
-    const { plan } = parseChange(req.body);
-    sendOk(res, { api: req.params.api, ...(await on().actions.changePlan(account, req.params.api, plan)) }, BILLING_ROUTES.change.message);
+    const { plan, proration_date: prorationDate } = parseChange(req.body);
+    sendOk(res, { api: req.params.api, ...(await on().actions.changePlan(account, req.params.api, plan, prorationDate)) }, BILLING_ROUTES.change.message);
   });
   router.delete('/billing/subscriptions/:api', async (req, res) => {
     const { account } = await person(req);

@@ -36,6 +36,7 @@ const INVOICE_SCHEMA = closed({
   hosted_url: { type: ['string', 'null'], description: 'Stripe’s page of the invoice (pay it there while open)' },
   pdf_url: { type: ['string', 'null'] },
   description: { type: 'string' },
+  tax: { type: 'integer', description: 'The tax within amount (Stripe Tax, STRIPE_AUTOMATIC_TAX; 0 without it)' },
   customer_currency: currency,
 });
 
@@ -54,6 +55,11 @@ export const BILLING_PAGE_SCHEMA = closed({
   card_payments: { const: true },
   subscriptions: { type: 'array', items: BILLED_SUBSCRIPTION_SCHEMA },
   invoices: { type: ['array', 'null'], items: INVOICE_SCHEMA },
+  payments: {
+    type: ['array', 'null'],
+    description: 'Card payments received, newest first, each with Stripe’s receipt (null when Stripe did not answer)',
+    items: closed({ id: text, created_at: time, amount: { type: 'integer', description: 'Paid (smallest unit), less any refund' }, currency, card: { type: ['string', 'null'], description: 'VISA •••• 4242' }, receipt_url: { type: ['string', 'null'], description: 'Stripe’s receipt page' } }),
+  },
   currencies: { type: 'array', items: currency, description: 'The currencies with a card customer the provider has: one "Manage card and invoices" each' },
   missing_customers: { type: 'array', items: currency, description: 'The currencies whose card customer the provider no longer has (deleted there, or a stand-in started empty): their invoices and card cannot be shown, the plans stand' },
 });
@@ -69,8 +75,33 @@ export const CHANGE_BODY: QuerySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['plan'],
-  properties: { plan: { type: 'string', minLength: 1, maxLength: 64, description: 'a plan name' } },
+  properties: {
+    plan: { type: 'string', minLength: 1, maxLength: 64, description: 'a plan name' },
+    proration_date: { type: 'integer', minimum: 0, maximum: 253402300799, description: 'the proration_date of the preview the person confirmed (GET …/preview): the charge is exactly its due_now; refused (409 preview_stale) once more than an hour old' },
+  },
 };
+
+export const PREVIEW_QUERY: QuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plan'],
+  properties: { plan: { type: 'string', minLength: 1, maxLength: 64, description: 'the plan to take or change to' } },
+};
+
+/** What taking or changing to a plan costs, before anything is charged. */
+export const PREVIEW_SCHEMA = closed({
+  api: text,
+  plan: text,
+  from_plan: { type: ['string', 'null'], description: 'The plan paid by card now; null when the plan would be taken at Checkout' },
+  when: { type: 'string', enum: ['checkout', 'now', 'period_end'], description: 'checkout: paid at Stripe Checkout; now: charged at once on confirming; period_end: nothing today, the plan changes when the period ends' },
+  currency,
+  due_now: { type: 'integer', description: 'Charged today, smallest unit, tax included' },
+  lines: { type: 'array', items: closed({ description: text, amount: { type: 'integer' } }), description: 'What makes up due_now, as the invoice says it' },
+  tax_now: { type: 'integer', description: 'The tax within due_now' },
+  recurring: { type: 'integer', description: 'What each later month costs on the plan, smallest unit' },
+  recurring_from: { ...time, description: 'When the first of those months starts' },
+  proration_date: { type: ['integer', 'null'], description: 'Send it with the change to be charged exactly due_now (an hour at most)' },
+});
 
 export const PORTAL_BODY: QuerySchema = {
   type: 'object',

@@ -6,7 +6,7 @@ import type { PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
 import { MissingAtProviderError } from './billing-provider';
-import type { BillingProvider, ProviderInvoice } from './billing-provider';
+import type { BillingProvider, ProviderInvoice, ProviderPayment } from './billing-provider';
 
 /** One paid subscription as the billing page and the operators see it. */
 export type BilledSubscription = BillingRecord & { api: string };
@@ -32,6 +32,8 @@ export interface BillingPage {
   card_payments: true;
   subscriptions: BilledSubscription[];
   invoices: (ProviderInvoice & { customer_currency: string })[] | null;
+  /** Card payments received, each with its receipt (null when the provider did not answer). */
+  payments: ProviderPayment[] | null;
   currencies: string[];
   /** The currencies whose customer the provider no longer has: their invoices and card cannot be shown. */
   missing_customers: string[];
@@ -71,11 +73,14 @@ export function createBillingViews(deps: BillingViewsDeps) {
     async page(account: Account): Promise<BillingPage> {
       const billing = (await billingStore.getBilling(account.id)) ?? { customers: {}, subscriptions: {} };
       let invoices: BillingPage['invoices'] = [];
+      let payments: BillingPage['payments'] = [];
       const missing: string[] = [];
       try {
         for (const [currency, customerId] of Object.entries(billing.customers)) {
           try {
-            for (const invoice of await provider.listInvoices(customerId, INVOICES)) invoices.push({ ...invoice, customer_currency: currency });
+            const [listed, paid] = await Promise.all([provider.listInvoices(customerId, INVOICES), provider.listPayments(customerId, INVOICES)]);
+            for (const invoice of listed) invoices.push({ ...invoice, customer_currency: currency });
+            payments.push(...paid);
           } catch (err) {
             if (!(err instanceof MissingAtProviderError)) throw err;
             deps.logger.warn({ account_id: account.id, customer_id: customerId, currency }, 'the payment provider no longer has this customer: its invoices and card cannot be shown');
@@ -83,12 +88,14 @@ export function createBillingViews(deps: BillingViewsDeps) {
           }
         }
         invoices.sort((a, b) => b.created_at.localeCompare(a.created_at));
+        payments.sort((a, b) => b.created_at.localeCompare(a.created_at));
       } catch (err) {
         // The page still shows the subscriptions (from the store); only the invoices wait for the provider.
         deps.logger.warn({ err: (err as Error).message, account_id: account.id }, 'invoices not listed: the provider did not answer');
         invoices = null;
+        payments = null;
       }
-      return { card_payments: true, subscriptions: listed(billing.subscriptions, true), invoices, currencies: Object.keys(billing.customers).filter((c) => !missing.includes(c)), missing_customers: missing };
+      return { card_payments: true, subscriptions: listed(billing.subscriptions, true), invoices, payments, currencies: Object.keys(billing.customers).filter((c) => !missing.includes(c)), missing_customers: missing };
     },
     async account(accountId: string): Promise<AccountBillingView | undefined> {
       const [account, billing] = await Promise.all([deps.accountStore.getAccount(accountId), billingStore.getBilling(accountId)]);

@@ -11,6 +11,7 @@ import type { Mailer } from '../mail/mailer';
 import { createApplier } from './apply-subscription';
 import type { PaymentNotice } from '../domain/event-types';
 import { createBillingActions } from './billing-actions';
+import { createPlanPreview } from './billing-preview';
 import { createBillingAdminRoutes } from './billing-admin-routes';
 import type { BillingProvider, CatalogueSync } from './billing-provider';
 import { runningAtProvider } from './billing-record';
@@ -102,6 +103,7 @@ export function createBilling(deps: BillingDeps): Billing {
   const { billingStore, accountStore } = deps;
   const apply = createApplier({ ...deps, provider, graceDays: config.graceDays, publicUrl: config.publicUrl });
   const actions = createBillingActions({ plans: deps.plans, provider, billingStore, apply, publicUrl: config.publicUrl, supportEmail: deps.supportEmail });
+  const preview = createPlanPreview({ plans: deps.plans, provider, billingStore, clock: deps.clock, supportEmail: deps.supportEmail });
   const views = createBillingViews({ plans: deps.plans, provider, billingStore, accountStore, logger });
   const reconciler = createReconciler({ provider, billingStore, apply, clock: deps.clock, logger });
   const intake = createWebhookIntake({ provider, billingStore, apply, clock: deps.clock, logger });
@@ -124,6 +126,7 @@ export function createBilling(deps: BillingDeps): Billing {
         billing: {
           actions,
           page: (account) => views.page(account),
+          preview,
           running: async (account) => Object.entries((await billingStore.getBilling(account.id))?.subscriptions ?? {}).filter(([, r]) => r.state !== 'ended').map(([api, r]) => ({ api, ...r })),
         },
       }),

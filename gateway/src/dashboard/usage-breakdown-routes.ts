@@ -21,7 +21,11 @@ const BREAKDOWN_SCHEMA = closed({
   from: { type: 'string', format: 'date' },
   to: { type: 'string', format: 'date' },
   latency_bounds_ms: { type: 'array', items: { type: 'integer' }, description: 'Each latency bucket’s upper bound (ms); a call slower than the last counts in the last' },
-  keys: { type: 'array', description: 'The name of every key listed in `days`', items: closed({ id: { type: 'string' }, name: { type: 'string' }, revoked: { type: 'boolean' } }) },
+  keys: {
+    type: 'array',
+    description: 'The name of every key listed in `days`, and the key as the Keys list shows it (`tg_…` and its last four)',
+    items: closed({ id: { type: 'string' }, name: { type: 'string' }, shown: { type: 'string' }, revoked: { type: 'boolean' } }),
+  },
   days: {
     type: 'array',
     description: 'Every UTC day from `from` to `to`, oldest first',
@@ -47,7 +51,8 @@ const BREAKDOWN_SCHEMA = closed({
   },
 });
 
-const CSV_HEADER = ['day', 'dimension', 'id', 'name', 'calls', 'errors', 'p50_ms', 'p95_ms'];
+// `key` last: a script reading the columns before issue 40 by position reads them still.
+const CSV_HEADER = ['day', 'dimension', 'id', 'name', 'calls', 'errors', 'p50_ms', 'p95_ms', 'key'];
 
 /** The breakdown routes, described once (merged into DASHBOARD_ROUTES). The CSV download is described in `usageBreakdown`'s description. */
 export const USAGE_BREAKDOWN_ROUTES = {
@@ -76,14 +81,14 @@ type ReportDay = Omit<UsageBreakdownDay, 'endpoints'> & { endpoints: (UsageBreak
 /** What an endpoint is called in the CSV and on the page: its path as called, or the API's `other`. */
 const endpointLabel = (api: string, route: string): string => (route === 'other' ? `${api}: other` : `/${api}${route}`);
 
-/** The breakdown's CSV: per day with calls a total line, then one per key and per endpoint. */
-function breakdownCsv(days: readonly ReportDay[], names: ReadonlyMap<string, string>): string {
+/** The breakdown's CSV: per day with calls a total line, then one per key (named, and as shown) and per endpoint. */
+function breakdownCsv(days: readonly ReportDay[], keys: ReadonlyMap<string, { name: string; shown: string }>): string {
   const rows: (string | number | null)[][] = [];
   for (const d of days) {
     if (d.calls === 0) continue;
-    rows.push([d.day, 'total', '', '', d.calls, d.errors, d.p50_ms, d.p95_ms]);
-    for (const k of d.keys) rows.push([d.day, 'key', k.key_id, names.get(k.key_id) ?? '', k.calls, k.errors, null, null]);
-    for (const e of d.endpoints) rows.push([d.day, 'endpoint', e.label, e.api, e.calls, e.errors, null, null]);
+    rows.push([d.day, 'total', '', '', d.calls, d.errors, d.p50_ms, d.p95_ms, '']);
+    for (const k of d.keys) rows.push([d.day, 'key', k.key_id, keys.get(k.key_id)?.name ?? '', k.calls, k.errors, null, null, keys.get(k.key_id)?.shown ?? '']);
+    for (const e of d.endpoints) rows.push([d.day, 'endpoint', e.label, e.api, e.calls, e.errors, null, null, '']);
   }
   return toCsv(CSV_HEADER, rows);
 }
@@ -111,7 +116,7 @@ export function addUsageBreakdownRoutes(router: Router, deps: UsageBreakdownDeps
     const called = new Set(days.flatMap((d) => d.keys.map((k) => k.key_id)));
     const keys = (await allPages((cursor) => deps.accountStore.listKeys(account.id, { cursor, limit: 100 })))
       .filter((key) => called.has(key.id))
-      .map((key) => ({ id: key.id, name: key.name, revoked: key.revoked_at !== null }));
+      .map((key) => ({ id: key.id, name: key.name, shown: `${key.prefix}…${key.last4}`, revoked: key.revoked_at !== null }));
     return { account_id: account.id, from, to, days, keys };
   };
 
@@ -125,6 +130,6 @@ export function addUsageBreakdownRoutes(router: Router, deps: UsageBreakdownDeps
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="tollgate-usage-${from}-to-${to}.csv"`);
-    res.send(breakdownCsv(days, new Map(keys.map((k) => [k.id, k.name]))));
+    res.send(breakdownCsv(days, new Map(keys.map((k) => [k.id, k]))));
   });
 }

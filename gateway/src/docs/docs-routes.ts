@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
+import type { Request } from 'express';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { ServiceDocuments } from '../data/service-documents';
 import { mergeOpenApi } from '../domain/merge-openapi';
@@ -13,6 +14,8 @@ export interface DocsDeps {
   keyHeader: string;
   /** The gateway's own routes, described by the audiences that serve them (see gateway-route-docs.ts). */
   gatewayRoutes: GatewayRouteDocs;
+  /** PUBLIC_URL: the origin the reference names as its server; without it, the one it was asked at. */
+  publicUrl?: string;
 }
 
 /**
@@ -39,6 +42,22 @@ function gatewayPaths(routes: GatewayRouteDocs): Record<string, Record<string, u
 }
 
 /**
+ * The base URL of every path in the reference: PUBLIC_URL, the gateway's public origin, when set;
+ * else the origin the document was asked at (behind a TRUSTED_PROXIES hop, the one it forwarded),
+ * so a client generated from it calls the gateway it was read from. A Host that is no origin
+ * gives the relative `/`, which OpenAPI reads as the document's own origin.
+ */
+function serverUrl(req: Request, publicUrl: string | undefined): string {
+  if (publicUrl) return publicUrl.replace(/\/$/, '');
+  try {
+    const url = new URL(`${req.protocol}://${req.get('host') ?? ''}`);
+    return url.pathname === '/' && !url.username && !url.password && !url.search && !url.hash ? url.origin : '/';
+  } catch {
+    return '/';
+  }
+}
+
+/**
  * `GET /docs` (Swagger UI, served from the installed package: no CDN) and `GET /docs/openapi.json`,
  * one reference for every API under its `/{api}` prefix, built from each service's own
  * `/v1/openapi.json` (see service-documents.ts: asked with the proxy secret, reused for a minute).
@@ -47,10 +66,11 @@ export function createDocsRoutes(deps: DocsDeps): Router {
   const router = Router();
   // The portal's CSP and frame protection: the page holds what is typed into Authorize.
   router.use('/docs', pageHeaders);
-  router.get('/docs/openapi.json', async (_req, res) => {
+  router.get('/docs/openapi.json', async (req, res) => {
     const apis = await deps.documents.all();
-    res.json(
-      mergeOpenApi(apis, {
+    if (!deps.publicUrl) res.vary('Host');
+    res.json({
+      ...mergeOpenApi(apis, {
         title: 'Tollgate APIs',
         version: '1.0.0',
         keyHeader: deps.keyHeader,
@@ -59,7 +79,8 @@ export function createDocsRoutes(deps: DocsDeps): Router {
           portalSession: { type: 'apiKey', in: 'cookie', name: deps.gatewayRoutes.sessionCookie, description: 'The portal session (POST /dashboard/v1/sign-in/verify); every POST, PUT and DELETE with it also needs the x-csrf-token header' },
         },
       }),
-    );
+      servers: [{ url: serverUrl(req, deps.publicUrl), description: 'This gateway' }],
+    });
   });
   router.get(['/docs', '/docs/'], (_req, res) => {
     res.type('html').send(DOCS_PAGE);

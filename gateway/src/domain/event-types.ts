@@ -23,11 +23,19 @@ export const MAILED_BY_DEFAULT: Readonly<Record<EventType, boolean>> = Object.fr
   'key.expiring': true,
   'key.revoked': true,
   'subscription.changed': true,
-  // Billing mails these itself (billing/billing-mail.ts): a second mail would say it twice.
+  // Always mailed, by billing itself (ALWAYS_MAILED); the events room never mails them.
   'payment.failed': false,
   'payment.recovered': false,
   'subscription.canceled': true,
 });
+
+/**
+ * What billing mails itself, whatever the account's settings (billing/billing-mail.ts): a payment
+ * that failed (until when calls are served, where to pay) and one that came through after it. They
+ * are about money and access, as Stripe's own payment mails are, so they cannot be switched off;
+ * the events room never mails them, which would say it twice.
+ */
+export const ALWAYS_MAILED: readonly EventType[] = Object.freeze(['payment.failed', 'payment.recovered']);
 
 /** A change to a paid plan billing tells the events room of (through a callback the composition passes). */
 export interface PaymentNotice {

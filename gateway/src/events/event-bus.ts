@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@tollgate/envelope';
-import { MAILED_BY_DEFAULT } from '../domain/event-types';
+import { ALWAYS_MAILED, MAILED_BY_DEFAULT } from '../domain/event-types';
 import type { DeliveredType, EventType } from '../domain/event-types';
 import type { AccountStore } from '../data/account-store';
 import { PendingLimitError } from '../data/event-store';
@@ -99,7 +99,7 @@ export function createEventBus(deps: EventBusDeps): EventBus {
       const nowMs = deps.clock();
       try {
         const prefs = await eventStore.getPreferences(event.accountId);
-        const mailed = event.mail !== false && (prefs.mail[event.type] ?? MAILED_BY_DEFAULT[event.type]);
+        const mailed = event.mail !== false && !ALWAYS_MAILED.includes(event.type) && (prefs.mail[event.type] ?? MAILED_BY_DEFAULT[event.type]);
         const [mailing, queueing] = await Promise.allSettled([mail(event, mailed), queue(event, nowMs)]);
         for (const [what, result] of [['mail', mailing], ['webhooks', queueing]] as const) {
           if (result.status === 'rejected') logger.error({ err: (result.reason as Error).message, account_id: event.accountId, type: event.type }, `event ${what} not sent`);

@@ -3,7 +3,7 @@ import express, { Router } from 'express';
 import type { Request } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
-import { DEFAULT_THRESHOLDS, EVENT_TYPES, MAILED_BY_DEFAULT } from '../domain/event-types';
+import { ALWAYS_MAILED, DEFAULT_THRESHOLDS, EVENT_TYPES, MAILED_BY_DEFAULT } from '../domain/event-types';
 import type { EventType } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';
 import type { Account } from '../data/account-store';
@@ -67,9 +67,9 @@ const deliveryView = (d: Delivery): Record<string, unknown> => {
 };
 
 function settingsView(prefs: EventPreferences, plans: PlanTable): Record<string, unknown> {
-  const mail = Object.fromEntries(EVENT_TYPES.map((t) => [t, prefs.mail[t] ?? MAILED_BY_DEFAULT[t]]));
+  const mail = Object.fromEntries(EVENT_TYPES.map((t) => [t, ALWAYS_MAILED.includes(t) || (prefs.mail[t] ?? MAILED_BY_DEFAULT[t])]));
   const thresholds = Object.fromEntries(Object.keys(plans).map((api) => [api, prefs.thresholds[api] ?? [...DEFAULT_THRESHOLDS]]));
-  return { types: [...EVENT_TYPES], mail, thresholds, custom_thresholds: Object.keys(prefs.thresholds) };
+  return { types: [...EVENT_TYPES], mail, always_mailed: [...ALWAYS_MAILED], thresholds, custom_thresholds: Object.keys(prefs.thresholds) };
 }
 
 /** `/events/settings`: which events are mailed, and the account's own thresholds. */
@@ -84,13 +84,18 @@ function addSettingsRoutes(router: Router, deps: EventRoutesDeps): void {
     const caller = await authenticate(req);
     const { account } = caller;
     const body = parseSettings(req.body);
+    const mail = { ...body.mail };
+    for (const type of ALWAYS_MAILED) {
+      if (mail[type] === false) throw new AppError('BAD_REQUEST', `${type} is always mailed: billing sends it with what to pay and until when calls are served, whatever is chosen here (its webhook is yours to choose)`, { details: { parameter: `mail.${type}` } });
+      delete mail[type];
+    }
     const prefs = await eventStore.getPreferences(account.id);
     for (const [api, list] of Object.entries(body.thresholds ?? {})) {
       apiPlansOf(plans, api, 'thresholds');
       if (list === null) delete prefs.thresholds[api];
       else prefs.thresholds[api] = [...list].sort((a, b) => a - b);
     }
-    prefs.mail = { ...prefs.mail, ...body.mail };
+    prefs.mail = { ...prefs.mail, ...mail };
     await deps.changesBy(req, caller).setPreferences(account.id, prefs);
     if (body.thresholds) await deps.thresholdsChanged();
     sendOk(res, settingsView(prefs, plans), EVENT_ROUTES.updateSettings.message);

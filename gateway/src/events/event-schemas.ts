@@ -12,6 +12,7 @@ const mailChoices = { type: 'object', additionalProperties: false, properties: O
 export const EVENT_SETTINGS_SCHEMA = closed({
   types: { type: 'array', items: eventType, description: 'every event type there is' },
   mail: { ...mailChoices, required: [...EVENT_TYPES], description: 'whether each event type is mailed to the account’s address' },
+  always_mailed: { type: 'array', items: eventType, description: 'mailed by billing whatever is chosen (a failed payment, one received after it): true in mail, and false is refused' },
   thresholds: { type: 'object', additionalProperties: thresholds, description: 'per API, the percent of the monthly quota at which quota.threshold_reached is sent (80 and 100 unless set)' },
   custom_thresholds: { type: 'array', items: { type: 'string' }, description: 'APIs whose thresholds the account set itself' },
 });
@@ -20,7 +21,7 @@ export const EVENT_SETTINGS_BODY: QuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    mail: { ...mailChoices, description: 'event types to mail (true) or not (false); types not named keep their setting' },
+    mail: { ...mailChoices, description: 'event types to mail (true) or not (false); types not named keep their setting; false for one of always_mailed is 400' },
     thresholds: { type: 'object', additionalProperties: { anyOf: [thresholds, { type: 'null' }] }, description: 'per API, its thresholds, or null for the defaults (80, 100)' },
   },
 };

@@ -50,7 +50,7 @@ export const FIND_ACCOUNTS_QUERY: QuerySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['q'],
-  properties: { q: { type: 'string', minLength: 1, maxLength: 300, description: 'an email address, an account id (acc_…), a key id (key_…) or a key prefix (tg_…, or as shown: tg_……last4)' } },
+  properties: { q: { type: 'string', minLength: 1, maxLength: 300, description: 'an email address, an account id (acc_…), a key id (key_…), a key as shown (tg_…, or tg_……last4) or a key’s full secret' } },
 };
 
 export const LIST_KEYS_QUERY: QuerySchema = { type: 'object', additionalProperties: false, properties: page };

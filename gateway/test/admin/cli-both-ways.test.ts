@@ -52,8 +52,9 @@ describe.each<Engine>(['sqlite', 'redis', 'cluster'])('the operator CLI on %s, w
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const viaGateway = (...args: string[]): Promise<Result> => runGatewayScript('src/cli.ts', args, { ...env, TOLLGATE_URL: gateway.url });
-  const onStore = (...args: string[]): Promise<Result> => runGatewayScript('src/cli.ts', args, env);
+  // JSON, as a script reads it: what both ways print is compared whole.
+  const viaGateway = (...args: string[]): Promise<Result> => runGatewayScript('src/cli.ts', [...args, '--json'], { ...env, TOLLGATE_URL: gateway.url });
+  const onStore = (...args: string[]): Promise<Result> => runGatewayScript('src/cli.ts', [...args, '--json'], env);
   async function ok<T = Record<string, unknown>>(run: Promise<Result>): Promise<T> {
     const result = await run;
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
@@ -63,7 +64,7 @@ describe.each<Engine>(['sqlite', 'redis', 'cluster'])('the operator CLI on %s, w
   it('when the same commands run through the gateway and on the store, then both print the same, every change is audited with who made it, and each way sees what the other changed', async () => {
     const email = `ops-${engine}@example.com`;
     const account = await ok<{ id: string }>(viaGateway('account', 'create', '--email', email, '--subscribe', 'burger=free'));
-    const key = await ok<{ id: string; prefix: string; last4: string }>(viaGateway('key', 'create', account.id, '--name', 'ci'));
+    const key = await ok<{ id: string; key: string; prefix: string; last4: string }>(viaGateway('key', 'create', account.id, '--name', 'ci'));
     const comp = await ok<{ subscriptions: Record<string, object> }>(viaGateway('account', 'subscribe', account.id, 'token', 'pro', '--comp'));
     expect(comp.subscriptions.token).toEqual({ plan: 'pro', status: 'active', comp: true });
     const legacy = await ok<{ id: string }>(viaGateway('create', '--owner', `legacy-${engine}@example.com`, '--subscribe', 'token=free'));
@@ -74,6 +75,8 @@ describe.each<Engine>(['sqlite', 'redis', 'cluster'])('the operator CLI on %s, w
       ['account', 'list', '--email', email.toUpperCase()],
       ['account', 'find', `${key.prefix}…${key.last4}`],
       ['account', 'find', key.id],
+      ['account', 'find', key.key],
+      ['account', 'find', email],
       ['key', 'list', account.id],
       ['account', 'usage', account.id],
       ['account', 'history', account.id, '--from', today],
@@ -157,7 +160,7 @@ describe('the admin token kept beside the store', () => {
     expect(gateway.output.some((line) => line.includes(`admin token read from ${file}`))).toBe(true);
     expect(await adminCall(first)).toBe(200);
 
-    const through = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate'], { ...env, TOLLGATE_URL: gateway.url });
+    const through = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate', '--json'], { ...env, TOLLGATE_URL: gateway.url });
     expect([through.code, through.stderr]).toEqual([0, '']);
     const second = (JSON.parse(through.stdout) as { token: string; file: string });
     expect(second.file).toBe(file);
@@ -171,7 +174,7 @@ describe('the admin token kept beside the store', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(second.token);
     // With the gateway stopped, the CLI rotates the file and records it; the next start reads the new token.
     await gateway.stop();
-    const direct = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate'], env);
+    const direct = await runGatewayScript('src/cli.ts', ['admin-token', 'rotate', '--json'], env);
     expect([direct.code, direct.stderr]).toEqual([0, '']);
     const third = (JSON.parse(direct.stdout) as { token: string }).token;
     gateway = await startGatewayProcess(env);

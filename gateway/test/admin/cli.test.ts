@@ -18,9 +18,9 @@ afterAll(() => server.stop());
 jest.setTimeout(90_000);
 
 const cli = (...args: string[]) => runGatewayScript('src/cli.ts', args, { REDIS_URL: server.url });
-/** Runs a command that must succeed and returns what it printed, parsed. */
+/** Runs a command that must succeed and returns what it printed with --json, parsed. */
 async function ok<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-  const result = await cli(...args);
+  const result = await cli(...args, '--json');
   expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
   return JSON.parse(result.stdout) as T;
 }
@@ -34,15 +34,15 @@ function admit(quotaStore: QuotaStore, secret: string) {
 
 describe('operator CLI', () => {
   it('when a key is created, listed, subscribed, used, read and revoked, then the store and the gateway agree', async () => {
-    const created = await cli('create', '--owner', 'ops@example.com', '--subscribe', 'burger=starter');
+    const created = await cli('create', '--owner', 'ops@example.com', '--subscribe', 'burger=starter', '--json');
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout) as { id: string; key: string; subscriptions: object };
     expect(key.subscriptions).toEqual({ burger: { plan: 'starter', status: 'active' } });
 
-    const listed = JSON.parse((await cli('list')).stdout) as { id: string }[];
+    const listed = JSON.parse((await cli('list', '--json')).stdout) as { id: string }[];
     expect(listed.map((k) => k.id)).toContain(key.id);
 
-    const subscribed = await cli('subscribe', key.id, 'token', 'pro');
+    const subscribed = await cli('subscribe', key.id, 'token', 'pro', '--json');
     expect(JSON.parse(subscribed.stdout).subscriptions.token).toEqual({ plan: 'pro', status: 'active' });
 
     // A call admitted through the same store shows up in the CLI's usage.
@@ -50,10 +50,10 @@ describe('operator CLI', () => {
     try {
       const { quotaStore } = createRedisStores(redis, { clock: Date.now });
       expect((await admit(quotaStore, key.key)).outcome).toBe('admitted');
-      const usage = JSON.parse((await cli('usage', key.id)).stdout) as { apis: { api: string; used: number; limit: number }[] };
+      const usage = JSON.parse((await cli('usage', key.id, '--json')).stdout) as { apis: { api: string; used: number; limit: number }[] };
       expect(usage.apis.find((a) => a.api === 'token')).toMatchObject({ used: 1, limit: 650_000 });
 
-      const revoked = JSON.parse((await cli('revoke', key.id)).stdout) as { revoked_at: string | null };
+      const revoked = JSON.parse((await cli('revoke', key.id, '--json')).stdout) as { revoked_at: string | null };
       expect(revoked.revoked_at).not.toBeNull();
       expect((await admit(quotaStore, key.key)).outcome).toBe('revoked');
     } finally {
@@ -129,6 +129,51 @@ describe('operator CLI', () => {
     }
   });
 
+
+  it('when an account is found by its email, by its id or by a key\'s full secret, then its keys are listed, and the secret is printed nowhere', async () => {
+    const account = await ok<{ id: string }>('account', 'create', '--email', 'finder@example.com');
+    const first = await ok<{ id: string; key: string }>('key', 'create', account.id, '--name', 'one');
+    const second = await ok<{ id: string; key: string }>('key', 'create', account.id, '--name', 'two');
+    type Found = { items: { account: { id: string }; keys: { id: string }[] }[] };
+    for (const q of ['Finder@Example.com', account.id]) {
+      const found = await ok<Found>('account', 'find', q);
+      expect(found.items.map((m) => [m.account.id, m.keys.map((k) => k.id).sort()])).toEqual([[account.id, [first.id, second.id].sort()]]);
+    }
+    const bySecret = await cli('account', 'find', second.key, '--json');
+    expect([bySecret.code, bySecret.stderr]).toEqual([0, '']);
+    expect((JSON.parse(bySecret.stdout) as Found).items.map((m) => [m.account.id, m.keys.map((k) => k.id)])).toEqual([[account.id, [second.id]]]);
+    expect(bySecret.stdout).not.toContain(second.key);
+    // A secret with one character changed fails its checksum: said so, not looked for.
+    const typo = await cli('account', 'find', `${second.key.slice(0, -8)}${second.key.at(-8) === 'a' ? 'b' : 'a'}${second.key.slice(-7)}`);
+    expect([typo.code, typo.stderr.split('\n')[0]]).toEqual([2, "gateway cli: q has the shape of a key's secret but its checksum does not match: mistyped or cut short"]);
+  });
+
+  it('when a command is run without --json, then it prints a table a person reads, with the same facts', async () => {
+    const account = await ok<{ id: string }>('account', 'create', '--email', 'tables@example.com', '--subscribe', 'token=pro');
+    const key = await ok<{ id: string; prefix: string; last4: string }>('key', 'create', account.id, '--name', 'laptop');
+    const shown = await cli('key', 'list', account.id);
+    expect([shown.code, shown.stderr]).toEqual([0, '']);
+    const [header, row, ...rest] = shown.stdout.trimEnd().split('\n');
+    const columns = header!.split(/\s{2,}/);
+    const cells = Object.fromEntries(row!.split(/\s{2,}/).map((value, i) => [columns[i], value]));
+    expect(cells).toMatchObject({ ID: key.id, NAME: 'laptop', KEY: `${key.prefix}…${key.last4}`, REVOKED_AT: '–' });
+    expect(rest).toEqual([]);
+    const got = await cli('account', 'get', account.id);
+    expect(got.stdout).not.toMatch(/[{}"]/);
+    expect(got.stdout).toMatch(/^email\s+tables@example\.com$/m);
+    expect(got.stdout).toMatch(/^SUBSCRIPTIONS {2}.*\n^token {2}.*$/m);
+    expect(got.stdout.split('\n').find((line) => line.startsWith('token  '))!.split(/\s+/).sort()).toEqual(['active', 'pro', 'token']);
+  });
+
+  it('when --help is asked of the program, a group or a command, then its usage is printed and the exit code is 0', async () => {
+    for (const args of [['--help'], ['-h'], ['account', '--help'], ['account', 'find', '--help'], ['key', 'roll', '-h'], ['create', '--help']]) {
+      const result = await cli(...args);
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^usage: tollgate /);
+    }
+    expect((await cli('account', 'find', '--help')).stdout).toContain('account find <email | acc_… | key_… | key as shown | full secret>');
+  });
+
   it.each([
     [['subscribe', 'key_000000000000000000000000', 'token', 'gold'], 2, 'plan must be one of free, starter, pro, scale for token'],
     [['launch'], 2, "unknown command 'launch'"],
@@ -147,10 +192,14 @@ describe('operator CLI', () => {
     [['key', 'create', 'acc_000000000000000000000000', '--name', 'x', '--expires', '2020-01-01T00:00:00Z'], 2, /^expires_at must be in the future/],
     [['key', 'roll', 'key_000000000000000000000000', '--grace-seconds', '604801'], 2, 'grace_seconds must be an integer from 0 to 604800'],
     [['key', 'roll', 'key_000000000000000000000000'], 1, 'no API key with id key_000000000000000000000000'],
+    [['account', 'find', 'not a thing'], 2, /^q must be an email address/],
+    [['--verbose'], 2, "unknown option '--verbose'"],
   ] as [string[], number, string | RegExp][])('when the command is %j, then exit %d with one line saying why', async (args, code, message) => {
     const result = await cli(...args);
     expect(result.code).toBe(code);
-    const line = result.stderr.split('\n')[0] ?? '';
+    // The reason, and for a mistake in the command line where its usage is: never the whole usage text.
+    const [line = '', ...more] = result.stderr.trimEnd().split('\n');
+    expect(more).toEqual(code === 2 ? [expect.stringMatching(/^usage: tollgate .*--help/)] : []);
     if (typeof message === 'string') expect(line).toBe(`gateway cli: ${message}`);
     else expect(line.replace('gateway cli: ', '')).toMatch(message);
   });

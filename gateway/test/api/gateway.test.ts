@@ -98,6 +98,8 @@ describe.each([
       for (let i = 0; i < 11; i++) statuses.push((await call(key)).status);
       expect(statuses).toEqual([...Array(10).fill(200), 402]);
       expect(lastSeen().headers['x-tollgate-subscription']).toBe('free');
+      // The service is told the call is the playground's, not the free plan's (issue 40).
+      expect(lastSeen().headers['x-tollgate-access']).toBe('playground');
       const refused = await call(key);
       expect(refused.body.message).toBe('Your 10 free test calls to the token API are used up for today (UTC). Choose a plan (free, slow, pro) at /portal/subscriptions, or try again tomorrow.');
       expect(refused.headers['x-ratelimit-requests-remaining']).toBe('0');
@@ -157,6 +159,7 @@ describe.each([
       expect(res.status).toBe(200);
       expect(res.body.url).toBe('/v1/prices?coins=eth,btc');
       expect(res.body.headers).toMatchObject({ 'x-tollgate-proxy-secret': PROXY_SECRET, 'x-tollgate-user': id, 'x-tollgate-subscription': 'pro', 'x-request-id': 'req-123' });
+      expect(res.body.headers['x-tollgate-access']).toBeUndefined();
       expect(res.body.headers['x-forwarded-for']).toMatch(/127\.0\.0\.1/);
       expect(res.body.headers['x-tollgate-key']).toBeUndefined();
       expect(res.headers['x-request-id']).toBe('req-123');

@@ -50,7 +50,7 @@ describe.each(STORE_KINDS)('every change on the record, through main.ts, with th
 
   async function start(): Promise<AttackGateway> {
     const apiBase = new URL(local.url);
-    await createStripeProvider({ secretKey: 'sk_test_tollgate_attacks', apiBase: { host: apiBase.hostname, port: Number(apiBase.port), protocol: 'http' }, publicUrl: 'https://gateway.example.com', graceDays: 7, reconcileSeconds: 3600, testClocks: false }, PAID_PLANS, Date.now).syncCatalogue(PAID_PLANS, 'https://gateway.example.com/billing/webhook');
+    await createStripeProvider({ secretKey: 'sk_test_tollgate_attacks', apiBase: { host: apiBase.hostname, port: Number(apiBase.port), protocol: 'http' }, publicUrl: 'https://gateway.example.com', graceDays: 7, reconcileSeconds: 3600, testClocks: false, automaticTax: false }, PAID_PLANS, Date.now).syncCatalogue(PAID_PLANS, 'https://gateway.example.com/billing/webhook');
     gw = await startAttackGateway(
       kind,
       {

@@ -48,15 +48,17 @@ describe.each(['sqlite', 'redis'] as const)('calls cancelled by their client, on
   });
 
   // What the service does with each call of moment t (0.25 s to 9.75 s): the path it is sent to,
-  // and when its client gives up. Where the service answers first, it does so 600 ms before the
-  // client leaves for every t: an answer sent as a client leaves is served to a socket the client
-  // tears down, which no gateway can tell from a call served (a margin of 250 ms for the first
-  // call once let a stalled machine race the two).
+  // and when its client gives up. Where the service answers first, it does so 2 s before the client
+  // leaves for every t, and where it answers after, 2 s after: an answer sent as a client leaves is
+  // served to a socket the client tears down, which no gateway can tell from a call served. The
+  // service and the clients share this test process, so a stall of the process longer than the
+  // margin fires the service's timer and the client's in one turn (250 ms, then 600 ms and 1 s
+  // margins were each once crossed by a stalled machine: the gateway counted calls the client left).
   const shapes: [string, (t: number) => string, (t: number) => number][] = [
     ['never answers', () => '/token/v1/silent', (t) => t],
-    ['answers 1 s after the client left', (t) => `/token/v1/delay/${t + 1_000}`, (t) => t],
-    ['answers 600 ms before the client leaves', (t) => `/token/v1/delay/${t}`, (t) => t + 600],
-    ['sends its headers at once and its body after the client left', (t) => `/token/v1/trickle/${t + 1_000}`, (t) => t],
+    ['answers 2 s after the client left', (t) => `/token/v1/delay/${t + 2_000}`, (t) => t],
+    ['answers 2 s before the client leaves', (t) => `/token/v1/delay/${t}`, (t) => t + 2_000],
+    ['sends its headers at once and its body 2 s after the client left', (t) => `/token/v1/trickle/${t + 2_000}`, (t) => t],
   ];
 
   // The shapes run side by side, each on a key of its own: each waits 10 s of real time.

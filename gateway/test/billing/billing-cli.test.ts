@@ -38,7 +38,7 @@ const closeAfterEach = useCloseAfterEach();
 
 type Synced = { products: { api: string; created: boolean }[]; prices: { api: string; plan: string; id: string; action: string; archived?: string }[]; webhook: { url: string; created: boolean; secret?: string; note: string }; missing: string[] };
 async function sync(extra: Record<string, string> = {}): Promise<Synced> {
-  const run = await runGatewayScript('src/cli.ts', ['billing', 'sync'], { ...env, ...extra });
+  const run = await runGatewayScript('src/cli.ts', ['billing', 'sync', '--json'], { ...env, ...extra });
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
   return JSON.parse(run.stdout) as Synced;
 }
@@ -90,7 +90,7 @@ describe('tollgate billing sync', () => {
   });
 
   it('when card payments are off, then the billing commands say how to turn them on', async () => {
-    const run = await runGatewayScript('src/cli.ts', ['billing', 'sync'], {});
+    const run = await runGatewayScript('src/cli.ts', ['billing', 'sync', '--json'], {});
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('card payments are off: set STRIPE_SECRET_KEY');
   });
@@ -106,21 +106,21 @@ describe('tollgate billing reconcile', () => {
     const price = (await stripe.prices.list({ lookup_keys: ['tollgate:burger:scale'] })).data[0]!;
     const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' });
 
-    const run = await runGatewayScript('src/cli.ts', ['billing', 'reconcile'], { ...env, REDIS_URL: redis.url });
+    const run = await runGatewayScript('src/cli.ts', ['billing', 'reconcile', '--json'], { ...env, REDIS_URL: redis.url });
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const printed = JSON.parse(run.stdout) as { checked: number; changed: unknown[]; unknown_customers: { customer: string }[] };
     expect(printed.changed).toEqual([{ account: account.id, api: 'burger', subscription: subscription.id, from: null, to: { plan: 'scale', status: 'active', state: 'active' } }]);
     expect(printed.unknown_customers.map((u) => u.customer)).toContain((await stripe.customers.list({ email: 'early@example.com' })).data[0]!.id);
     expect((await accountStore.getAccount(account.id))!.subscriptions.burger).toEqual({ plan: 'scale', status: 'active' });
 
-    const again = JSON.parse((await runGatewayScript('src/cli.ts', ['billing', 'reconcile'], { ...env, REDIS_URL: redis.url })).stdout) as { changed: unknown[] };
+    const again = JSON.parse((await runGatewayScript('src/cli.ts', ['billing', 'reconcile', '--json'], { ...env, REDIS_URL: redis.url })).stdout) as { changed: unknown[] };
     expect(again.changed).toEqual([]);
 
-    const shown = await runGatewayScript('src/cli.ts', ['billing', 'account', account.id], { ...env, REDIS_URL: redis.url });
+    const shown = await runGatewayScript('src/cli.ts', ['billing', 'account', account.id, '--json'], { ...env, REDIS_URL: redis.url });
     expect(JSON.parse(shown.stdout)).toMatchObject({ account_id: account.id, customers: { USD: customer.id }, subscriptions: [{ api: 'burger', plan: 'scale', status: 'active', current_period_end: expect.any(String) }], comp: [] });
-    const summary = await runGatewayScript('src/cli.ts', ['billing', 'summary'], { ...env, REDIS_URL: redis.url });
+    const summary = await runGatewayScript('src/cli.ts', ['billing', 'summary', '--json'], { ...env, REDIS_URL: redis.url });
     expect(JSON.parse(summary.stdout)).toMatchObject({ mrr: { USD: 3940 }, subscriptions: { active: 1 } });
-    const unknown = await runGatewayScript('src/cli.ts', ['billing', 'account', 'acc_000000000000000000000000'], { ...env, REDIS_URL: redis.url });
+    const unknown = await runGatewayScript('src/cli.ts', ['billing', 'account', 'acc_000000000000000000000000', '--json'], { ...env, REDIS_URL: redis.url });
     expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'gateway cli: no account with id acc_000000000000000000000000']);
   });
 });

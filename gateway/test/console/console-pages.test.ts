@@ -4,6 +4,7 @@ import { openSqliteStores } from '../../src/data/sqlite/sqlite-stores';
 import { WIDTHS, screenshot, scrollsSideways, seriousViolations, shows, useBrowserGateway } from '../support/browser-gateway';
 import type { WidthName } from '../support/browser-gateway';
 import { eventually } from '../support/eventually';
+import { signInWithToken } from './support/operator-sign-in';
 import { seedAccounts } from './support/seed-accounts';
 import type { SeededAccount } from './support/seed-accounts';
 
@@ -28,12 +29,7 @@ const app = useBrowserGateway({
 let signedIn: Awaited<ReturnType<BrowserContext['storageState']>>;
 beforeAll(async () => {
   // An operator who granted a plan (so the account has a comp, calls and audit entries to show).
-  const { page, context } = await app.open('desktop');
-  await page.goto('/admin/sign-in');
-  await page.getByLabel('Admin token', { exact: true }).fill(app.adminToken());
-  await page.getByRole('button', { name: 'Sign in with the token' }).click();
-  await page.waitForURL('**/admin/');
-  const csrf = await page.evaluate(async () => ((await (await fetch('/admin/console/v1/session')).json()) as { data: { csrf_token: string } }).data.csrf_token);
+  const { page, context, csrf } = await signInWithToken(app);
   await page.evaluate(
     async ([id, token]) => fetch(`/admin/console/v1/accounts/${id}/subscriptions/burger`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-csrf-token': token! }, body: JSON.stringify({ plan: 'starter' }) }),
     [target.accountId, csrf],

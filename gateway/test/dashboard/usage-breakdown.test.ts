@@ -78,7 +78,9 @@ describe('the usage breakdown', () => {
     expect(day('2026-03-10').p95_ms).toBeGreaterThanOrEqual(day('2026-03-10').p50_ms);
     expect(day('2026-03-11')).toMatchObject({ calls: 1, errors: 0, keys: [{ key_id: b.record.id, calls: 1, errors: 0 }] });
     expect(day('2026-03-09')).toMatchObject({ calls: 0, errors: 0, p50_ms: null, p95_ms: null, keys: [], endpoints: [] });
-    expect(data.keys).toEqual(expect.arrayContaining([{ id: a.record.id, name: 'prod', revoked: false }, { id: b.record.id, name: HOSTILE_NAME, revoked: false }]));
+    // Each key also as the Keys list shows it, so a person matches the CSV's rows with that list by eye (issue 40).
+    const shown = (record: { prefix: string; last4: string }) => `${record.prefix}…${record.last4}`;
+    expect(data.keys).toEqual(expect.arrayContaining([{ id: a.record.id, name: 'prod', shown: shown(a.record), revoked: false }, { id: b.record.id, name: HOSTILE_NAME, shown: shown(b.record), revoked: false }]));
 
     const csv = await breakdown('/usage/breakdown.csv', a.key);
     expect(csv.status).toBe(200);
@@ -86,15 +88,16 @@ describe('the usage breakdown', () => {
     expect(csv.headers['content-disposition']).toBe('attachment; filename="tollgate-usage-2026-02-10-to-2026-03-11.csv"');
     expect(csv.headers['cache-control']).toContain('no-store');
     const [header, ...rows] = parseCsv(csv.text);
-    expect(header).toEqual(['day', 'dimension', 'id', 'name', 'calls', 'errors', 'p50_ms', 'p95_ms']);
+    expect(header).toEqual(['day', 'dimension', 'id', 'name', 'calls', 'errors', 'p50_ms', 'p95_ms', 'key']);
     expect(rows.filter((r) => r[1] === 'total').map((r) => [r[0], r[4], r[5], Number(r[6]) > 0, r[7] !== ''])).toEqual([
       ['2026-03-10', '4', '1', true, true],
       ['2026-03-11', '1', '0', true, true],
     ]);
-    expect(rows.filter((r) => r[1] === 'key' && r[2] === b.record.id).map((r) => [r[0], r[3], r[4], r[5]])).toEqual([
-      ['2026-03-10', `'${HOSTILE_NAME}`, '1', '1'],
-      ['2026-03-11', `'${HOSTILE_NAME}`, '1', '0'],
+    expect(rows.filter((r) => r[1] === 'key' && r[2] === b.record.id).map((r) => [r[0], r[3], r[4], r[5], r[8]])).toEqual([
+      ['2026-03-10', `'${HOSTILE_NAME}`, '1', '1', shown(b.record)],
+      ['2026-03-11', `'${HOSTILE_NAME}`, '1', '0', shown(b.record)],
     ]);
+    expect(rows.filter((r) => r[1] !== 'key').every((r) => r[8] === '')).toBe(true);
     expect(rows.filter((r) => r[1] === 'endpoint').map((r) => [r[0], r[2], r[3], r[4], r[5]])).toEqual([
       ['2026-03-10', '/burger/v1/index/{currency}', 'burger', '3', '0'],
       ['2026-03-10', '/burger/v1/status/{code}', 'burger', '1', '1'],
@@ -109,7 +112,7 @@ describe('the usage breakdown', () => {
     const { a } = await accountWithTwoKeys();
     const res = await breakdown('/usage/breakdown', a.key);
     expect(res.body.data.days.every((d: { calls: number; keys: unknown[] }) => d.calls === 0 && d.keys.length === 0)).toBe(true);
-    expect((await breakdown('/usage/breakdown.csv', a.key)).text).toBe('day,dimension,id,name,calls,errors,p50_ms,p95_ms\r\n');
+    expect((await breakdown('/usage/breakdown.csv', a.key)).text).toBe('day,dimension,id,name,calls,errors,p50_ms,p95_ms,key\r\n');
   });
 
   it.each([

@@ -106,4 +106,13 @@ describe('GET /docs', () => {
     expect(bundle.status).toBe(200);
     expect(bundle.headers['content-type']).toMatch(/javascript/);
   });
+
+  it('when the reference is read, then its servers name the gateway: PUBLIC_URL when set, else the origin it was asked at', async () => {
+    const asked = await request(app).get('/docs/openapi.json').set('host', 'api.example.test:8443');
+    expect(asked.body.servers).toEqual([{ url: 'http://api.example.test:8443', description: 'This gateway' }]);
+    const publicApp = express();
+    publicApp.use(createDocsRoutes({ documents: createServiceDocuments({ upstreams: { burger: service.url }, proxySecret: SECRET, clock: () => now }), keyHeader: 'x-tollgate-key', gatewayRoutes: gatewayRouteDocs(), publicUrl: 'https://api.tollgate.example' }));
+    const published = await request(publicApp).get('/docs/openapi.json').set('host', 'elsewhere.example');
+    expect(published.body.servers).toEqual([{ url: 'https://api.tollgate.example', description: 'This gateway' }]);
+  });
 });

@@ -137,4 +137,20 @@ describe.each(['sqlite', 'redis'] as const)('events told to accounts, with the %
     await eventually(async () => servers.inbox.count(a.email) === 1, 'the cancellation mail');
     expect(servers.inbox.to(a.email)[0]!.subject).toBe('Your Tollgate token pro plan has ended');
   });
+
+  it('when an account switches the payment mails on or off, then the settings say billing always mails them, switching them off is refused, and the events room never mails them a second time', async () => {
+    const a = await account();
+    const on = await dash('put', '/events/settings', a.key, { mail: { 'payment.failed': true, 'payment.recovered': true } });
+    expect(on.status).toBe(200);
+    expect(on.body.data).toMatchObject({ always_mailed: ['payment.failed', 'payment.recovered'], mail: { 'payment.failed': true, 'payment.recovered': true } });
+    const off = await dash('put', '/events/settings', a.key, { mail: { 'payment.failed': false } });
+    expect(off.status).toBe(400);
+    expect(off.body.message).toContain('always mailed');
+    expect((await dash('get', '/events/settings', a.key)).body.data.mail['payment.failed']).toBe(true);
+    // Billing mails these itself (billing-mail.ts); the event is for webhooks only, whatever was asked.
+    await gw.events.publish({ accountId: a.accountId, type: 'payment.failed', data: { api: 'token', plan: 'pro', grace_until: '2026-03-17T00:00:00.000Z' } });
+    await gw.events.publish({ accountId: a.accountId, type: 'payment.recovered', data: { api: 'token', plan: 'pro' } });
+    expect(servers.inbox.count(a.email)).toBe(0);
+    expect((await told(a.endpointSecret)).map((e) => e.type).sort()).toEqual(['payment.failed', 'payment.recovered']);
+  });
 });

@@ -53,6 +53,7 @@ describe('paying for a plan in the portal, end to end in Chromium', () => {
     // Checkout with 4242: the portal says the payment is processing until Stripe confirms it.
     await page.getByRole('link', { name: 'Subscriptions' }).click();
     await page.getByRole('button', { name: 'Subscribe to pro for token' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue to payment' }).click();
     await page.waitForURL(/\/checkout\/cs_test_/);
     await typeCard(page, '4242 4242 4242 4242', '#submit');
     await page.waitForURL(/\/portal\/billing/);
@@ -67,9 +68,11 @@ describe('paying for a plan in the portal, end to end in Chromium', () => {
     // Upgrade at once; downgrade at the period's end, shown with its date.
     await page.getByRole('link', { name: 'Subscriptions' }).click();
     await page.getByRole('button', { name: 'Upgrade token to scale' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Pay .* and upgrade$/ }).click();
     await shows(page.locator('section[data-api="token"] [role="status"]'), 'Upgraded: your token plan is scale now');
     expect((await call(secret)).limit).toBe('3250000');
     await page.getByRole('button', { name: 'Downgrade token to starter' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Downgrade at period end' }).click();
     await shows(page.locator('section[data-api="token"] .current'), 'changes to starter on');
     await page.getByRole('button', { name: 'Keep scale for token' }).waitFor();
     expect((await call(secret)).limit).toBe('3250000');
@@ -120,6 +123,7 @@ describe('paying for a plan in the portal, end to end in Chromium', () => {
     await page.locator('section[data-api="logs"]').waitFor();
     await billing.local.close();
     await page.getByRole('button', { name: 'Subscribe to pro for logs' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue to payment' }).click();
     await shows(page.locator('section[data-api="logs"] [role="alert"]'), 'card payments are unavailable right now because Stripe could not be reached; nothing was charged and no plan changed');
     expect(page.url()).toContain('/portal/subscriptions');
     const status = await page.evaluate(async () => (await (await fetch('/dashboard/v1/billing/status')).json()) as { data: { subscriptions: unknown[] } });

@@ -87,7 +87,9 @@ describe('the Usage page in detail', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^tollgate-usage-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, ...rows] = parseCsv(await readFile((await download.path())!, 'utf8'));
-    expect(header).toEqual(['day', 'dimension', 'id', 'name', 'calls', 'errors', 'p50_ms', 'p95_ms']);
+    expect(header).toEqual(['day', 'dimension', 'id', 'name', 'calls', 'errors', 'p50_ms', 'p95_ms', 'key']);
+    // Key rows name the key as the Keys list shows it (tg_…last4); other rows leave it empty.
+    expect(rows.every((r) => (r[1] === 'key' ? /^tg_\S*…\S{4}$/.test(r[8]!) : r[8] === ''))).toBe(true);
     expect(csvFigures(rows, 'key')).toEqual(keys);
     expect(csvFigures(rows, 'endpoint')).toEqual(endpoints);
     expect(csvFigures(rows, 'total')).toEqual({ '': [5, 0] });

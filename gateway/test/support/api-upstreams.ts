@@ -38,7 +38,7 @@ const ROUTES: Record<string, RouteDoc[]> = {
     { method: 'get', path: '/v1/countries/{country}', summary: 'One country’s history', data, message: 'Country retrieved', errors: ['NOT_FOUND'] },
   ],
   token: [
-    { method: 'get', path: '/v1/price/{token}', summary: 'Current USD price of a token', query: { type: 'object', properties: { search_width: { type: 'string', pattern: '^\\d+[mhd]$', description: 'how far back a price may be, e.g. 4h' } } }, data: PRICE_DATA, message: 'Price retrieved', errors: ['BAD_REQUEST'] },
+    { method: 'get', path: '/v1/price/{token}', summary: 'Current USD price of a token', query: { type: 'object', properties: { search_width: { type: 'string', minLength: 2, pattern: '^\\d+[mhd]$', description: 'how far back a price may be, e.g. 4h' } } }, data: PRICE_DATA, message: 'Price retrieved', errors: ['BAD_REQUEST'] },
     { method: 'get', path: '/v1/meta', summary: 'What the service covers', data, message: 'Meta retrieved', errors: [] },
   ],
   logs: [

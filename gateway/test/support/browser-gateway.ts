@@ -138,6 +138,50 @@ export async function scrollsSideways(page: Page): Promise<boolean> {
   });
 }
 
+/** A page node as the overflow check reads it (the repository's TypeScript has no DOM library). */
+interface Box {
+  tagName: string;
+  id: string;
+  className: string;
+  textContent: string | null;
+  parentElement: Box | null;
+  getBoundingClientRect(): { right: number; width: number };
+}
+
+/**
+ * Elements, and runs of text (a long word overflows its box without widening it), reaching past
+ * the viewport's right edge that are not inside a box that scrolls or clips sideways: what makes a
+ * page wider than a phone. At most ten, as `tag#id.class: right edge` (`"text…" in tag` for text).
+ */
+export async function widerThanViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const w = globalThis as unknown as {
+      innerWidth: number;
+      document: { querySelectorAll(s: string): Box[]; createRange(): { selectNodeContents(n: unknown): void; getBoundingClientRect(): { right: number; width: number } }; createTreeWalker(root: unknown, what: number): { nextNode(): Box | null }; body: unknown };
+      getComputedStyle(e: Box): { overflowX: string; display: string };
+    };
+    const clipped = (el: Box | null): boolean => {
+      for (let p = el; p; p = p.parentElement) if (p.tagName !== 'HTML' && p.tagName !== 'BODY' && w.getComputedStyle(p).overflowX !== 'visible') return true;
+      return false;
+    };
+    const name = (el: Box): string => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${typeof el.className === 'string' && el.className ? `.${el.className.split(' ').join('.')}` : ''}`;
+    const out: string[] = [];
+    for (const el of w.document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || w.getComputedStyle(el).display === 'none') continue;
+      if (r.right > w.innerWidth + 1 && !clipped(el.parentElement)) out.push(`${name(el)}: ${Math.round(r.right)} px`);
+    }
+    const texts = w.document.createTreeWalker(w.document.body, 4);
+    const range = w.document.createRange();
+    for (let text = texts.nextNode(); text && out.length < 10; text = texts.nextNode()) {
+      range.selectNodeContents(text);
+      const r = range.getBoundingClientRect();
+      if (r.width > 0 && r.right > w.innerWidth + 1 && text.parentElement && !clipped(text.parentElement)) out.push(`"${(text.textContent ?? '').trim().slice(0, 30)}" in ${name(text.parentElement)}: ${Math.round(r.right)} px`);
+    }
+    return out.slice(0, 10);
+  });
+}
+
 /** What has focus: its tag, id, accessible-ish name. */
 export function focused(page: Page): Promise<{ tag: string; id: string; text: string }> {
   return page.evaluate(() => {

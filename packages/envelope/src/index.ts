@@ -24,7 +24,7 @@ export type { RouteDoc } from './route-doc';
 export { createOpenApiDocument } from './openapi';
 export type { OpenApiDocument, OpenApiInfo } from './openapi';
 export { validateResponse } from './validate-response';
-export { SUBSCRIPTION_HEADER, planFromHeader } from './plan-header';
+export { ACCESS_HEADER, SUBSCRIPTION_HEADER, accessFromHeader, planFromHeader } from './plan-header';
 export { MIN_SECRET_LENGTH, secretSchema } from './secret-schema';
 export { READ_ONLY_METHODS, createMethodNotAllowedHandler, readOnlyRoute } from './read-only-route';
 export { summarizeError } from './error-summary';

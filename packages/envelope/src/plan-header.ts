@@ -2,6 +2,17 @@
 export const SUBSCRIPTION_HEADER = 'x-tollgate-subscription';
 
 /**
+ * The header the gateway sets to `playground` when it admitted a call without a plan (the daily
+ * allowance, with the cheapest plan's features in {@link SUBSCRIPTION_HEADER}); absent otherwise.
+ */
+export const ACCESS_HEADER = 'x-tollgate-access';
+
+/** How the gateway admitted the call: on the playground, or on the plan it names. */
+export function accessFromHeader(header: string | undefined): 'plan' | 'playground' {
+  return header === 'playground' ? 'playground' : 'plan';
+}
+
+/**
  * The caller's plan from `x-tollgate-subscription`, given the API's plans from lowest to highest.
  * No header means the top plan: only trusted callers reach a service that has a proxy secret.
  * A name the service does not know gets the lowest plan, so an unexpected value never unlocks more.

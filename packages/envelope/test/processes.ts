@@ -4,6 +4,7 @@
  * URL to answer. No test-framework imports.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -110,4 +111,16 @@ export function startMain(dir: string, env: Record<string, string>, script = 'sr
       return code;
     },
   };
+}
+
+/** The child processes of `pid` whose command line mentions `needle` (Linux: /proc). */
+export function childrenRunning(pid: number, needle: string): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return children.filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(needle);
+    } catch {
+      return false;
+    }
+  });
 }

@@ -2,9 +2,12 @@
  * Runs stripe-local on its own: `PORT` (12111), `HOST` (127.0.0.1), `STRIPE_LOCAL_PUBLIC_URL`
  * (the hosted pages' base URL when it differs), `STRIPE_LOCAL_RETRIES_EXHAUSTED` (unpaid |
  * canceled), `STRIPE_LOCAL_STATE_FILE` (keeps every object across restarts), `STRIPE_LOCAL_WEBHOOK_SECRET`
- * (the signing secret of every webhook endpoint). Logs one line with the URL, then runs until SIGINT or SIGTERM.
+ * (the signing secret of every webhook endpoint), `STRIPE_LOCAL_ACCOUNT_NAME` (the business name
+ * the hosted pages show, as Stripe shows the one set in its dashboard), `STRIPE_LOCAL_RECEIPTS=log`
+ * (receipts on, each printed to stderr). Logs one line with the URL, then runs until SIGINT or SIGTERM.
  */
 import { createStripeLocal } from './create-stripe-local';
+import type { ReceiptMail } from './objects/charge';
 
 // Due renewals and retries also run on every request; this catches them up when none come.
 const TICK_MS = 30_000;
@@ -29,6 +32,9 @@ async function main(): Promise<void> {
     retriesExhausted: exhausted,
     stateFile: process.env.STRIPE_LOCAL_STATE_FILE || undefined,
     webhookSecret: process.env.STRIPE_LOCAL_WEBHOOK_SECRET || undefined,
+    accountName: process.env.STRIPE_LOCAL_ACCOUNT_NAME || undefined,
+    // Receipts on: printed to stderr, as the customer would receive them.
+    ...(process.env.STRIPE_LOCAL_RECEIPTS === 'log' ? { mailReceipt: (mail: ReceiptMail) => console.error(`receipt mailed to ${mail.to}: ${mail.subject}\n${mail.text}`) } : {}),
     log: (line) => console.error(line),
   });
   const url = await stripe.listen(readPort(process.env.PORT), process.env.HOST ?? '127.0.0.1');

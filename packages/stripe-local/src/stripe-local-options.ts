@@ -1,3 +1,5 @@
+import type { ReceiptMail } from './objects/charge';
+
 /** Options of `createStripeLocal`; every one has a default. */
 export interface StripeLocalOptions {
   /** Wall-clock time in ms (Date.now by default): "now" for everything not under a test clock. */
@@ -29,10 +31,20 @@ export interface StripeLocalOptions {
   stateFile?: string;
   /** The signing secret of every webhook endpoint made (`whsec_…`; a random one each when unset). */
   webhookSecret?: string;
+  /**
+   * Receipts on (Stripe's "Successful payments" mails): each card charge's receipt is handed here to
+   * be sent to the customer's email; off when unset (the receipt page is served either way).
+   */
+  mailReceipt?: (mail: ReceiptMail) => void | Promise<void>;
 }
 
 /** The options with their defaults applied. */
-export type Settings = Required<Omit<StripeLocalOptions, 'publicUrl' | 'stateFile' | 'webhookSecret'>> & { publicUrl: string | null; stateFile: string | null; webhookSecret: string | null };
+export type Settings = Required<Omit<StripeLocalOptions, 'publicUrl' | 'stateFile' | 'webhookSecret' | 'mailReceipt'>> & {
+  publicUrl: string | null;
+  stateFile: string | null;
+  webhookSecret: string | null;
+  mailReceipt: StripeLocalOptions['mailReceipt'] | null;
+};
 
 /** Applies the defaults and checks the numbers. */
 export function resolveOptions(options: StripeLocalOptions = {}): Settings {
@@ -50,6 +62,7 @@ export function resolveOptions(options: StripeLocalOptions = {}): Settings {
     log: options.log ?? (() => undefined),
     stateFile: options.stateFile ?? null,
     webhookSecret: options.webhookSecret ?? null,
+    mailReceipt: options.mailReceipt ?? null,
   };
   if (!(settings.webhookRetryMs >= 0) || !(settings.webhookMaxAttempts >= 1) || !(settings.webhookTimeoutMs > 0) || !(settings.testClockDelayMs >= 0)) {
     throw new RangeError('webhookRetryMs and testClockDelayMs must be ≥ 0, webhookMaxAttempts ≥ 1 and webhookTimeoutMs > 0');

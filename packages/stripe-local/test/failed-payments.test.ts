@@ -93,7 +93,8 @@ describe('failed renewals, retries and the portal', () => {
   });
 
   it('when a clock is advanced, then it reads advancing and then ready, and a second advance while advancing is refused', async () => {
-    const own = await startStripeLocal({ testClockDelayMs: 100 });
+    // The second advance must arrive while the first runs: 100 ms was too short on a loaded machine (see the README).
+    const own = await startStripeLocal({ testClockDelayMs: 3_000 });
     try {
       const { stripe, server } = own;
       const clock = await stripe.testHelpers.testClocks.create({ frozen_time: at('2026-01-01T00:00:00Z') });

@@ -1,4 +1,5 @@
 import { el, heading } from '../../shared/dom.js';
+import { inlineMarkdown as md } from '../../shared/markdown.js';
 import { ApiError, signInHref } from '../api.js';
 
 export const title = 'API reference';
@@ -16,7 +17,7 @@ function fieldsTable(caption, rows) {
       el('td', { 'data-label': 'In' }, r.in),
       el('td', { 'data-label': 'Type' }, r.type),
       el('td', { 'data-label': 'Required' }, r.required ? 'yes' : 'no'),
-      el('td', { 'data-label': 'Description' }, r.description ?? ''),
+      el('td', { 'data-label': 'Description' }, md(r.description)),
     ))),
   ));
 }
@@ -29,10 +30,10 @@ function operation(method, path, op) {
   const errors = Object.entries(op.responses ?? {}).filter(([status]) => !status.startsWith('2'));
   return el('section', { class: 'card operation', id: anchor(method, path), 'aria-labelledby': `${anchor(method, path)}-title` },
     el('h2', { id: `${anchor(method, path)}-title` }, el('span', { class: `method ${method}` }, method.toUpperCase()), ' ', el('code', {}, path)),
-    el('p', {}, op.summary),
-    op.description ? el('p', { class: 'muted' }, op.description) : null,
+    el('p', {}, md(op.summary)),
+    op.description ? el('p', { class: 'muted' }, md(op.description)) : null,
     params.length || bodyRows.length ? fieldsTable('Parameters', [...params, ...bodyRows]) : el('p', { class: 'muted' }, 'No parameters.'),
-    el('p', {}, el('strong', {}, 'Answers: '), ok ? `${ok[0]} ${ok[1].description}` : '', errors.length ? `; refusals ${errors.map(([status, r]) => `${status} (${r.description})`).join(', ')}` : ''),
+    el('p', {}, el('strong', {}, 'Answers: '), ok ? md(`${ok[0]} ${ok[1].description}`) : '', errors.length ? md(`; refusals ${errors.map(([status, r]) => `${status} (${r.description})`).join(', ')}`) : ''),
   );
 }
 
@@ -48,9 +49,9 @@ export async function render(main) {
   const ops = Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ method: m, path, op: item[m] })));
   main.append(
     heading(title),
-    el('p', { class: 'lead' }, doc.info.description),
+    el('p', { class: 'lead' }, md(doc.info.description)),
     el('p', {}, el('a', { href: '/admin/docs/openapi.json', download: 'tollgate-admin-openapi.json' }, 'The OpenAPI 3.1 document')),
-    el('nav', { 'aria-label': 'Routes', class: 'toc' }, el('ul', {}, ops.map(({ method, path, op }) => el('li', {}, el('a', { href: `#${anchor(method, path)}` }, `${method.toUpperCase()} ${path}`), ` ${op.summary}`)))),
+    el('nav', { 'aria-label': 'Routes', class: 'toc' }, el('ul', {}, ops.map(({ method, path, op }) => el('li', {}, el('a', { href: `#${anchor(method, path)}` }, `${method.toUpperCase()} ${path}`), ' ', md(op.summary))))),
     ...ops.map(({ method, path, op }) => operation(method, path, op)),
   );
 }

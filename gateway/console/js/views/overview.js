@@ -9,7 +9,7 @@ const HEALTH = { ready: 'Ready', not_ready: 'Not ready', unreachable: 'Unreachab
 function callsTable(id, caption, apis, pick, withRate) {
   return el('div', { class: 'scroll' }, el('table', { class: 'calls stacked', id },
     el('caption', {}, caption),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'API'), OUTCOME_COLUMNS.map(([, label]) => el('th', { scope: 'col', class: 'num' }, label)), el('th', { scope: 'col', class: 'num' }, 'Total'), withRate ? el('th', { scope: 'col', class: 'num' }, 'Error rate') : null)),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'API'), OUTCOME_COLUMNS.map(([, label]) => el('th', { scope: 'col', class: 'num' }, label)), el('th', { scope: 'col', class: 'num' }, 'Total'), withRate ? el('th', { scope: 'col', class: 'num', 'aria-describedby': 'error-rate-meaning' }, 'Error rate') : null)),
     el('tbody', {}, apis.map((a) => el('tr', { 'data-api': a.api },
       el('th', { scope: 'row', 'data-label': 'API' }, apiTitle(a.api)),
       OUTCOME_COLUMNS.map(([outcome, label]) => el('td', { class: 'num', 'data-label': label }, int(pick(a)[outcome]))),
@@ -43,6 +43,7 @@ export async function render(main) {
     el('section', { class: 'card', 'aria-labelledby': 'calls-title' },
       el('h2', { id: 'calls-title' }, 'Calls'),
       callsTable('calls-today', `Today, ${o.day}`, o.apis, (a) => a.today, true),
+      el('p', { class: 'muted', id: 'error-rate-meaning' }, 'Error rate: the share of today’s calls that failed on the gateway’s side, server errors (the service answered 5xx) and refunded calls (the service could not be reached or did not answer in time, so the call was given back), out of every call counted. Client errors and 429s are the caller’s doing and are not in it.'),
       callsTable('calls-month', `This month, ${o.month}`, o.apis, (a) => a.month, false),
     ),
     el('section', { class: 'card', 'aria-labelledby': 'health-title' },

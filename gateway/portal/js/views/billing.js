@@ -96,12 +96,30 @@ async function draw(content, problem, ctx, supportEmail) {
       buttons.length ? el('p', { class: 'row' }, buttons) : null,
       portal,
     ),
+    page.payments && page.payments.length ? el('section', { class: 'card', 'aria-labelledby': 'payments' },
+      el('h2', { id: 'payments' }, 'Payments'),
+      payments(page.payments),
+    ) : null,
     el('section', { class: 'card', 'aria-labelledby': 'invoices' },
       el('h2', { id: 'invoices' }, 'Invoices'),
       page.missing_customers.length ? el('p', { class: 'error', role: 'alert', id: 'missing-customers' }, missingText(page.missing_customers, supportEmail)) : null,
       invoices(page.invoices, page.missing_customers.length > 0),
     ),
   );
+}
+
+// Each card payment received, with Stripe's receipt: what was mailed to the person, to open again.
+function payments(list) {
+  return el('div', { class: 'scroll' }, el('table', { class: 'stacked', id: 'payment-list' },
+    el('caption', { class: 'visually-hidden' }, 'Payments received, newest first'),
+    el('thead', {}, el('tr', {}, ['Date', 'Amount', 'Card', 'Receipt'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, list.map((payment) => el('tr', { 'data-payment': payment.id },
+      el('th', { scope: 'row', 'data-label': 'Date' }, `Payment received ${dateTime(payment.created_at)}`),
+      el('td', { 'data-label': 'Amount', class: 'num' }, price(payment.amount, payment.currency)),
+      el('td', { 'data-label': 'Card' }, payment.card ?? '—'),
+      el('td', { 'data-label': 'Receipt' }, payment.receipt_url ? el('a', { href: payment.receipt_url, rel: 'noopener' }, 'Receipt') : '—'),
+    ))),
+  ));
 }
 
 // Stripe lost the customer (deleted there, or a stand-in that started empty): the plans stand, the card and invoices cannot be shown.
@@ -120,7 +138,7 @@ function invoices(list, unknown) {
     el('tbody', {}, list.map((invoice) => el('tr', { 'data-invoice': invoice.id },
       el('th', { scope: 'row', 'data-label': 'Date' }, dateTime(invoice.created_at)),
       el('td', { 'data-label': 'What' }, invoice.description || invoice.id),
-      el('td', { 'data-label': 'Amount', class: 'num' }, price(invoice.amount, invoice.currency)),
+      el('td', { 'data-label': 'Amount', class: 'num' }, price(invoice.amount, invoice.currency), invoice.tax ? el('span', { class: 'muted' }, ` incl. ${price(invoice.tax, invoice.currency)} tax`) : null),
       el('td', { 'data-label': 'Status' }, INVOICE_WORDS[invoice.status] ?? invoice.status),
       el('td', { 'data-label': 'Documents' },
         invoice.hosted_url ? el('a', { href: invoice.hosted_url, rel: 'noopener' }, invoice.status === 'open' ? 'Pay invoice' : 'Invoice page') : null,

@@ -26,7 +26,7 @@ export const apiTitle = (api) => api.charAt(0).toUpperCase() + api.slice(1);
 
 /** What each API answers, for the catalogue (the merged OpenAPI document keeps only paths). */
 export const API_BLURBS = {
-  burger: 'The burger-price currency valuation index: how over- or under-valued each currency is, by the price of a standard burger, for the latest release or a country’s history since 2000, against USD, EUR, GBP, JPY or CNY.',
+  burger: 'The Economist’s Big Mac index: how over- or under-valued each currency is, by the price of a Big Mac, for the latest release or a country’s history since 2000, against USD, EUR, GBP, JPY or CNY.',
   token: 'Live crypto token prices by on-chain contract address or directory slug: current USD price, symbol, decimals and confidence, a past moment, or a series for charts.',
   logs: 'Event logs of any EVM contract, live from the chain: filter by address, topics (or an event name such as Transfer) and block range; ERC-20 transfers decoded.',
 };

@@ -26,7 +26,11 @@ function limitsOf(schema) {
   if (schema.minimum !== undefined && schema.maximum !== undefined) out.push(`${schema.minimum} to ${schema.maximum}`);
   else if (schema.minimum !== undefined) out.push(`at least ${schema.minimum}`);
   else if (schema.maximum !== undefined) out.push(`at most ${schema.maximum}`);
-  if (schema.minLength !== undefined || schema.maxLength !== undefined) out.push(`${schema.minLength ?? 0}–${schema.maxLength ?? '∞'} characters`);
+  const { minLength: least, maxLength: most } = schema;
+  // A bare minimum of 1 only says "not empty", which every required value is: left out.
+  if (least !== undefined && most !== undefined) out.push(least === most ? `${most} characters` : `${least} to ${most} characters`);
+  else if (most !== undefined) out.push(`up to ${most} characters`);
+  else if (least !== undefined && least > 1) out.push(`at least ${least} characters`);
   if (Array.isArray(schema.enum)) out.push(`one of ${schema.enum.map(show).join(', ')}`);
   if (schema.pattern) out.push(el('span', {}, 'matches ', el('code', {}, schema.pattern)));
   if (schema.default !== undefined) out.push(`default ${show(schema.default)}`);

@@ -1,6 +1,7 @@
 import { dateTime, el, errorRegion, fill, heading, int, price, showError, statusRegion } from '../../shared/dom.js';
 import { plans, request } from '../api.js';
-import { billedLine, billingStatus, cardsOffText, goToCheckout, limitsText } from '../billing.js';
+import { confirmDialog } from '../../shared/dialog.js';
+import { billedLine, billingStatus, cardsOffText, goToCheckout, limitsText, previewBody, previewPlan } from '../billing.js';
 import { apiTitle, requireSession } from './common.js';
 
 export const title = 'Subscriptions';
@@ -34,6 +35,11 @@ async function renderSignedIn(main, ctx) {
     showError(local, null);
     try {
       const result = await work();
+      // Declined in the price dialog: nothing was asked of the gateway.
+      if (result === null) {
+        button.disabled = false;
+        return;
+      }
       [billing, subscriptions] = await Promise.all([billingStatus(), request('GET', '/dashboard/v1/account').then((w) => (w.account ?? w).subscriptions ?? {})]);
       notes.clear();
       notes.set(api, done(result));
@@ -63,6 +69,12 @@ async function renderSignedIn(main, ctx) {
         button.disabled = true;
         showError(sectionParts(api).local, null);
         try {
+          // Say what is due today (the share of the month to the 1st) and what recurs, before Stripe's page.
+          const preview = await previewPlan(api, p.name);
+          if (!(await confirmDialog(`Subscribe to ${p.name} for ${api}?`, previewBody(preview), 'Continue to payment'))) {
+            button.disabled = false;
+            return;
+          }
           await goToCheckout(api, p.name);
         } catch (err) {
           showError(sectionParts(api).local, err);
@@ -73,7 +85,13 @@ async function renderSignedIn(main, ctx) {
     if (billed.state !== 'active') return el('span', { class: 'muted' }, 'Pay the open invoice first');
     if (billed.next_plan === p.name) return el('span', {}, `From ${dateTime(billed.current_period_end)}`);
     const now = p.price >= billed.amount;
-    const change = () => request('PUT', `/dashboard/v1/billing/subscriptions/${encodeURIComponent(api)}`, { plan: p.name });
+    // Stripe's invoice preview first; the change is charged exactly that (its proration_date), or not made.
+    const change = async () => {
+      const preview = await previewPlan(api, p.name);
+      const verb = now ? `Pay ${price(preview.due_now, preview.currency)} and upgrade` : 'Downgrade at period end';
+      if (!(await confirmDialog(`${now ? 'Upgrade' : 'Downgrade'} ${api} to ${p.name}?`, previewBody(preview), verb))) return null;
+      return request('PUT', `/dashboard/v1/billing/subscriptions/${encodeURIComponent(api)}`, { plan: p.name, ...(preview.proration_date === null ? {} : { proration_date: preview.proration_date }) });
+    };
     const said = (sub) => (now ? `Upgraded: your ${api} plan is ${sub.plan} now (${limitsText(table, api, sub.plan)}); the difference for the rest of the period was charged.` : `Your ${api} plan changes to ${p.name} on ${dateTime(sub.current_period_end)}.`);
     return el('button', { type: 'button', class: 'secondary', 'aria-label': `${now ? 'Upgrade' : 'Downgrade'} ${api} to ${p.name}`, onclick: (e) => act(api, e.currentTarget, change, said) }, now ? 'Upgrade now' : 'Downgrade at period end');
   }

@@ -132,10 +132,13 @@ export async function render(main, ctx) {
 
   async function mailSettings() {
     const settings = await request('GET', '/dashboard/v1/events/settings');
+    // The payment mails are billing's and always sent: said as such, not offered as a switch that would do nothing.
+    const always = settings.always_mailed ?? [];
+    const switchable = settings.types.filter((t) => !always.includes(t));
     const form = el('form', { class: 'stack', novalidate: true, onsubmit: async (event) => {
       event.preventDefault();
       await act(async () => {
-        const mail = Object.fromEntries(settings.types.map((t) => [t, form.querySelector(`#mail-${t.replace('.', '-')}`).checked]));
+        const mail = Object.fromEntries(switchable.map((t) => [t, form.querySelector(`#mail-${t.replace('.', '-')}`).checked]));
         const thresholds = {};
         for (const api of Object.keys(settings.thresholds)) {
           const text = form.querySelector(`#thresholds-${api}`).value.trim();
@@ -146,10 +149,11 @@ export async function render(main, ctx) {
         await mailSettings();
       });
     } },
-      el('fieldset', {}, el('legend', {}, 'Mail me when'), settings.types.map((t) => {
+      el('fieldset', {}, el('legend', {}, 'Mail me when'), switchable.map((t) => {
         const id = `mail-${t.replace('.', '-')}`;
         return el('div', { class: 'choice' }, el('input', { type: 'checkbox', id, checked: settings.mail[t] }), el('label', { for: id }, EVENT_LABELS[t] ?? t));
       })),
+      always.length ? el('p', { class: 'note', id: 'always-mailed' }, `Always mailed, whatever is chosen here: ${always.map((t) => (EVENT_LABELS[t] ?? t).toLowerCase()).join(', and ')}. Billing sends them, with what to pay and until when calls are served; their webhooks are yours to choose above.`) : null,
       Object.entries(settings.thresholds).map(([api, values]) => el('div', { class: 'field' },
         el('label', { for: `thresholds-${api}` }, `${apiTitle(api)}: alert at (percent of the monthly quota)`),
         el('input', { id: `thresholds-${api}`, inputmode: 'numeric', autocomplete: 'off', value: values.join(', '), 'aria-describedby': `thresholds-${api}-help` }),

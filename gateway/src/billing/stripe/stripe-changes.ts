@@ -1,11 +1,16 @@
 import type Stripe from 'stripe';
 import { planNamed } from '../../domain/plans';
 import type { PlanTable } from '../../domain/plans';
-import type { PaidSubscription } from '../billing-provider';
+import { PREVIEW_VALID_S, StalePreviewError } from '../billing-provider';
+import type { ChangePreview, PaidSubscription } from '../billing-provider';
 import { currentPrice } from './stripe-catalogue';
 import { stripeCall } from './stripe-client';
 import { SUBSCRIPTION_EXPAND } from './stripe-subscriptions';
 import type { SubscriptionReader } from './stripe-subscriptions';
+
+const idOf = (value: string | { id: string }): string => (typeof value === 'string' ? value : value.id);
+/** The tax an invoice carries (Stripe Tax's lines, 0 without it). */
+export const taxOf = (invoice: Stripe.Invoice): number => (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
 
 /** A plan with no current price at Stripe (the catalogue was not synced since the plan table changed). */
 export class PriceMissingError extends Error {
@@ -18,7 +23,8 @@ export class PriceMissingError extends Error {
 /** Plan changes and cancellations on Stripe; each answers the subscription as Stripe has it after. */
 export interface StripeChanges {
   priceOf(api: string, plan: string): Promise<string>;
-  changePlanNow(subscriptionId: string, api: string, plan: string): Promise<PaidSubscription>;
+  previewChange(subscriptionId: string, api: string, plan: string, now: boolean): Promise<ChangePreview>;
+  changePlanNow(subscriptionId: string, api: string, plan: string, prorationDate?: number): Promise<PaidSubscription>;
   changePlanAtPeriodEnd(subscriptionId: string, api: string, plan: string): Promise<PaidSubscription>;
   cancelAtPeriodEnd(subscriptionId: string): Promise<PaidSubscription>;
   cancelNow(subscriptionId: string): Promise<void>;
@@ -32,7 +38,7 @@ export interface StripeChanges {
  * `cancel_at_period_end`. A schedule is released before anything else changes the subscription
  * (Stripe refuses direct changes to a scheduled one), which is also how a downgrade is taken back.
  */
-export function createStripeChanges(stripe: Stripe, plans: PlanTable, reader: SubscriptionReader): StripeChanges {
+export function createStripeChanges(stripe: Stripe, plans: PlanTable, reader: SubscriptionReader, automaticTax = false): StripeChanges {
   const retrieve = (id: string): Promise<Stripe.Subscription> => stripeCall(() => stripe.subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND }));
   const answer = async (subscription: Stripe.Subscription): Promise<PaidSubscription> => {
     const paid = await reader.translate(subscription);
@@ -57,12 +63,36 @@ export function createStripeChanges(stripe: Stripe, plans: PlanTable, reader: Su
 
   return {
     priceOf,
-    async changePlanNow(subscriptionId, api, plan) {
+    // Stripe's invoice preview, twice: the prorations charged now, and the renewal on the new price.
+    async previewChange(subscriptionId, api, plan, now) {
+      const price = await priceOf(api, plan);
+      const subscription = await retrieve(subscriptionId);
+      const prorationDate = Math.floor((await answer(subscription)).nowMs / 1000);
+      const base = { customer: idOf(subscription.customer), subscription: subscription.id, ...(automaticTax ? { automatic_tax: { enabled: true } } : {}) };
+      const items = [{ id: subscription.items.data[0]!.id, price }];
+      const today = now ? await stripeCall(() => stripe.invoices.createPreview({ ...base, subscription_details: { items, proration_behavior: 'always_invoice', proration_date: prorationDate, cancel_at_period_end: false } })) : undefined;
+      const renewal = await stripeCall(() => stripe.invoices.createPreview({ ...base, subscription_details: { items, proration_behavior: 'none', cancel_at_period_end: false } }));
+      return {
+        dueNow: today?.amount_due ?? 0,
+        currency: subscription.currency.toUpperCase(),
+        lines: today?.lines.data.map((line) => ({ description: line.description ?? '', amount: line.amount })) ?? [],
+        taxNow: today ? taxOf(today) : 0,
+        recurring: renewal.total,
+        recurringFromMs: (renewal.lines.data[0]?.period.start ?? renewal.created) * 1000,
+        prorationDate,
+      };
+    },
+    async changePlanNow(subscriptionId, api, plan, prorationDate) {
       const price = await priceOf(api, plan);
       const subscription = await unscheduled(await retrieve(subscriptionId));
+      if (prorationDate !== undefined) {
+        const nowS = Math.floor((await answer(subscription)).nowMs / 1000);
+        if (prorationDate > nowS || prorationDate < nowS - PREVIEW_VALID_S) throw new StalePreviewError();
+      }
       const item = subscription.items.data[0]!;
       return update(subscription.id, {
         items: [{ id: item.id, price }],
+        ...(prorationDate === undefined ? {} : { proration_date: prorationDate }),
         proration_behavior: 'always_invoice',
         payment_behavior: 'error_if_incomplete',
         cancel_at_period_end: false,

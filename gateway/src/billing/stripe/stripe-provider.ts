@@ -5,7 +5,7 @@ import { firstPeriodEnd } from '../../domain/billing-period';
 import { WebhookSignatureError } from '../billing-provider';
 import type { BillingProvider, ProviderInvoice } from '../billing-provider';
 import { missingPrices, syncCatalogue } from './stripe-catalogue';
-import { createStripeChanges } from './stripe-changes';
+import { createStripeChanges, taxOf } from './stripe-changes';
 import { createStripeSdk, isMissing, providerError, stripeCall } from './stripe-client';
 import { SUBSCRIPTION_EXPAND, createSubscriptionReader } from './stripe-subscriptions';
 import { idOf, verifyWebhook } from './stripe-webhook';
@@ -20,6 +20,7 @@ function invoiceOf(invoice: Stripe.Invoice): ProviderInvoice {
     hosted_url: invoice.hosted_invoice_url ?? null,
     pdf_url: invoice.invoice_pdf ?? null,
     description: invoice.lines.data.map((line) => line.description).filter(Boolean).join('; '),
+    tax: taxOf(invoice),
   };
 }
 
@@ -27,7 +28,7 @@ function invoiceOf(invoice: Stripe.Invoice): ProviderInvoice {
 export function createStripeProvider(config: BillingConfig, plans: PlanTable, clock: () => number, sdk: Stripe = createStripeSdk(config)): BillingProvider {
   const stripe = sdk;
   const reader = createSubscriptionReader(stripe, clock);
-  const changes = createStripeChanges(stripe, plans, reader);
+  const changes = createStripeChanges(stripe, plans, reader, config.automaticTax);
   return {
     syncCatalogue: (table, webhookUrl) => syncCatalogue(stripe, table, webhookUrl),
     missingPrices: (table) => missingPrices(stripe, table),
@@ -62,6 +63,8 @@ export function createStripeProvider(config: BillingConfig, plans: PlanTable, cl
           metadata,
           line_items: [{ price, quantity: 1 }],
           subscription_data: { metadata, proration_behavior: 'create_prorations', ...(anchor ? { billing_cycle_anchor: anchor } : {}) },
+          // Stripe Tax: the billing address (and a business's VAT number) decides the tax; saved on the customer for later invoices.
+          ...(config.automaticTax ? { automatic_tax: { enabled: true }, billing_address_collection: 'required' as const, tax_id_collection: { enabled: true }, customer_update: { address: 'auto' as const, name: 'auto' as const } } : {}),
           success_url: successUrl,
           cancel_url: cancelUrl,
         }),
@@ -108,7 +111,8 @@ export function createStripeProvider(config: BillingConfig, plans: PlanTable, cl
         throw providerError(err);
       }
     },
-    changePlanNow: (id, api, plan) => changes.changePlanNow(id, api, plan),
+    previewChange: (id, api, plan, now) => changes.previewChange(id, api, plan, now),
+    changePlanNow: (id, api, plan, prorationDate) => changes.changePlanNow(id, api, plan, prorationDate),
     changePlanAtPeriodEnd: (id, api, plan) => changes.changePlanAtPeriodEnd(id, api, plan),
     cancelAtPeriodEnd: (id) => changes.cancelAtPeriodEnd(id),
     cancelNow: (id) => changes.cancelNow(id),
@@ -116,6 +120,22 @@ export function createStripeProvider(config: BillingConfig, plans: PlanTable, cl
     async listInvoices(customerId, limit) {
       const page = await stripeCall(() => stripe.invoices.list({ customer: customerId, limit }));
       return page.data.map(invoiceOf);
+    },
+    async listPayments(customerId, limit) {
+      const page = await stripeCall(() => stripe.charges.list({ customer: customerId, limit }));
+      return page.data
+        .filter((charge) => charge.status === 'succeeded')
+        .map((charge) => {
+          const card = charge.payment_method_details?.card;
+          return {
+            id: charge.id,
+            created_at: new Date(charge.created * 1000).toISOString(),
+            amount: charge.amount - charge.amount_refunded,
+            currency: charge.currency.toUpperCase(),
+            card: card ? `${card.brand?.toUpperCase() ?? 'CARD'} •••• ${card.last4}` : null,
+            receipt_url: charge.receipt_url ?? null,
+          };
+        });
     },
     async createPortalSession(customerId, returnUrl) {
       return (await stripeCall(() => stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }))).url;

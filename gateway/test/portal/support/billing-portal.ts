@@ -25,7 +25,7 @@ export interface BillingPortal {
  * the gateway process on that address with the STRIPE_* variables and test clocks per customer.
  */
 export async function startBillingPortal(env: Record<string, string> = {}): Promise<BillingPortal> {
-  const local = createStripeLocal({ webhookRetryMs: 50 });
+  const local = createStripeLocal({ webhookRetryMs: 50, accountName: 'Tollgate' });
   const stripeUrl = await local.listen(0);
   const port = await freePort();
   const billingEnv = {
@@ -34,7 +34,7 @@ export async function startBillingPortal(env: Record<string, string> = {}): Prom
     STRIPE_API_BASE: stripeUrl,
     SUPPORT_EMAIL: 'billing@tollgate.test',
   };
-  const sync = await runGatewayScript('src/cli.ts', ['billing', 'sync'], billingEnv);
+  const sync = await runGatewayScript('src/cli.ts', ['billing', 'sync', '--json'], billingEnv);
   if (sync.code !== 0) throw new Error(`billing sync failed: ${sync.stderr}`);
   const secret = (JSON.parse(sync.stdout) as { webhook: { secret?: string } }).webhook.secret;
   if (!secret) throw new Error(`billing sync printed no webhook secret: ${sync.stdout}`);

@@ -1,8 +1,9 @@
 import type { Context, Moment } from '../core/context';
-import { embeddedList } from '../objects/list-object';
 import type { BillingReason, Invoice, InvoiceLine } from '../objects/invoice';
 import type { Subscription } from '../objects/subscription';
 import type { Decline } from '../http/stripe-error';
+import { recordCharge } from './charges';
+import { draftInvoice } from './draft-invoice';
 import { chargeDecline } from './payment-methods';
 import { onInvoiceSettled, onPaymentFailed, onRetriesExhausted } from './subscription-status';
 
@@ -13,55 +14,9 @@ import { onInvoiceSettled, onPaymentFailed, onRetriesExhausted } from './subscri
  */
 export function openInvoice(ctx: Context, subscription: Subscription, reason: BillingReason, lines: InvoiceLine[], period: { start: number; end: number }, moment: Moment, id: string): Invoice {
   const customer = ctx.store.customers.require(subscription.customer);
-  const total = lines.reduce((sum, line) => sum + line.amount, 0);
-  for (const line of lines) line.invoice = id;
-  const invoice: Invoice = {
-    id,
-    object: 'invoice',
-    account_country: 'US',
-    account_name: ctx.settings.accountName,
-    amount_due: total,
-    amount_overpaid: 0,
-    amount_paid: 0,
-    amount_remaining: total,
-    attempt_count: 0,
-    attempted: false,
-    auto_advance: true,
-    billing_reason: reason,
-    collection_method: 'charge_automatically',
-    created: moment.at,
-    currency: subscription.currency,
-    customer: customer.id,
-    customer_email: customer.email,
-    customer_name: customer.name,
-    default_payment_method: null,
-    description: null,
-    discounts: [],
-    due_date: null,
-    effective_at: null,
-    ending_balance: null,
-    hosted_invoice_url: null,
-    invoice_pdf: null,
-    issuer: { type: 'self' },
-    lines: embeddedList(lines, `/v1/invoices/${id}/lines`),
-    livemode: false,
-    metadata: {},
-    next_payment_attempt: null,
-    number: null,
-    parent: { quote_details: null, subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id }, type: 'subscription_details' },
-    period_end: period.end,
-    period_start: period.start,
-    starting_balance: customer.balance,
-    status: 'draft',
-    status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
-    subtotal: total,
-    subtotal_excluding_tax: total,
-    test_clock: customer.test_clock,
-    total,
-    total_excluding_tax: total,
-    total_taxes: [],
-    webhooks_delivered_at: moment.at,
-  };
+  const invoice = draftInvoice(ctx, { id, customer, currency: subscription.currency, subscription, reason, lines, period, at: moment.at, automaticTax: subscription.automatic_tax.enabled });
+  const { total } = invoice;
+  invoice.webhooks_delivered_at = moment.at;
   ctx.store.invoices.add(invoice);
   ctx.emit('invoice.created', invoice, moment);
   // A credit (negative balance) lowers what is due; what is left of it stays with the customer.
@@ -97,6 +52,7 @@ export function payInvoice(ctx: Context, invoice: Invoice, moment: Moment, attem
   invoice.attempted = true;
   if (!decline) {
     markPaid(ctx, invoice, moment);
+    if (invoice.amount_paid > 0 && !attempt.outOfBand && paymentMethodId) recordCharge(ctx, invoice, paymentMethodId, moment);
     return null;
   }
   if (attempt.automatic) scheduleRetry(ctx, invoice);

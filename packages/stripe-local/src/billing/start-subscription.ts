@@ -23,6 +23,8 @@ export interface SubscriptionRequest {
   /** Whether that first, shorter period is charged in proportion (or free). */
   prorate: boolean;
   paymentBehavior: 'allow_incomplete' | 'error_if_incomplete' | 'default_incomplete';
+  /** Stripe Tax on its invoices (`automatic_tax[enabled]`). */
+  automaticTax?: boolean;
 }
 
 /**
@@ -56,6 +58,19 @@ export function checkCustomerCurrency(customer: Customer, currency: string, para
 }
 
 /**
+ * What a new subscription's first invoice charges for a line started at `at`: the whole price, or
+ * with a later anchor its share of the interval ending there (nothing without prorations).
+ */
+export function firstPeriodAmount(line: { price: Price; quantity: number }, at: number, anchor: number, prorated: boolean): number {
+  const amount = line.price.unit_amount * line.quantity;
+  if (anchor <= at) return amount;
+  if (!prorated) return 0;
+  const recurring = line.price.recurring!;
+  const end = nextBillingDate(anchor, recurring, at);
+  return prorate(amount, at, { start: shiftByIntervals(end, recurring, -1), end });
+}
+
+/**
  * Creates a subscription and its first invoice, and collects it: paid → `active`. A failed
  * charge leaves it `incomplete` with the invoice open, or with `error_if_incomplete` is a card
  * error before anything is made.
@@ -67,9 +82,7 @@ export function startSubscription(ctx: Context, request: SubscriptionRequest, mo
   const recurring = request.lines[0]!.price.recurring!;
   const anchor = request.billingCycleAnchor !== null && request.billingCycleAnchor > at ? request.billingCycleAnchor : at;
   const periodEnd = nextBillingDate(anchor, recurring, at);
-  const full = { start: shiftByIntervals(periodEnd, recurring, -1), end: periodEnd };
-  const amountOf = (line: { price: Price; quantity: number }) =>
-    anchor === at ? line.price.unit_amount * line.quantity : request.prorate ? prorate(line.price.unit_amount * line.quantity, at, full) : 0;
+  const amountOf = (line: { price: Price; quantity: number }) => firstPeriodAmount(line, at, anchor, request.prorate);
   const due = request.lines.reduce((sum, line) => sum + amountOf(line), 0) + request.customer.balance;
   const paymentMethodId = request.defaultPaymentMethod ?? request.customer.invoice_settings.default_payment_method;
   const decline = due > 0 ? chargeDecline(ctx, paymentMethodId) : null;
@@ -94,6 +107,7 @@ export function startSubscription(ctx: Context, request: SubscriptionRequest, mo
   subscription.items.data = items;
   subscription.items.total_count = items.length;
   subscription.metadata = { ...request.metadata };
+  if (request.automaticTax) subscription.automatic_tax = { disabled_reason: null, enabled: true, liability: { type: 'self' } };
   subscription.default_payment_method = request.defaultPaymentMethod;
   const invoiceId = createId('in_');
   subscription.latest_invoice = invoiceId;

@@ -11,11 +11,14 @@ import { chargeDecline, requireAttached } from './payment-methods';
 
 /** How a price change is charged: on the next invoice, now, or not at all. */
 export type ProrationBehavior = 'create_prorations' | 'always_invoice' | 'none';
+export const PRORATION_BEHAVIORS: readonly ProrationBehavior[] = ['create_prorations', 'always_invoice', 'none'];
 
 /** The parts of `POST /v1/subscriptions/:id` stripe-local understands. */
 export interface SubscriptionUpdate {
   items: ItemChange[];
   prorationBehavior: ProrationBehavior;
+  /** Prorate as if the change were made then (what a preview was made with), within the current period. */
+  prorationDate?: number;
   paymentBehavior: 'allow_incomplete' | 'error_if_incomplete' | 'default_incomplete';
   cancelAtPeriodEnd?: boolean;
   metadata?: Metadata;
@@ -31,7 +34,10 @@ export interface SubscriptionUpdate {
 export function updateSubscription(ctx: Context, subscription: Subscription, update: SubscriptionUpdate, moment: Moment): void {
   checkUpdatable(subscription, update);
   const planned = update.items.length > 0 ? planItems(ctx, subscription, update.items) : null;
-  const lines = planned && update.prorationBehavior !== 'none' ? prorationLines(ctx, subscription, planned, moment.at) : [];
+  const prorateFrom = update.prorationDate ?? moment.at;
+  const period = currentPeriod(subscription);
+  if (update.prorationDate !== undefined && (prorateFrom < period.start || prorateFrom > period.end)) throw invalidRequest('proration_date must be within the current billing period.', { param: 'proration_date' });
+  const lines = planned && update.prorationBehavior !== 'none' ? prorationLines(ctx, subscription, planned, prorateFrom) : [];
   const customer = ctx.store.customers.require(subscription.customer);
   if (update.defaultPaymentMethod) requireAttached(ctx, customer, update.defaultPaymentMethod, 'default_payment_method');
   const invoiceNow = update.prorationBehavior === 'always_invoice' && lines.length > 0;

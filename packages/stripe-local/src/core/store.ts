@@ -1,4 +1,5 @@
 import type { TestCard } from '../billing/test-cards';
+import type { Charge } from '../objects/charge';
 import type { CheckoutSession, SessionPlan } from '../objects/checkout-session';
 import type { Customer } from '../objects/customer';
 import type { Invoice, InvoiceLine } from '../objects/invoice';
@@ -22,6 +23,7 @@ export interface Store {
   subscriptions: Collection<Subscription>;
   schedules: Collection<SubscriptionSchedule>;
   invoices: Collection<Invoice>;
+  charges: Collection<Charge>;
   checkoutSessions: Collection<CheckoutSession>;
   portalSessions: Collection<PortalSession>;
   webhookEndpoints: Collection<WebhookEndpoint>;
@@ -36,6 +38,10 @@ export interface Store {
   webhookSecrets: Map<string, string>;
   /** How many automatic (retry-schedule) attempts an invoice has had. */
   automaticAttempts: Map<string, number>;
+  /** The invoice each charge paid (basil's charges no longer name it): what its receipt lists. */
+  chargeInvoices: Map<string, string>;
+  /** A customer's tax IDs (Stripe's `customer.tax_ids`), from Checkout's tax ID collection. */
+  customerTaxIds: Map<string, { type: string; value: string }[]>;
 }
 
 /** An empty store. */
@@ -48,6 +54,7 @@ export function createStore(): Store {
     subscriptions: new Collection('subscription'),
     schedules: new Collection('subscription schedule'),
     invoices: new Collection('invoice'),
+    charges: new Collection('charge'),
     checkoutSessions: new Collection('checkout.session'),
     portalSessions: new Collection('billing_portal.session'),
     webhookEndpoints: new Collection('webhook endpoint'),
@@ -58,6 +65,8 @@ export function createStore(): Store {
     pendingLines: new Map(),
     webhookSecrets: new Map(),
     automaticAttempts: new Map(),
+    chargeInvoices: new Map(),
+    customerTaxIds: new Map(),
   };
 }
 
@@ -71,6 +80,7 @@ export function findById(store: Store, id: string): { id: string; created: numbe
     ['pm_', store.paymentMethods],
     ['sub_', store.subscriptions],
     ['in_', store.invoices],
+    ['ch_', store.charges],
     ['cs_', store.checkoutSessions],
     ['bps_', store.portalSessions],
     ['we_', store.webhookEndpoints],

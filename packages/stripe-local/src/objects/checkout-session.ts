@@ -1,3 +1,4 @@
+import type { Address } from './customer';
 import type { Metadata } from '../core/read-metadata';
 
 /** A Checkout Session in `subscription` mode. */
@@ -7,7 +8,8 @@ export interface CheckoutSession {
   allow_promotion_codes: null;
   amount_subtotal: number;
   amount_total: number;
-  billing_address_collection: null;
+  automatic_tax: { enabled: boolean; liability: { type: 'self' } | null; provider: 'stripe' | null; status: 'complete' | 'requires_location_input' | null };
+  billing_address_collection: 'auto' | 'required' | null;
   cancel_url: string | null;
   client_reference_id: string | null;
   client_secret: null;
@@ -15,7 +17,7 @@ export interface CheckoutSession {
   currency: string;
   customer: string | null;
   customer_creation: 'always' | null;
-  customer_details: { address: null; email: string | null; name: string | null; phone: null; tax_exempt: 'none'; tax_ids: [] } | null;
+  customer_details: { address: Address | null; email: string | null; name: string | null; phone: null; tax_exempt: 'none' | 'reverse'; tax_ids: { type: string; value: string }[] } | null;
   customer_email: string | null;
   expires_at: number;
   invoice: string | null;
@@ -33,6 +35,8 @@ export interface CheckoutSession {
   submit_type: null;
   subscription: string | null;
   success_url: string;
+  tax_id_collection: { enabled: boolean; required: 'never' };
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number } | null;
   ui_mode: 'hosted';
   url: string | null;
 }
@@ -57,6 +61,14 @@ export interface SessionPlan {
   subscriptionMetadata: Metadata;
   billingCycleAnchor: number | null;
   prorate: boolean;
+  /** Stripe Tax on (`automatic_tax[enabled]`): the subscription's invoices carry the tax for the billing address. */
+  automaticTax: boolean;
+  /** Ask for the billing address (`billing_address_collection=required`, or Stripe Tax on). */
+  collectAddress: boolean;
+  /** Offer a business's tax ID (`tax_id_collection[enabled]`). */
+  collectTaxId: boolean;
+  /** `customer_update[address]=auto`: the address typed is saved on an existing customer. */
+  updateAddress: boolean;
   /** The customer made by an earlier attempt that saved the card but failed to charge it. */
   customerId: string | null;
 }

@@ -1,11 +1,21 @@
 import { createId } from '../core/create-id';
 import type { Metadata } from '../core/read-metadata';
 
+/** A postal address, as Stripe keeps one. */
+export interface Address {
+  city: string | null;
+  country: string | null;
+  line1: string | null;
+  line2: string | null;
+  postal_code: string | null;
+  state: string | null;
+}
+
 /** A Stripe Customer. */
 export interface Customer {
   id: string;
   object: 'customer';
-  address: null;
+  address: Address | null;
   balance: number;
   created: number;
   currency: string | null;

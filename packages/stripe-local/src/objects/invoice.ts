@@ -27,6 +27,16 @@ export interface InvoiceLine {
   taxes: [];
 }
 
+/** A tax an invoice (or a line) carries: Stripe Tax's amount at a rate, on a taxable amount. */
+export interface InvoiceTax {
+  amount: number;
+  tax_behavior: 'exclusive';
+  tax_rate_details: { tax_rate: string };
+  taxability_reason: 'standard_rated' | 'reverse_charge' | 'not_collecting';
+  taxable_amount: number;
+  type: 'tax_rate_details';
+}
+
 /** Why an invoice was made. */
 export type BillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update';
 
@@ -41,6 +51,7 @@ export interface Invoice {
   amount_paid: number;
   amount_remaining: number;
   attempt_count: number;
+  automatic_tax: { disabled_reason: null; enabled: boolean; liability: { type: 'self' } | null; provider: 'stripe' | null; status: 'complete' | 'requires_location_input' | null };
   attempted: boolean;
   auto_advance: boolean;
   billing_reason: BillingReason;
@@ -75,6 +86,6 @@ export interface Invoice {
   test_clock: string | null;
   total: number;
   total_excluding_tax: number;
-  total_taxes: [];
+  total_taxes: InvoiceTax[];
   webhooks_delivered_at: number | null;
 }

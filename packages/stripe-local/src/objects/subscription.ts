@@ -31,7 +31,7 @@ export interface Subscription {
   object: 'subscription';
   application: null;
   application_fee_percent: null;
-  automatic_tax: { disabled_reason: null; enabled: false; liability: null };
+  automatic_tax: { disabled_reason: null; enabled: boolean; liability: { type: 'self' } | null };
   billing_cycle_anchor: number;
   billing_cycle_anchor_config: null;
   billing_mode: { type: 'classic' };

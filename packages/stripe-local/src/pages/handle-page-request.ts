@@ -11,6 +11,7 @@ import { showInvoice, submitInvoice } from './invoice-page';
 import { PORTAL_ACTIONS, submitPortal } from './portal-actions';
 import type { PortalAction } from './portal-actions';
 import { PORTAL_NOTICES, showPortal } from './portal-page';
+import { showReceipt } from './receipt-page';
 
 interface PageRoute {
   method: 'GET' | 'POST';
@@ -48,6 +49,7 @@ function pageRoutes(ctx: Context): PageRoute[] {
       pattern: '/portal/:id/:action',
       handle: (path, form) => ((PORTAL_ACTIONS as readonly string[]).includes(path.action!) ? submitPortal(ctx, path.id!, path.action as PortalAction, form) : notFoundPage('No such action.')),
     },
+    { method: 'GET', pattern: '/receipts/:id', handle: (path) => showReceipt(ctx, path.id!) },
     { method: 'GET', pattern: '/invoice/:id', handle: (path) => showInvoice(ctx, path.id!) },
     { method: 'POST', pattern: '/invoice/:id', handle: (path, form) => submitInvoice(ctx, path.id!, form) },
     {

@@ -5,8 +5,26 @@ import { momentFor } from '../core/context';
 import type { Context } from '../core/context';
 import { formatDate, formatMoney } from '../core/format-money';
 import type { Answer } from '../http/send-answer';
+import type { Invoice, InvoiceTax } from '../objects/invoice';
+import { TAX_RATES } from '../billing/tax-rates';
 import { cardError, StripeError } from '../http/stripe-error';
 import { cardFields, html, notFoundPage, page, readCardFields, redirect } from './html';
+
+// As Stripe's hosted invoice page: "Paid on …" once paid, the date it was issued otherwise.
+function statusLine(invoice: Invoice): string {
+  const { paid_at: paidAt, voided_at: voidedAt } = invoice.status_transitions;
+  if (invoice.status === 'paid' && paidAt) return `Paid on ${formatDate(paidAt)}`;
+  if (invoice.status === 'void' && voidedAt) return `Void since ${formatDate(voidedAt)}`;
+  if (invoice.status === 'uncollectible') return `Uncollectible · issued ${formatDate(invoice.created)}`;
+  return `Due · issued ${formatDate(invoice.created)}`;
+}
+
+/** "Tax (19%)", "Tax (reverse charge)": a tax line as Stripe's invoice names it. */
+export function taxLabel(tax: InvoiceTax): string {
+  if (tax.taxability_reason === 'reverse_charge') return 'Tax (reverse charge)';
+  if (tax.taxability_reason === 'not_collecting') return 'Tax (not collected)';
+  return `Tax (${TAX_RATES[tax.tax_rate_details.tax_rate.split('_')[1]!.toUpperCase()] ?? 0}%)`;
+}
 
 /** `GET /invoice/:id`: the hosted invoice page, with a card form while the invoice is open. */
 export function showInvoice(ctx: Context, id: string, error?: { status: number; message: string }): Answer {
@@ -15,8 +33,9 @@ export function showInvoice(ctx: Context, id: string, error?: { status: number; 
   const body = html`<section><p class="muted">${ctx.settings.accountName} · test mode</p>
 <h1>Invoice ${invoice.number ?? invoice.id}</h1>
 <p class="amount">${formatMoney(invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_remaining, invoice.currency)}</p>
-<p><span class="badge" id="status">${invoice.status}</span> ${invoice.status === 'paid' && invoice.status_transitions.paid_at ? `paid on ${formatDate(invoice.status_transitions.paid_at)}` : `issued ${formatDate(invoice.created)}`}</p>
+<p id="status">${statusLine(invoice)}</p>
 <table>${invoice.lines.data.map((line) => html`<tr><td>${line.description}</td><td>${formatMoney(line.amount, line.currency)}</td></tr>`)}
+${invoice.total_taxes.map((tax) => html`<tr><td>${taxLabel(tax)}</td><td class="tax">${formatMoney(tax.amount, invoice.currency)}</td></tr>`)}
 <tr><th>Total</th><th>${formatMoney(invoice.total, invoice.currency)}</th></tr></table>
 <p><a href="/invoice/${invoice.id}/pdf">Download invoice (PDF)</a></p></section>
 ${invoice.status === 'open' ? html`<section><h2>Pay this invoice</h2>${error ? html`<p class="error" role="alert" id="error">${error.message}</p>` : ''}

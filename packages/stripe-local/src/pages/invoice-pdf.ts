@@ -1,3 +1,4 @@
+import { taxLabel } from './invoice-page';
 import { formatDate, formatMoney } from '../core/format-money';
 import type { Invoice } from '../objects/invoice';
 
@@ -11,6 +12,7 @@ export function invoicePdf(invoice: Invoice, accountName: string): Buffer {
     `Billed to: ${invoice.customer_email ?? invoice.customer}`,
     '',
     ...invoice.lines.data.map((line) => `${line.description}   ${formatMoney(line.amount, line.currency)}`),
+    ...invoice.total_taxes.map((tax) => `${taxLabel(tax)}   ${formatMoney(tax.amount, invoice.currency)}`),
     '',
     `Total: ${formatMoney(invoice.total, invoice.currency)}`,
     `Amount due: ${formatMoney(invoice.amount_due, invoice.currency)}`,

@@ -2,6 +2,8 @@ import { openInvoices } from '../billing/subscription-status';
 import type { Context } from '../core/context';
 import { formatDate, formatMoney } from '../core/format-money';
 import type { Answer } from '../http/send-answer';
+import type { Customer } from '../objects/customer';
+import type { CardDetails } from '../objects/payment-method';
 import type { PortalSession } from '../objects/portal-session';
 import { currentPeriod } from '../objects/subscription';
 import type { Subscription } from '../objects/subscription';
@@ -21,7 +23,7 @@ export function showPortal(ctx: Context, session: PortalSession, notice?: { stat
   const customer = ctx.store.customers.get(session.customer);
   if (!customer) return page(404, 'Not found', html`<section><h1>This customer no longer exists.</h1></section>`);
   const subscriptions = ctx.store.subscriptions.all().filter((s) => s.customer === customer.id && s.status !== 'canceled' && s.status !== 'incomplete_expired');
-  const card = customer.invoice_settings.default_payment_method ? ctx.store.paymentMethods.get(customer.invoice_settings.default_payment_method)?.card : undefined;
+  const card = shownCard(ctx, customer, subscriptions);
   const invoices = ctx.store.invoices.all().filter((i) => i.customer === customer.id);
   const owing = openInvoices(ctx, customer.id).length;
   const flow = session.flow?.type;
@@ -41,6 +43,20 @@ ${flow === 'payment_method_update' ? '' : cardSection}
 <td>${i.status === 'open' ? html`<form method="post" action="/portal/${session.id}/pay"><input type="hidden" name="invoice" value="${i.id}"><button type="submit" class="secondary">Pay</button></form>` : ''}</td></tr>`,
   )}</table></section>`;
   return page(notice?.status ?? 200, `Billing · ${ctx.settings.accountName}`, body);
+}
+
+/**
+ * The card that pays, as Stripe's portal shows it: the customer's default, else the one Checkout set
+ * on the subscription (Checkout sets the subscription's default, not the customer's), else the
+ * card attached last.
+ */
+function shownCard(ctx: Context, customer: Customer, subscriptions: Subscription[]): CardDetails | undefined {
+  const candidates = [customer.invoice_settings.default_payment_method, ...subscriptions.map((s) => s.default_payment_method)];
+  for (const id of candidates) {
+    const card = id ? ctx.store.paymentMethods.get(id)?.card : undefined;
+    if (card) return card;
+  }
+  return ctx.store.paymentMethods.all().filter((pm) => pm.customer === customer.id).sort((a, b) => b.created - a.created)[0]?.card;
 }
 
 function planRow(ctx: Context, session: PortalSession, subscription: Subscription, confirming: boolean): Markup {

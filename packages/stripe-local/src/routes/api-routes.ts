@@ -5,6 +5,7 @@ import { checkoutRoutes } from './checkout-routes';
 import { customerRoutes } from './customer-routes';
 import { eventRoutes } from './event-routes';
 import { invoiceRoutes } from './invoice-routes';
+import { listRoute, ofExisting, retrieveRoute } from './list-routes';
 import { paymentMethodRoutes } from './payment-method-routes';
 import { portalRoutes } from './portal-routes';
 import { priceRoutes } from './price-routes';
@@ -25,6 +26,8 @@ export function apiRoutes(ctx: Context, finishAdvance: (clock: TestClock) => voi
     ...subscriptionRoutes(ctx),
     ...scheduleRoutes(ctx),
     ...invoiceRoutes(ctx),
+    retrieveRoute('/v1/charges', ctx.store.charges),
+    listRoute('/v1/charges', ctx.store.charges, { customer: ofExisting(ctx.store.customers, (c) => c.customer) }),
     ...portalRoutes(ctx),
     ...webhookEndpointRoutes(ctx),
     ...eventRoutes(ctx),

@@ -1,7 +1,7 @@
 import { shiftByIntervals } from '../billing/billing-periods';
 import { expireCheckoutSession } from '../billing/complete-checkout';
 import { describePrice } from '../billing/invoice-line';
-import { checkCustomerCurrency, checkSubscriptionPrices } from '../billing/start-subscription';
+import { checkCustomerCurrency, checkSubscriptionPrices, firstPeriodAmount } from '../billing/start-subscription';
 import { nowFor } from '../core/context';
 import type { Context } from '../core/context';
 import { createId } from '../core/create-id';
@@ -50,7 +50,7 @@ export function checkoutRoutes(ctx: Context): ApiRoute[] {
 }
 
 function createSession(ctx: Context, params: Params): CheckoutSession {
-  params.allow('mode', 'line_items', 'customer', 'customer_email', 'client_reference_id', 'metadata', 'subscription_data', 'success_url', 'cancel_url', 'payment_method_types', 'expires_at', 'locale');
+  params.allow('mode', 'line_items', 'customer', 'customer_email', 'client_reference_id', 'metadata', 'subscription_data', 'success_url', 'cancel_url', 'payment_method_types', 'expires_at', 'locale', 'automatic_tax', 'billing_address_collection', 'tax_id_collection', 'customer_update');
   const mode = params.requireString('mode');
   if (mode !== 'subscription') throw invalidRequest('stripe-local supports Checkout in mode=subscription only.', { param: 'mode' });
   const customerId = params.string('customer');
@@ -81,19 +81,32 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
   if (anchor !== null && (anchor <= at || anchor > shiftByIntervals(at, prices[0]!.recurring!, 1))) {
     throw invalidRequest('billing_cycle_anchor must be in the future and no later than one billing interval from now.', { param: 'subscription_data[billing_cycle_anchor]' });
   }
+  const automaticTax = params.object('automatic_tax')?.allow('enabled', 'liability').boolean('enabled') ?? false;
+  const addressCollection = params.oneOf('billing_address_collection', ['auto', 'required'] as const) ?? null;
+  const collectTaxId = params.object('tax_id_collection')?.allow('enabled', 'required').boolean('enabled') ?? false;
+  const update = params.object('customer_update')?.allow('address', 'name', 'shipping');
+  if (update && !customer) throw invalidRequest('customer_update can only be used with customer.', { param: 'customer_update' });
+  const updateAddress = update?.oneOf('address', ['auto', 'never'] as const) === 'auto';
+  // As Stripe: Stripe Tax needs a place to tax an existing customer at, its own or the one typed here.
+  if (automaticTax && customer && !customer.address?.country && !updateAddress) {
+    throw invalidRequest('Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set either `customer_update[address]` to \'auto\' or `customer_update[shipping]` to \'auto\' to save the address entered in Checkout to the Customer.', { param: 'customer_update[address]' });
+  }
   // A session lives in wall-clock time, whatever clock its customer is on.
   const created = ctx.now();
   const expiresAt = params.integer('expires_at') ?? created + DAY;
   if (expiresAt < created + 1800 || expiresAt > created + DAY) throw invalidRequest('expires_at must be between 30 minutes and 24 hours from now.', { param: 'expires_at' });
   const id = createId('cs_test_', 58);
-  const total = lines.reduce((sum, line) => sum + line.amount_total, 0);
+  const prorate = (data?.oneOf('proration_behavior', ['create_prorations', 'none'] as const) ?? 'create_prorations') === 'create_prorations';
+  // What is due today, as Stripe's session totals say for a prorated first period (the lines keep the price).
+  const total = lines.reduce((sum, line, index) => sum + firstPeriodAmount({ price: prices[index]!, quantity: line.quantity }, at, anchor ?? at, prorate), 0);
   const session: CheckoutSession = {
     id,
     object: 'checkout.session',
     allow_promotion_codes: null,
     amount_subtotal: total,
     amount_total: total,
-    billing_address_collection: null,
+    automatic_tax: automaticTax ? { enabled: true, liability: { type: 'self' }, provider: 'stripe', status: customer?.address?.country ? 'complete' : 'requires_location_input' } : { enabled: false, liability: null, provider: null, status: null },
+    billing_address_collection: addressCollection,
     cancel_url: readUrl(params, 'cancel_url') ?? null,
     client_reference_id: params.string('client_reference_id') ?? null,
     client_secret: null,
@@ -119,11 +132,13 @@ function createSession(ctx: Context, params: Params): CheckoutSession {
     submit_type: null,
     subscription: null,
     success_url: successUrl,
+    tax_id_collection: { enabled: collectTaxId, required: 'never' },
+    // Tax is known once the billing address is: at payment (an existing customer's own address aside).
+    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: 'hosted',
     url: `${ctx.baseUrl()}/checkout/${id}`,
   };
-  const prorate = (data?.oneOf('proration_behavior', ['create_prorations', 'none'] as const) ?? 'create_prorations') === 'create_prorations';
-  ctx.store.sessionPlans.set(id, { lines, subscriptionMetadata: data ? readMetadata(data) : {}, billingCycleAnchor: anchor, prorate, customerId: null });
+  ctx.store.sessionPlans.set(id, { lines, subscriptionMetadata: data ? readMetadata(data) : {}, billingCycleAnchor: anchor, prorate, customerId: null, automaticTax, collectAddress: automaticTax || addressCollection === 'required', collectTaxId, updateAddress: updateAddress || !customer });
   return ctx.store.checkoutSessions.add(session);
 }
 

@@ -1,11 +1,15 @@
 import { closeInvoice, payInvoice } from '../billing/invoices';
+import { previewInvoice } from '../billing/preview-invoice';
+import { PRORATION_BEHAVIORS as PRORATIONS } from '../billing/update-subscription';
 import { momentFor } from '../core/context';
 import type { Context } from '../core/context';
 import { LIST_PARAMS, paginate } from '../core/paginate';
+import type { Params } from '../core/params';
 import type { ApiRoute } from '../http/api-route';
 import { cardError, invalidRequest } from '../http/stripe-error';
 import type { Invoice } from '../objects/invoice';
 import { equalTo, listRoute, ofExisting, oneOf, retrieveRoute } from './list-routes';
+import { readItemChanges } from './subscription-routes';
 
 const STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 
@@ -18,6 +22,34 @@ export function invoiceRoutes(ctx: Context): ApiRoute[] {
     return invoice;
   };
   return [
+    {
+      method: 'POST',
+      pattern: '/v1/invoices/create_preview',
+      handler: ({ params }) => {
+        params.allow('customer', 'subscription', 'subscription_details', 'automatic_tax');
+        const subscriptionId = params.string('subscription');
+        const subscription = subscriptionId ? ctx.store.subscriptions.require(subscriptionId, 'subscription') : null;
+        const customerId = params.string('customer') ?? subscription?.customer;
+        if (!customerId) throw invalidRequest('stripe-local previews an invoice for a customer or a subscription: pass customer or subscription.', { param: 'customer' });
+        const customer = ctx.store.customers.require(customerId, 'customer');
+        if (subscription && subscription.customer !== customer.id) throw invalidRequest(`The subscription ${subscription.id} does not belong to the customer ${customer.id}.`, { param: 'subscription' });
+        const details = params.object('subscription_details')?.allow('items', 'proration_behavior', 'proration_date', 'billing_cycle_anchor', 'cancel_at_period_end');
+        const items = details ? readItemChanges(ctx, details) : [];
+        if (!subscription && items.length === 0) throw invalidRequest('Previewing a new subscription needs subscription_details[items].', { param: 'subscription_details[items]' });
+        const anchor = details ? readPreviewAnchor(details) : undefined;
+        if (subscription && anchor !== undefined && anchor !== 'unchanged') throw invalidRequest('stripe-local previews billing_cycle_anchor for a new subscription only.', { param: 'subscription_details[billing_cycle_anchor]' });
+        return previewInvoice(ctx, {
+          customer,
+          subscription,
+          items,
+          prorationBehavior: details?.oneOf('proration_behavior', PRORATIONS),
+          prorationDate: details?.integer('proration_date'),
+          billingCycleAnchor: typeof anchor === 'number' ? anchor : undefined,
+          cancelAtPeriodEnd: details?.boolean('cancel_at_period_end'),
+          automaticTax: params.object('automatic_tax')?.allow('enabled').boolean('enabled'),
+        });
+      },
+    },
     retrieveRoute('/v1/invoices', ctx.store.invoices),
     listRoute('/v1/invoices', ctx.store.invoices, {
       customer: ofExisting(ctx.store.customers, (i) => i.customer),
@@ -64,4 +96,22 @@ export function invoiceRoutes(ctx: Context): ApiRoute[] {
       }),
     ),
   ];
+}
+
+/**
+ * A preview's `billing_cycle_anchor`: since API 2025 a hash (`[type]=timestamp&[timestamp]=…`,
+ * `now`, `unchanged`), before that a timestamp.
+ */
+function readPreviewAnchor(details: Params): number | 'now' | 'unchanged' | undefined {
+  const anchor = details.object('billing_cycle_anchor');
+  if (!anchor) return details.integer('billing_cycle_anchor');
+  anchor.allow('type', 'timestamp');
+  const type = anchor.oneOf('type', ['now', 'timestamp', 'unchanged'] as const);
+  if (type === 'timestamp') {
+    const timestamp = anchor.integer('timestamp');
+    if (timestamp === undefined) throw invalidRequest('A timestamp anchor needs its timestamp.', { param: anchor.name('timestamp') });
+    return timestamp;
+  }
+  if (!type) throw invalidRequest('billing_cycle_anchor needs a type.', { param: anchor.name('type') });
+  return type;
 }

@@ -3,7 +3,7 @@ import { attachPaymentMethod, requireAttached } from '../billing/payment-methods
 import { startSubscription } from '../billing/start-subscription';
 import { endSubscription } from '../billing/subscription-status';
 import { updateSubscription } from '../billing/update-subscription';
-import type { ProrationBehavior } from '../billing/update-subscription';
+import { PRORATION_BEHAVIORS as PRORATIONS } from '../billing/update-subscription';
 import { momentFor } from '../core/context';
 import type { Context } from '../core/context';
 import type { Params } from '../core/params';
@@ -15,7 +15,6 @@ import { equalTo, listRoute, retrieveRoute } from './list-routes';
 import { paymentMethodFor } from './payment-method-routes';
 
 const STATUSES: readonly (SubscriptionStatus | 'all' | 'ended')[] = ['incomplete', 'incomplete_expired', 'active', 'past_due', 'unpaid', 'canceled', 'ended', 'all'];
-const PRORATIONS: readonly ProrationBehavior[] = ['create_prorations', 'always_invoice', 'none'];
 const PAYMENT_BEHAVIORS = ['allow_incomplete', 'error_if_incomplete', 'default_incomplete'] as const;
 
 /** `/v1/subscriptions`: create, retrieve, list, update (prices, prorations, cancel at period end), cancel. */
@@ -77,11 +76,12 @@ export function subscriptionRoutes(ctx: Context): ApiRoute[] {
       method: 'POST',
       pattern: '/v1/subscriptions/:id',
       handler: ({ params, path, request }) => {
-        params.allow('items', 'proration_behavior', 'payment_behavior', 'cancel_at_period_end', 'metadata', 'default_payment_method', 'description');
+        params.allow('items', 'proration_behavior', 'proration_date', 'payment_behavior', 'cancel_at_period_end', 'metadata', 'default_payment_method', 'description');
         const subscription = ctx.store.subscriptions.require(path.id!);
         const update = {
           items: readItemChanges(ctx, params),
           prorationBehavior: params.oneOf('proration_behavior', PRORATIONS) ?? 'create_prorations',
+          prorationDate: params.integer('proration_date'),
           paymentBehavior: params.oneOf('payment_behavior', PAYMENT_BEHAVIORS) ?? 'allow_incomplete',
           cancelAtPeriodEnd: params.boolean('cancel_at_period_end'),
           metadata: params.has('metadata') ? readMetadata(params, subscription.metadata) : undefined,
@@ -110,7 +110,8 @@ export function subscriptionRoutes(ctx: Context): ApiRoute[] {
   ];
 }
 
-function readItemChanges(ctx: Context, params: Params): ItemChange[] {
+/** `items[n][id|price|quantity|deleted]` of an update (or of a preview's `subscription_details`). */
+export function readItemChanges(ctx: Context, params: Params): ItemChange[] {
   return params.list('items').map((item) => {
     item.allow('id', 'price', 'quantity', 'deleted', 'metadata');
     const price = item.string('price');

@@ -6,13 +6,15 @@ export const CHAINS_ROUTE: RouteDoc = {
   method: 'get',
   path: '/v1/chains',
   summary: 'Chains served, and whether the caller’s plan includes each',
+  description: 'On the playground (a key without a logs plan, a few calls a day) `plan` is null and `access` is `playground`: the chains included are the cheapest plan’s.',
   query: { type: 'object', properties: {} },
   data: {
     type: 'object',
-    required: ['plan', 'chains'],
+    required: ['plan', 'access', 'chains'],
     additionalProperties: false,
     properties: {
-      plan: { type: 'string' },
+      plan: { type: ['string', 'null'], description: 'Your logs plan; null on the playground' },
+      access: { type: 'string', enum: ['plan', 'playground'], description: 'How the call was admitted: on your plan, or on the playground' },
       chains: {
         type: 'array',
         items: {

@@ -1,4 +1,4 @@
-import { createOpenApiDocument, createQueryParser, sendOk, readOnlyRoute } from '@tollgate/envelope';
+import { ACCESS_HEADER, accessFromHeader, createOpenApiDocument, createQueryParser, sendOk, readOnlyRoute } from '@tollgate/envelope';
 import { Router } from 'express';
 import { CHAINS } from '../domain/chains.js';
 import { KNOWN_EVENTS, KNOWN_SPECS } from '../domain/events.js';
@@ -35,7 +35,9 @@ export function createInfoRoutes(limits: MetaLimits): Router {
     parseNothing(req.query);
     const plan = planOf(req);
     const chains = CHAINS.map((c) => ({ slug: c.slug, id: c.id, name: c.name, included: includesChain(plan, c), plan_required: planForChain(c) }));
-    sendOk(res, { plan, chains }, CHAINS_ROUTE.message);
+    // On the playground the caller has the cheapest plan's features, not that plan.
+    const access = accessFromHeader(req.header(ACCESS_HEADER));
+    sendOk(res, { plan: access === 'playground' ? null : plan, access, chains }, CHAINS_ROUTE.message);
   });
 
   readOnlyRoute(router, META_ROUTE.path, (req, res) => {

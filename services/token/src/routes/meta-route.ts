@@ -20,7 +20,7 @@ export const metaRoute: RouteDoc = {
     required: ['service', 'plan', 'batch_limit', 'batch_limits', 'max_chart_points', 'slug_prefixes', 'chain_count', 'chains'],
     properties: {
       service: { const: 'token', description: 'This service' },
-      plan: { type: 'string', enum: [...PLANS], description: "The caller's plan (x-tollgate-subscription; none means the top plan)" },
+      plan: { type: 'string', enum: [...PLANS], description: 'Your plan for this API, as the gateway admitted the call' },
       batch_limit: { ...SCHEMA.int, description: "Most tokens per call on the caller's plan" },
       batch_limits: {
         type: 'object',

@@ -14,7 +14,7 @@ export const priceRoute: RouteDoc = {
   method: 'get',
   path: '/v1/price',
   summary: 'Current USD price of one or many tokens',
-  description: 'Batch size by plan (x-tollgate-subscription): free 3, starter 12, pro 60, scale 250.',
+  description: 'Batch size by your plan: free 3, starter 12, pro 60, scale 250.',
   query: {
     type: 'object',
     required: ['tokens'],

@@ -47,6 +47,8 @@ describe('meta, health and the OpenAPI document', () => {
     const chart = res.body.paths['/v1/chart'].get;
     expect(chart.parameters.map((p: { name: string }) => p.name)).toEqual(['tokens', 'span', 'period', 'start', 'end', 'min_confidence']);
     expect(Object.keys(chart.responses).sort()).toEqual(['200', '400', '403', '502', '503', '504']);
+    // Customers read it in the portal: no header only the gateway and the service exchange (issue 40).
+    expect(JSON.stringify(res.body)).not.toMatch(/x-tollgate/i);
   });
 
   it('when a path does not exist, then 404 names it', async () => {
