@@ -1,6 +1,6 @@
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { SchemaObject } from 'ajv';
-import { TEAM_ROLES } from '../domain/team-roles';
+import { TEAM_ACTIONS, TEAM_ROLES } from '../domain/team-roles';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { CALLER_ERRORS } from './dashboard-auth';
 import { EMAIL_FIELD } from './sign-in-routes';
@@ -27,6 +27,7 @@ const INVITATION = closed({ id: { type: 'string', pattern: '^inv_[0-9a-f]{24}$' 
 const TEAM_LIST = closed({
   person: closed({ id: PERSON_ID, email: { type: 'string' }, name: { type: 'string' } }),
   teams: { type: 'array', items: closed({ id: { type: 'string' }, name: { type: 'string' }, role, current: { type: 'boolean' } }) },
+  actions: { type: 'array', items: { type: 'string', enum: [...TEAM_ACTIONS] }, description: 'what your role in the current team may do (docs/teams.md#roles): the portal offers only these' },
 });
 
 /** The team routes, described once (merged into DASHBOARD_ROUTES); every one takes the session cookie only. */

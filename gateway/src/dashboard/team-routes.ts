@@ -1,5 +1,6 @@
 import type { Request, Router } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
+import { TEAM_ACTIONS, mayDo } from '../domain/team-roles';
 import type { TeamRole } from '../domain/team-roles';
 import type { AccountStore } from '../data/account-store';
 import { appendAudit } from '../data/audited-account-store';
@@ -69,7 +70,9 @@ export function addTeamRoutes(router: Router, deps: TeamRouteDeps): void {
     const memberships = await teams.listTeamsOf(caller.person.id);
     const accounts = await Promise.all(memberships.map((m) => deps.accountStore.getAccount(m.team_id)));
     const list = memberships.flatMap((m, i) => (accounts[i] ? [{ id: m.team_id, name: accounts[i].name, role: m.role, current: m.team_id === caller.account.id }] : []));
-    sendOk(res, { person: { id: caller.person.id, email: caller.person.email, name: caller.person.name }, teams: list }, TEAM_ROUTES.listTeams.message);
+    // The role table applied to the current team, so the portal offers what the role may do and no more.
+    const actions = TEAM_ACTIONS.filter((action) => mayDo(caller.membership.role, action));
+    sendOk(res, { person: { id: caller.person.id, email: caller.person.email, name: caller.person.name }, teams: list, actions }, TEAM_ROUTES.listTeams.message);
   });
 
   router.post('/teams/switch', async (req, res) => {

@@ -116,6 +116,9 @@ describe('teams through the dashboard API', () => {
       ['developer', true],
     ]);
     expect(teams.body.data.teams.find((t: { current: boolean }) => t.current).id).toBe(owner.accountId);
+    // What the role may do in the current team: the portal offers these and no more.
+    expect(teams.body.data.actions).toEqual(['team.read', 'keys.write', 'events.manage', 'self']);
+    expect((await dash('get', '/teams', { session: payer })).body.data.actions).toEqual(['team.read', 'plans.free', 'billing', 'self']);
     // The next sign-in opens the team used last.
     expect((await signIn(dev.email)).accountId).toBe(owner.accountId);
   });
