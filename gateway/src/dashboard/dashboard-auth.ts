@@ -14,6 +14,8 @@ import type { SessionAuthDeps } from './session-auth';
 export interface DashboardCaller {
   key?: ApiKey;
   account: Account;
+  /** The signed-in person, when the caller came with the session cookie (what they change is recorded as theirs). */
+  person?: { id: string };
 }
 
 /**
@@ -63,7 +65,10 @@ export function createDashboardAuth(deps: DashboardAuthDeps): (req: Request) => 
   const bySession = createSessionAuth(deps);
   return async (req) => {
     const presented = req.headers[deps.keyHeader];
-    if (presented === undefined && sessionCookiesOf(req).length > 0) return { account: (await bySession(req)).account };
+    if (presented === undefined && sessionCookiesOf(req).length > 0) {
+      const caller = await bySession(req);
+      return { account: caller.account, person: { id: caller.person.id } };
+    }
     if (typeof presented !== 'string' || presented === '') throw unauthorized('missing', `missing API key: send it in the ${deps.keyHeader} header, or sign in at /portal/sign-in`);
     const found = await deps.accountStore.findKey(presented);
     if (!found) throw unauthorized('unknown', 'unknown API key');
