@@ -98,7 +98,7 @@ export interface AccountDeletionDeps {
   /** The API names, for the usage history. */
   apis: readonly string[];
   signedIn: (req: Request) => Promise<SessionCaller>;
-  changesBy: (req: Request, caller: SessionCaller) => AccountStore;
+  changesBy: (req: Request, caller: Pick<SessionCaller, 'account'>) => AccountStore;
   /** The account's billing as kept (customers, paid plans); unset: none. */
   billingOf?: (accountId: string) => Promise<AccountBilling | undefined>;
   /** Ends the account's paid plans at the card provider, before anything is erased; unset: card payments are off. */
@@ -158,7 +158,8 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
     // Paid plans first: a provider that cannot be reached leaves the account as it was (a 502 to retry).
     await deps.closeBilling?.(account.id);
     // One step erases the keys' secrets with the rest: every key answers 401 from now on.
-    await deps.changesBy(req, caller).deleteAccount(account.id);
+    // The deletion's own entry names no person (docs/portal.md#account-settings): by the team, not its member.
+    await deps.changesBy(req, { account }).deleteAccount(account.id);
     await endSessions(deps.sessionStore, account.id, undefined, deps.clock());
     // Its members are no longer members of anything it was; the people stay (they may be in other teams).
     await deps.teamStore.forgetTeam(account.id);
