@@ -49,7 +49,7 @@ export interface BillingDeps {
 export interface Billing {
   enabled: boolean;
   /** `/dashboard/v1/billing/*` (mount at the root), with the dashboard's caller check for reads and the signed-in person's for what moves money. */
-  routes(authenticate: (req: Request) => Promise<{ account: Account }>, person: (req: Request) => Promise<{ account: Account }>): Router;
+  routes(authenticate: (req: Request) => Promise<{ account: Account }>, person: (req: Request) => Promise<{ account: Account; person: { id: string } }>): Router;
   /** `/admin/billing/*` (mount at the root), behind the admin check. */
   adminRoutes(adminAuth: RequestHandler): Router;
   /** `POST /billing/webhook` (mount at the root, before any body parser). */
@@ -123,6 +123,7 @@ export function createBilling(deps: BillingDeps): Billing {
         authenticate,
         person,
         supportEmail: deps.supportEmail,
+        ...(deps.audit ? { audit: deps.audit } : {}),
         billing: {
           actions,
           page: (account) => views.page(account),

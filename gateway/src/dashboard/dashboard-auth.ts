@@ -45,13 +45,14 @@ function unauthorized(reason: string, message: string): AppError {
  * sent without a session cookie is refused with 401 `session_required`, saying that `what` needs
  * the person and how to sign in.
  */
-export function createPersonAuth(deps: SessionAuthDeps & { keyHeader: string }, what: string): (req: Request) => Promise<{ account: Account }> {
+export function createPersonAuth(deps: SessionAuthDeps & { keyHeader: string }, what: string): (req: Request) => Promise<{ account: Account; person: { id: string } }> {
   const bySession = createSessionAuth(deps);
   return async (req) => {
     if (sessionCookiesOf(req).length === 0 && req.headers[deps.keyHeader] !== undefined) {
       throw unauthorized('session_required', `an API key cannot ${what}: keys live in scripts, CI and logs, so money moves only for a signed-in person; sign in at /portal/sign-in and send the session cookie with its CSRF token (x-csrf-token)`);
     }
-    return { account: (await bySession(req)).account };
+    const caller = await bySession(req);
+    return { account: caller.account, person: { id: caller.person.id } };
   };
 }
 

@@ -146,12 +146,13 @@ describe('teams in the portal, end to end in Chromium', () => {
       ['team.invite', ownerIds.person.id],
       ['team.invite_accept', devId],
       ['key.create', devId],
+      ['billing.checkout', payerId],
       ['team.invite_accept', payerId],
       ['team.member_remove', ownerIds.person.id],
     ]));
     expect(entries.filter((e) => e.action === 'team.invite').map((e) => e.details.email).sort()).toEqual([DEV, PAYER]);
     expect(entries.find((e) => e.action === 'team.member_remove')?.target).toBe(devId);
-    // The plan paid for is recorded when Stripe confirms the payment, by billing's webhook (docs/teams.md#audit).
+    // The plan itself is set when Stripe confirms the payment: billing's own entry (docs/teams.md#audit).
     expect(entries.find((e) => e.action === 'subscription.set')).toMatchObject({ actor: { type: 'system', id: 'billing' }, target: 'token' });
     for (const p of [owner, dev, payer]) expect(p.problems).toEqual([]);
   });
