@@ -106,16 +106,16 @@ export function addAccountSessionRoutes(router: Router, deps: AccountSessionDeps
     sendOk(res, { sessions }, ACCOUNT_SESSION_ROUTES.accountSessions.message);
   });
 
-  // Sessions ended by their account's person: who ended how many, from where (none ended: no entry).
-  const recordEnded = async (req: Request, accountId: string, ended: number, which: 'others' | 'one' | 'this one'): Promise<void> => {
-    if (ended > 0) await appendAudit(deps, { account_id: accountId, ...requestSource(req, { type: 'customer', id: accountId, via: 'portal' }), action: 'account.sessions_end', target: null, details: { ended, which } });
+  // Sessions ended by their person: who ended how many, from where (none ended: no entry).
+  const recordEnded = async (req: Request, caller: SessionCaller, ended: number, which: 'others' | 'one' | 'this one'): Promise<void> => {
+    if (ended > 0) await appendAudit(deps, { account_id: caller.account.id, ...requestSource(req, { type: 'customer', id: caller.person.id, via: 'portal' }), action: 'account.sessions_end', target: null, details: { ended, which } });
   };
 
   router.delete('/account/sessions', async (req, res) => {
     const caller = await signedIn(req);
     const { account, tokenHash } = caller;
     const ended = await endSessions(sessionStore, account.id, tokenHash, clock(), (session) => isOwnSession(session, caller));
-    await recordEnded(req, account.id, ended, 'others');
+    await recordEnded(req, caller, ended, 'others');
     sendOk(res, { signed_out: ended }, ACCOUNT_SESSION_ROUTES.endOtherSessions.message);
   });
 
@@ -128,7 +128,7 @@ export function addAccountSessionRoutes(router: Router, deps: AccountSessionDeps
       : undefined;
     if (!found) throw new AppError('NOT_FOUND', 'no signed-in session of your account has this id (it may have signed out or expired): list them with GET /dashboard/v1/account/sessions');
     await sessionStore.deleteSession(found.tokenHash);
-    await recordEnded(req, account.id, 1, found.tokenHash === own ? 'this one' : 'one');
+    await recordEnded(req, caller, 1, found.tokenHash === own ? 'this one' : 'one');
     if (found.tokenHash === own) clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { signed_out: 1 }, ACCOUNT_SESSION_ROUTES.endSession.message);
   });

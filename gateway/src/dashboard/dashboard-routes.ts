@@ -126,8 +126,9 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   addDashboardPlansRoutes(router, plans);
   // What signing in changes (the account made at a first sign-in, keys revoked when an unproven
   // address is proven) is the system's doing, on proof of the address; the sign-in itself is the customer's.
-  const signedIn = (req: Request, account: Account, by: 'code' | 'link'): Promise<void> =>
-    appendAudit(deps, { account_id: account.id, ...requestSource(req, { type: 'customer', id: account.id, via: 'portal' }), action: 'account.sign_in', target: null, details: { email: account.email, by } });
+  // The person who signed in, by the address they proved (the team's own address may be another member's).
+  const signedIn = (req: Request, account: Account, by: 'code' | 'link', person: { id: string; email: string }): Promise<void> =>
+    appendAudit(deps, { account_id: account.id, ...requestSource(req, { type: 'customer', id: person.id, via: 'portal' }), action: 'account.sign_in', target: null, details: { email: person.email, by } });
   addSignInRoutes(router, { ...deps, accountStore: auditedAccountStore(deps.accountStore, deps, { actor: { type: 'system', id: 'sign-in', via: 'portal' }, from: null }), codes, signedIn });
 
   // As signing in: what JSON sign-up makes (an account on a first proof, its key) is the system's doing, on proof of the address.

@@ -106,7 +106,7 @@ export interface SignInDeps {
   /** The origin links in mail point at; unset: the request's own protocol and Host when it names this gateway (http/link-origin.ts). */
   publicUrl?: string;
   /** Told of each sign-in, with how it was proven (the audit log's `account.sign_in`). */
-  signedIn?: (req: Request, account: Account, by: 'code' | 'link') => Promise<void>;
+  signedIn?: (req: Request, account: Account, by: 'code' | 'link', person: { id: string; email: string }) => Promise<void>;
 }
 
 /** Answers 202 with the success envelope: a mail is on its way. */
@@ -183,7 +183,7 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     // The proven address's account (made now on a first sign-in), then the team the person opens.
     const { account, member } = await teamOnSignIn(deps, await accountFor(email), email);
     const session = await beginSession(req, res, deps, account.id, member.person.id);
-    await deps.signedIn?.(req, account, by);
+    await deps.signedIn?.(req, account, by, member.person);
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.verifySignIn.message);
   }
 
