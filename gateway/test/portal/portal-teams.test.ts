@@ -138,6 +138,12 @@ describe('teams in the portal, end to end in Chromium', () => {
     await shows(dev.page.locator('#who'), 'Sign in');
     expect(await call(secret)).toEqual({ status: 200, limit: '650000' });
 
+    // A role changed: billing becomes admin.
+    await owner.page.getByLabel(`Role of ${PAYER}`, { exact: true }).selectOption('admin');
+    await owner.page.getByRole('button', { name: `Change the role of ${PAYER}` }).click();
+    await shows(owner.page.getByRole('status'), `${PAYER} is admin now.`);
+    await shows(owner.page.locator(`tr:has-text("${PAYER}") td.member-role`), 'admin');
+
     // The audit log: each step with the person who took it.
     const res = await fetch(`${portal.url}/admin/v1/audit?account_id=${team ?? 'none'}&limit=100`, { headers: { authorization: `Bearer ${portal.adminToken()}` } });
     const entries = ((await res.json()) as { data: { items: { action: string; actor: { id: string }; target: string | null; details: Record<string, unknown> }[] } }).data.items;
@@ -149,6 +155,7 @@ describe('teams in the portal, end to end in Chromium', () => {
       ['billing.checkout', payerId],
       ['team.invite_accept', payerId],
       ['team.member_remove', ownerIds.person.id],
+      ['team.role_change', ownerIds.person.id],
     ]));
     expect(entries.filter((e) => e.action === 'team.invite').map((e) => e.details.email).sort()).toEqual([DEV, PAYER]);
     expect(entries.find((e) => e.action === 'team.member_remove')?.target).toBe(devId);
@@ -157,12 +164,12 @@ describe('teams in the portal, end to end in Chromium', () => {
     for (const p of [owner, dev, payer]) expect(p.problems).toEqual([]);
   });
 
-  test('when a person in two teams opens the portal at 390 px, then the header switches teams without sideways scrolling, the choice opens the next sign-in, and the last owner cannot leave', async () => {
+  test('when a person in two teams opens the portal at 390 px, then the header switches teams and the Team page invites and revokes without sideways scrolling, the choice opens the next sign-in, and the last owner cannot leave', async () => {
     const { portal } = billing;
     const { page, problems } = await portal.open('phone');
     await signIn(page, portal.mail, PAYER);
     // The last team used (the one joined by invitation) opens.
-    expect(await page.locator('#team-switch option:checked').textContent()).toBe(`${OWNER} (billing)`);
+    expect(await page.locator('#team-switch option:checked').textContent()).toBe(`${OWNER} (admin)`);
     await page.getByRole('link', { name: 'Team', exact: true }).click();
     await shows(page.locator('#members-title'), 'Members (2)');
     expect(await scrollsSideways(page)).toBe(false);
@@ -173,8 +180,14 @@ describe('teams in the portal, end to end in Chromium', () => {
     await shows(page.locator('#members-title'), 'Members (1)');
     await shows(page.locator('#your-role'), 'Your role: owner');
     expect(await page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
+    await invite(page, 'guest@acme.test', 'developer');
+    await shows(page.locator('#invitations-title'), 'Pending invitations (1)');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Revoke the invitation of guest@acme.test' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke invitation' }).click();
+    await shows(page.getByRole('status'), 'The invitation of guest@acme.test is revoked.');
+    await shows(page.locator('#invitations-title'), 'Pending invitations (0)');
 
     await page.getByRole('button', { name: 'Leave team…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Leave team' }).click();
