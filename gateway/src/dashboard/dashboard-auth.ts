@@ -3,7 +3,7 @@ import { AppError } from '@tollgate/envelope';
 import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';
-import type { TeamStore } from '../data/team-store';
+import type { Person, TeamStore } from '../data/team-store';
 import { createSessionAuth, sessionCookiesOf } from './session-auth';
 import type { SessionAuthDeps } from './session-auth';
 
@@ -14,6 +14,8 @@ import type { SessionAuthDeps } from './session-auth';
 export interface DashboardCaller {
   key?: ApiKey;
   account: Account;
+  /** The signed-in person (a session); absent for a caller with a key. */
+  person?: Person;
 }
 
 /**
@@ -63,7 +65,10 @@ export function createDashboardAuth(deps: DashboardAuthDeps): (req: Request) => 
   const bySession = createSessionAuth(deps);
   return async (req) => {
     const presented = req.headers[deps.keyHeader];
-    if (presented === undefined && sessionCookiesOf(req).length > 0) return { account: (await bySession(req)).account };
+    if (presented === undefined && sessionCookiesOf(req).length > 0) {
+      const { account, person } = await bySession(req);
+      return { account, person };
+    }
     if (typeof presented !== 'string' || presented === '') throw unauthorized('missing', `missing API key: send it in the ${deps.keyHeader} header, or sign in at /portal/sign-in`);
     const found = await deps.accountStore.findKey(presented);
     if (!found) throw unauthorized('unknown', 'unknown API key');

@@ -32,6 +32,11 @@ const apiKeyProperties = {
   last_used_at: { ...maybeTime, description: 'Updated at most once a minute' },
   rolled_at: maybeTime,
   grace_until: { ...maybeTime, description: 'Until when the secret before the last roll still works' },
+  created_by: {
+    ...closed({ person_id: { type: 'string', pattern: '^per_[0-9a-f]{24}$' }, email: { type: 'string', description: 'The person’s address (as it is now, while they are a person here; else as it was when they made the key)' } }),
+    type: ['object', 'null'],
+    description: 'The team member who made the key in the portal or with a session; null for a key made before teams, by an operator, or with another key',
+  },
 };
 
 /** JSON Schema of a key (never its secret). */

@@ -177,7 +177,7 @@ describe('teams through the dashboard API', () => {
     expect(mails[0]![0]).toContain(owner.email);
   });
 
-  it('when the owner removes a developer, then their session ends at once (old cookie and CSRF token), the key they made keeps working for the team, and the audit log names each step with its person', async () => {
+  it('when the owner removes a developer, then their session ends at once (old cookie and CSRF token), the key they made keeps working for the team and is listed as theirs, and the audit log names each step with its person', async () => {
     const dev = await member('developer');
     const made = await dash('post', '/keys', { session: dev, body: { name: 'ci' } });
     expect(made.status).toBe(201);
@@ -192,7 +192,15 @@ describe('teams through the dashboard API', () => {
     expect([after.status, after.body.error.details.reason]).toEqual([401, 'no_session']);
     expect((await dash('post', '/keys', { session: dev, body: { name: 'after' } })).status).toBe(401);
     expect((await request(gw.app).get('/token/v1/prices').set('x-tollgate-key', key)).status).toBe(200);
-    expect((await dash('get', '/keys', { session: owner })).body.data.items.map((k: { name: string }) => k.name)).toContain('ci');
+    gw.clock.advance(1_000);
+    const byKey = await request(gw.app).post('/dashboard/v1/keys').set('x-tollgate-key', key).send({ name: 'scripted' });
+    expect(byKey.status).toBe(201);
+    // Keys are the team's: the list names who made each, the removed developer too; a key made with a key names nobody.
+    const listed = (await dash('get', '/keys', { session: owner })).body.data.items.map((k: { name: string; created_by: unknown }) => [k.name, k.created_by]);
+    expect(listed).toEqual([
+      ['ci', { person_id: devId, email: dev.email }],
+      ['scripted', null],
+    ]);
 
     const audit = await gw.stores.auditLog.list({ accountId: owner.accountId, limit: 50, oldestFirst: true });
     const steps = audit.items.filter((e) => e.action.startsWith('team.')).map((e) => [e.action, e.actor.id]);
