@@ -246,6 +246,7 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
     plans: config.plans,
     billingStore: auditedBillingStore(stores.billingStore, stores.accountStore, auditDeps(deps), BILLING_SOURCE),
     accountStore: auditedAccountStore(stores.accountStore, auditDeps(deps), BILLING_SOURCE),
+    teamStore: stores.teamStore,
     mailer,
     clock: deps.clock,
     logger: deps.logger,
