@@ -72,3 +72,9 @@ export async function endSessionsOnTeam(sessionStore: SessionStore, teamId: stri
   }
   return ended;
 }
+
+/** A member as the team routes, the export and the operators show one: with their address and name (null once the person is gone). */
+export async function memberView(teams: TeamStore, m: Membership): Promise<{ person_id: string; email: string | null; name: string | null; role: Membership['role']; joined_at: string; invited_by: string | null }> {
+  const person = await teams.getPerson(m.person_id);
+  return { person_id: m.person_id, email: person?.email ?? null, name: person?.name ?? null, role: m.role, joined_at: m.joined_at, invited_by: m.invited_by };
+}
