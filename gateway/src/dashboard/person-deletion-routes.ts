@@ -17,7 +17,7 @@ import { clearSessionCookie } from './session-auth';
 import type { SessionCaller } from './session-auth';
 import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
 import { CODE_SENT_SCHEMA, sendAccepted } from './sign-in-routes';
-import { endSessionsOnTeam } from './team-membership';
+import { endSessionsOnTeam } from '../data/end-sessions-on-team';
 
 const EMPTY_BODY: QuerySchema = { type: 'object', additionalProperties: false, properties: {} };
 const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: CODE_FIELD } };

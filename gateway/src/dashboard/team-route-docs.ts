@@ -1,7 +1,7 @@
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { SchemaObject } from 'ajv';
 import { TEAM_ROLES } from '../domain/team-roles';
-import { ACCOUNT_SCHEMA } from '../http/account-schemas';
+import { ACCOUNT_SCHEMA, MEMBER_SCHEMA } from '../http/account-schemas';
 import { CALLER_ERRORS } from './dashboard-auth';
 import { EMAIL_FIELD } from './sign-in-routes';
 
@@ -22,8 +22,6 @@ export const INVITE_BODY: QuerySchema = { type: 'object', additionalProperties: 
 export const ACCEPT_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: { type: 'string', minLength: 1, maxLength: 200, description: 'the code of the invitation mail' } } };
 export const SWITCH_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['team'], properties: { team: { type: 'string', minLength: 1, maxLength: 64, description: 'the id of one of your teams' } } };
 
-/** A member as the team routes and the export show one. */
-export const MEMBER_SCHEMA = closed({ person_id: PERSON_ID, email: { type: ['string', 'null'] }, name: { type: ['string', 'null'] }, role, joined_at: time, invited_by: { type: ['string', 'null'], description: 'the person who invited or added them' } });
 /** A pending invitation, never its code. */
 export const INVITATION_SCHEMA = closed({ id: { type: 'string', pattern: '^inv_[0-9a-f]{24}$' }, team_id: { type: 'string' }, email: { type: 'string' }, role, invited_by: PERSON_ID, created_at: time, expires_at: time });
 const TEAM_LIST = closed({
