@@ -41,6 +41,7 @@ import { operatorRouteDocs } from './gateway-route-docs';
 import { consoleBillingView } from './billing/console-billing-view';
 import { createUpstreamHealth } from './data/upstream-health';
 import { createAccountActions } from './http/account-actions';
+import { createTeamActions } from './http/team-actions';
 import { createEvents } from './events/create-events';
 import type { Events } from './events/create-events';
 import type { BackgroundLoops } from './data/background-loop';
@@ -164,7 +165,8 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
   app.use(billing.webhookRoute);
   app.use(['/admin/billing', '/admin/v1/billing'], noStore);
   app.use(billing.adminRoutes(createAdminAuth(adminCheck)));
-  app.use('/admin/v1', noStore, createAdminRoutes({ adminCheck, plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
+  const teamActions = createTeamActions({ accountStore: stores.accountStore, teamStore: stores.teamStore, sessionStore: stores.sessionStore, maxMembers: config.teamMaxMembers, ...audit });
+  app.use('/admin/v1', noStore, createAdminRoutes({ adminCheck, plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, teamActions, ...audit }));
   app.use(
     createConsoleRoutes({
       adminCheck,
@@ -246,6 +248,7 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
     plans: config.plans,
     billingStore: auditedBillingStore(stores.billingStore, stores.accountStore, auditDeps(deps), BILLING_SOURCE),
     accountStore: auditedAccountStore(stores.accountStore, auditDeps(deps), BILLING_SOURCE),
+    teamStore: stores.teamStore,
     mailer,
     clock: deps.clock,
     logger: deps.logger,

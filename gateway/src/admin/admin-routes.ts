@@ -7,7 +7,9 @@ import type { AccountStore } from '../data/account-store';
 import { AdminTokenFixedError } from '../data/admin-token';
 import type { AuditLog } from '../data/audit-log';
 import { appendAudit, auditedAccountStore } from '../data/audited-account-store';
-import type { AuditDeps } from '../data/audited-account-store';
+import type { AuditDeps, AuditSource } from '../data/audited-account-store';
+import type { TeamActions } from '../http/team-actions';
+import { createAdminTeamRoutes } from './admin-team-routes';
 import { createLegacyKeyStore } from '../data/key-store';
 import type { KeyRecord, KeyStore } from '../data/key-store';
 import type { QuotaStore } from '../data/quota-store';
@@ -63,6 +65,8 @@ export const ADMIN_ROUTES = {
 
 /** What the admin routes need. */
 export interface AdminDeps extends AuditDeps {
+  /** Teams' members (docs/teams.md): the admin API manages them as the CLI and console do. */
+  teamActions: (source: AuditSource) => TeamActions;
   /** The admin token and its check (wrong tokens limited per network). */
   adminCheck: AdminTokenCheck;
   plans: PlanTable;
@@ -87,6 +91,7 @@ export function createAdminRoutes(deps: AdminDeps): Router {
   const router = Router();
   router.use(createAdminAuth(deps.adminCheck), express.json({ limit: '16kb' }));
   router.use(createAdminAccountRoutes(createAccountActions(deps), createAuditActions(deps.auditLog)));
+  router.use(createAdminTeamRoutes(deps.teamActions));
 
   router.post('/keys', async (req, res) => {
     const body = parseCreate(req.body);

@@ -7,6 +7,7 @@ import type { Account, AccountStore } from '../data/account-store';
 import type { NewAuditEntry } from '../data/audit-log';
 import type { BackgroundLoops } from '../data/background-loop';
 import type { BillingStore } from '../data/billing-store';
+import type { TeamStore } from '../data/team-store';
 import type { Mailer } from '../mail/mailer';
 import { createApplier } from './apply-subscription';
 import type { PaymentNotice } from '../domain/event-types';
@@ -32,6 +33,8 @@ export interface BillingDeps {
   plans: PlanTable;
   billingStore: BillingStore;
   accountStore: AccountStore;
+  /** Whom payment mails go to (the team's owners and billing members). */
+  teamStore: TeamStore;
   mailer: Mailer;
   clock: () => number;
   logger: Logger;

@@ -9,7 +9,7 @@ import { allPages } from '../data/all-pages';
 import type { AccountBilling } from '../data/billing-store';
 import type { SessionStore } from '../data/session-store';
 import type { TeamStore } from '../data/team-store';
-import { ACCOUNT_SCHEMA, API_KEY_SCHEMA, AUDIT_ENTRY_SCHEMA, HISTORY_SCHEMA } from '../http/account-schemas';
+import { ACCOUNT_SCHEMA, API_KEY_SCHEMA, AUDIT_ENTRY_SCHEMA, HISTORY_SCHEMA, MEMBER_SCHEMA } from '../http/account-schemas';
 import { entryForCustomer } from '../http/audit-source';
 import { createBodyParser } from '../http/body';
 import { ACCOUNT_SLOT } from '../http/mailed-codes';
@@ -21,6 +21,8 @@ import { CODE_SENT_SCHEMA, sendAccepted } from './sign-in-routes';
 import { cookieIsSecure } from '../http/session-cookie';
 import { clearSessionCookie } from './session-auth';
 import type { SessionCaller } from './session-auth';
+import { memberView } from '../data/member-view';
+import { INVITATION_SCHEMA } from './team-route-docs';
 
 const EMPTY_BODY: QuerySchema = { type: 'object', additionalProperties: false, properties: {} };
 const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: CODE_FIELD } };
@@ -28,7 +30,7 @@ const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false,
 const EXPORT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['exported_at', 'account', 'keys', 'subscriptions', 'usage', 'billing', 'audit'],
+  required: ['exported_at', 'account', 'keys', 'subscriptions', 'usage', 'billing', 'audit', 'members', 'invitations'],
   properties: {
     exported_at: { type: 'string', format: 'date-time' },
     account: ACCOUNT_SCHEMA,
@@ -45,6 +47,8 @@ const EXPORT_SCHEMA = {
       },
     },
     audit: { type: 'array', items: AUDIT_ENTRY_SCHEMA, description: 'Every change made to the account and by whom, oldest first; a change by the people who run this portal names none of them and not where they came from' },
+    members: { type: 'array', items: MEMBER_SCHEMA, description: 'The team’s members with their roles, in the order they joined' },
+    invitations: { type: 'array', items: INVITATION_SCHEMA, description: 'Invitations not yet accepted or dropped (never their codes: only a hash of each is kept)' },
   },
 };
 
@@ -119,11 +123,13 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
     const nowMs = deps.clock();
     const from = dayWindow(nowMs - (HISTORY_DAYS - 1) * 86_400_000).id;
     const to = dayWindow(nowMs).id;
-    const [keys, days, billing, audit] = await Promise.all([
+    const [keys, days, billing, audit, members, invitations] = await Promise.all([
       allPages<ApiKey>((cursor) => accountStore.listKeys(account.id, { cursor, limit: PAGE })),
       accountStore.history(account.id, deps.apis, from, to),
       deps.billingOf?.(account.id),
       allPages<AuditEntry>((cursor) => deps.auditLog.list({ accountId: account.id, cursor, limit: PAGE, oldestFirst: true })),
+      deps.teamStore.listMembers(account.id).then((list) => Promise.all(list.map((m) => memberView(deps.teamStore, m)))),
+      deps.teamStore.listInvitations(account.id),
     ]);
     sendOk(
       res,
@@ -135,6 +141,8 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
         usage: { account_id: account.id, from, to, days: days ?? [] },
         billing: billing ?? { customers: {}, subscriptions: {} },
         audit: audit.map(entryForCustomer),
+        members,
+        invitations,
       },
       ACCOUNT_DELETION_ROUTES.exportAccount.message,
     );
@@ -155,15 +163,23 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
     const { account } = caller;
     const { code } = parseConfirm(req.body);
     await codes.check(subjectOf(account), ACCOUNT_SLOT, code);
-    // Paid plans first: a provider that cannot be reached leaves the account as it was (a 502 to retry).
-    await deps.closeBilling?.(account.id);
-    // One step erases the keys' secrets with the rest: every key answers 401 from now on.
-    // The deletion's own entry names no person (docs/portal.md#account-settings): by the team, not its member.
-    await deps.changesBy(req, { account }).deleteAccount(account.id);
-    await endSessions(deps.sessionStore, account.id, undefined, deps.clock());
-    // Its members are no longer members of anything it was; the people stay (they may be in other teams).
-    await deps.teamStore.forgetTeam(account.id);
+    await eraseTeam(deps, req, caller);
     clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { deleted: true, account_id: account.id }, ACCOUNT_DELETION_ROUTES.confirmDeleteAccount.message);
   });
+}
+
+/**
+ * Erases a team as an owner deleting it does: paid plans ended at the provider first (one that cannot
+ * be reached leaves the team as it was: a 502 to retry), then the account, its keys' secrets and its
+ * data in one step (every key answers 401 from now on), its sessions, and its memberships and
+ * invitations (the people stay: they may be in other teams).
+ */
+export async function eraseTeam(deps: Pick<AccountDeletionDeps, 'closeBilling' | 'changesBy' | 'sessionStore' | 'teamStore' | 'clock'>, req: Request, caller: SessionCaller): Promise<void> {
+  const { account } = caller;
+  await deps.closeBilling?.(account.id);
+  // The deletion's own entry names no person (docs/portal.md#account-settings): by the team, not its member.
+  await deps.changesBy(req, { account }).deleteAccount(account.id);
+  await endSessions(deps.sessionStore, account.id, undefined, deps.clock());
+  await deps.teamStore.forgetTeam(account.id);
 }

@@ -72,7 +72,6 @@ export function addDashboardAccountRoutes(router: Router, deps: DashboardAccount
   const parseHistory = createQueryParser<{ from?: string; to?: string }>(HISTORY_QUERY);
 
   router.get('/account', async (req, res) => {
-    // The account and the asking key; who is signed in is GET /teams' to say.
     const { account, key } = await authenticate(req);
     sendOk(res, key ? { account, key } : { account }, DASHBOARD_ACCOUNT_ROUTES.account.message);
   });

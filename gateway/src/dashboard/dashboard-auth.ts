@@ -3,7 +3,7 @@ import { AppError } from '@tollgate/envelope';
 import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';
-import type { TeamStore } from '../data/team-store';
+import type { Person, TeamStore } from '../data/team-store';
 import { createSessionAuth, sessionCookiesOf } from './session-auth';
 import type { SessionAuthDeps } from './session-auth';
 
@@ -14,8 +14,8 @@ import type { SessionAuthDeps } from './session-auth';
 export interface DashboardCaller {
   key?: ApiKey;
   account: Account;
-  /** The signed-in person, when the caller came with the session cookie (what they change is recorded as theirs). */
-  person?: { id: string };
+  /** The signed-in person (a session); absent for a caller with a key. */
+  person?: Person;
 }
 
 /**
@@ -51,8 +51,8 @@ export function createPersonAuth(deps: SessionAuthDeps & { keyHeader: string }, 
     if (sessionCookiesOf(req).length === 0 && req.headers[deps.keyHeader] !== undefined) {
       throw unauthorized('session_required', `an API key cannot ${what}: keys live in scripts, CI and logs, so money moves only for a signed-in person; sign in at /portal/sign-in and send the session cookie with its CSRF token (x-csrf-token)`);
     }
-    const caller = await bySession(req);
-    return { account: caller.account, person: { id: caller.person.id } };
+    const { account, person } = await bySession(req);
+    return { account, person };
   };
 }
 
@@ -67,8 +67,8 @@ export function createDashboardAuth(deps: DashboardAuthDeps): (req: Request) => 
   return async (req) => {
     const presented = req.headers[deps.keyHeader];
     if (presented === undefined && sessionCookiesOf(req).length > 0) {
-      const caller = await bySession(req);
-      return { account: caller.account, person: { id: caller.person.id } };
+      const { account, person } = await bySession(req);
+      return { account, person };
     }
     if (typeof presented !== 'string' || presented === '') throw unauthorized('missing', `missing API key: send it in the ${deps.keyHeader} header, or sign in at /portal/sign-in`);
     const found = await deps.accountStore.findKey(presented);

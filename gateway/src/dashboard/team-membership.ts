@@ -1,5 +1,5 @@
 import type { Account, AccountStore } from '../data/account-store';
-import type { Session, SessionStore } from '../data/session-store';
+import type { Session } from '../data/session-store';
 import { adoptAccount } from '../data/team-adoption';
 import { PersonEmailTakenError } from '../data/team-store';
 import type { Membership, Person, TeamStore } from '../data/team-store';
@@ -60,15 +60,4 @@ export async function teamOnSignIn(deps: { teamStore: TeamStore; accountStore: A
   }
   if (person.last_team_id !== account.id) await teams.setLastTeam(person.id, account.id);
   return { account, member: { person: { ...person, last_team_id: account.id }, membership } };
-}
-
-/** Ends a person's sessions on one team at once (removed, or left); resolves with how many. */
-export async function endSessionsOnTeam(sessionStore: SessionStore, teamId: string, personId: string): Promise<number> {
-  let ended = 0;
-  for (const { tokenHash, session } of await sessionStore.listSessions(teamId)) {
-    if (session.account_id !== teamId || session.person_id !== personId) continue;
-    await sessionStore.deleteSession(tokenHash);
-    ended++;
-  }
-  return ended;
 }

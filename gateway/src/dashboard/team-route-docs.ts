@@ -1,7 +1,7 @@
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { SchemaObject } from 'ajv';
 import { TEAM_ACTIONS, TEAM_ROLES } from '../domain/team-roles';
-import { ACCOUNT_SCHEMA } from '../http/account-schemas';
+import { ACCOUNT_SCHEMA, MEMBER_SCHEMA } from '../http/account-schemas';
 import { CALLER_ERRORS } from './dashboard-auth';
 import { EMAIL_FIELD } from './sign-in-routes';
 
@@ -22,8 +22,8 @@ export const INVITE_BODY: QuerySchema = { type: 'object', additionalProperties: 
 export const ACCEPT_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: { type: 'string', minLength: 1, maxLength: 200, description: 'the code of the invitation mail' } } };
 export const SWITCH_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['team'], properties: { team: { type: 'string', minLength: 1, maxLength: 64, description: 'the id of one of your teams' } } };
 
-const MEMBER = closed({ person_id: PERSON_ID, email: { type: ['string', 'null'] }, name: { type: ['string', 'null'] }, role, joined_at: time, invited_by: { type: ['string', 'null'], description: 'the person who invited or added them' } });
-const INVITATION = closed({ id: { type: 'string', pattern: '^inv_[0-9a-f]{24}$' }, team_id: { type: 'string' }, email: { type: 'string' }, role, invited_by: PERSON_ID, created_at: time, expires_at: time });
+/** A pending invitation, never its code. */
+export const INVITATION_SCHEMA = closed({ id: { type: 'string', pattern: '^inv_[0-9a-f]{24}$' }, team_id: { type: 'string' }, email: { type: 'string' }, role, invited_by: PERSON_ID, created_at: time, expires_at: time });
 const TEAM_LIST = closed({
   person: closed({ id: PERSON_ID, email: { type: 'string' }, name: { type: 'string' } }),
   teams: { type: 'array', items: closed({ id: { type: 'string' }, name: { type: 'string' }, role, current: { type: 'boolean' } }) },
@@ -42,22 +42,22 @@ export const TEAM_ROUTES = {
     message: 'Team switched',
     errors: ['NOT_FOUND', ...CALLER_ERRORS],
   },
-  listMembers: { method: 'get', path: '/dashboard/v1/team/members', summary: 'The members of this team and their roles', data: closed({ members: { type: 'array', items: MEMBER } }), message: 'Members listed', errors: [...CALLER_ERRORS] },
-  changeRole: { method: 'put', path: '/dashboard/v1/team/members/{person}', summary: 'Change a member’s role (owner, admin; making or unmaking an owner: owner only; the last owner stays owner)', body: ROLE_BODY, data: MEMBER, message: 'Role changed', errors: ['NOT_FOUND', 'CONFLICT', ...CALLER_ERRORS] },
-  removeMember: { method: 'delete', path: '/dashboard/v1/team/members/{person}', summary: 'Remove a member (owner, admin; an owner only by an owner): their sessions on this team end at once, the keys they made stay the team’s', data: MEMBER, message: 'Member removed', errors: ['NOT_FOUND', 'CONFLICT', ...CALLER_ERRORS] },
+  listMembers: { method: 'get', path: '/dashboard/v1/team/members', summary: 'The members of this team and their roles', data: closed({ members: { type: 'array', items: MEMBER_SCHEMA } }), message: 'Members listed', errors: [...CALLER_ERRORS] },
+  changeRole: { method: 'put', path: '/dashboard/v1/team/members/{person}', summary: 'Change a member’s role (owner, admin; making or unmaking an owner: owner only; the last owner stays owner)', body: ROLE_BODY, data: MEMBER_SCHEMA, message: 'Role changed', errors: ['NOT_FOUND', 'CONFLICT', ...CALLER_ERRORS] },
+  removeMember: { method: 'delete', path: '/dashboard/v1/team/members/{person}', summary: 'Remove a member (owner, admin; an owner only by an owner): their sessions on this team end at once, the keys they made stay the team’s', data: MEMBER_SCHEMA, message: 'Member removed', errors: ['NOT_FOUND', 'CONFLICT', ...CALLER_ERRORS] },
   leaveTeam: { method: 'post', path: '/dashboard/v1/team/leave', summary: 'Leave this team (the last owner cannot: make another member owner first); this session ends', data: closed({ team_id: { type: 'string' }, left: { type: 'boolean' } }), message: 'You left the team', errors: ['CONFLICT', ...CALLER_ERRORS] },
-  listInvitations: { method: 'get', path: '/dashboard/v1/team/invitations', summary: 'This team’s pending invitations (and lapsed ones, for a day)', data: closed({ invitations: { type: 'array', items: INVITATION } }), message: 'Invitations listed', errors: [...CALLER_ERRORS] },
+  listInvitations: { method: 'get', path: '/dashboard/v1/team/invitations', summary: 'This team’s pending invitations (and lapsed ones, for a day)', data: closed({ invitations: { type: 'array', items: INVITATION_SCHEMA } }), message: 'Invitations listed', errors: [...CALLER_ERRORS] },
   invite: {
     method: 'post',
     path: '/dashboard/v1/team/invitations',
     summary: 'Invite an address with a role (owner, admin; an owner only by an owner): a mail with a one-time code, the same whether or not the address has an account; a second invitation to the address replaces the first',
     body: INVITE_BODY,
-    data: INVITATION,
+    data: INVITATION_SCHEMA,
     message: 'Invitation sent',
     successStatus: 201,
     errors: ['CONFLICT', 'UPSTREAM_UNAVAILABLE', ...CALLER_ERRORS],
   },
-  revokeInvitation: { method: 'delete', path: '/dashboard/v1/team/invitations/{id}', summary: 'Revoke a pending invitation: its code no longer works', data: INVITATION, message: 'Invitation revoked', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
+  revokeInvitation: { method: 'delete', path: '/dashboard/v1/team/invitations/{id}', summary: 'Revoke a pending invitation: its code no longer works', data: INVITATION_SCHEMA, message: 'Invitation revoked', errors: ['NOT_FOUND', ...CALLER_ERRORS] },
   acceptInvitation: {
     method: 'post',
     path: '/dashboard/v1/team/invitations/accept',

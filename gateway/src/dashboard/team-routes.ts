@@ -21,7 +21,8 @@ import type { SessionCaller } from './session-auth';
 import { emailOf, beginSession } from './sign-in-routes';
 import type { SignInDeps } from './sign-in-routes';
 import { mailOrRefuse } from './sign-in-codes';
-import { endSessionsOnTeam } from './team-membership';
+import { endSessionsOnTeam } from '../data/end-sessions-on-team';
+import { memberView as memberViewOf } from '../data/member-view';
 import { invitationMail } from './team-mail';
 import { ACCEPT_BODY, INVITE_BODY, ROLE_BODY, SWITCH_BODY, TEAM_ROUTES } from './team-route-docs';
 import type { TeamLimits } from './team-route-docs';
@@ -55,10 +56,7 @@ export function addTeamRoutes(router: Router, deps: TeamRouteDeps): void {
   const parseSwitch = createBodyParser<{ team: string }>(SWITCH_BODY);
   const record = (req: Request, caller: SessionCaller, entry: Omit<NewAuditEntry, 'actor' | 'from' | 'account_id'> & { account_id?: string }): Promise<void> =>
     appendAudit(deps, { account_id: caller.account.id, ...requestSource(req, { type: 'customer', id: caller.person.id, via: 'portal' }), ...entry });
-  const memberView = async (m: Membership) => {
-    const person = await teams.getPerson(m.person_id);
-    return { person_id: m.person_id, email: person?.email ?? null, name: person?.name ?? null, role: m.role, joined_at: m.joined_at, invited_by: m.invited_by };
-  };
+  const memberView = (m: Membership) => memberViewOf(teams, m);
   const refusals = (err: unknown): never => {
     if (err instanceof LastOwnerError) throw lastOwner();
     if (err instanceof TeamLimitError) throw limited(err);

@@ -1,3 +1,4 @@
+import type { Logger } from '@tollgate/envelope';
 import type { Account, AccountStore } from './account-store';
 import { PersonEmailTakenError, adoptedPersonId } from './team-store';
 import type { Membership, TeamStore } from './team-store';
@@ -38,4 +39,27 @@ export async function adoptAllAccounts(accounts: AccountStore, teams: TeamStore,
     cursor = page.next_cursor ?? undefined;
   } while (cursor !== undefined);
   return adopted;
+}
+
+/** A store's record that the walk at start was done: a later start skips it (one read). */
+export interface AdoptionMarker {
+  done(): Promise<boolean>;
+  mark(): Promise<void>;
+}
+
+/**
+ * The walk at a gateway's start: every account not yet a team becomes a team of one, once per store
+ * when it keeps a `marker` (Redis), else at every start (SQLite: a pass over memory). Accounts made
+ * later by an older gateway (a rolling upgrade) are adopted at sign-in. A store that fails midway is
+ * not marked, so the next start walks again; the gateway starts either way, since sign-in adopts too.
+ */
+export async function adoptAtStart(stores: { accountStore: AccountStore; teamStore: TeamStore }, logger: Logger, marker?: AdoptionMarker): Promise<void> {
+  try {
+    if (marker && (await marker.done())) return;
+    const adopted = await adoptAllAccounts(stores.accountStore, stores.teamStore);
+    await marker?.mark();
+    if (adopted) logger.info({ accounts: adopted }, 'accounts made before teams are teams of one now, each owned by the person of its address');
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'accounts made before teams not all adopted at start; tried again at the next start, and each is adopted at its next sign-in');
+  }
 }

@@ -180,7 +180,7 @@ describe('teams through the dashboard API', () => {
     expect(mails[0]![0]).toContain(owner.email);
   });
 
-  it('when the owner removes a developer, then their session ends at once (old cookie and CSRF token), the key they made keeps working for the team, and the audit log names each step with its person', async () => {
+  it('when the owner removes a developer, then their session ends at once (old cookie and CSRF token), the key they made keeps working for the team and is listed as theirs, and the audit log names each step with its person', async () => {
     const dev = await member('developer');
     const made = await dash('post', '/keys', { session: dev, body: { name: 'ci' } });
     expect(made.status).toBe(201);
@@ -195,7 +195,15 @@ describe('teams through the dashboard API', () => {
     expect([after.status, after.body.error.details.reason]).toEqual([401, 'no_session']);
     expect((await dash('post', '/keys', { session: dev, body: { name: 'after' } })).status).toBe(401);
     expect((await request(gw.app).get('/token/v1/prices').set('x-tollgate-key', key)).status).toBe(200);
-    expect((await dash('get', '/keys', { session: owner })).body.data.items.map((k: { name: string }) => k.name)).toContain('ci');
+    gw.clock.advance(1_000);
+    const byKey = await request(gw.app).post('/dashboard/v1/keys').set('x-tollgate-key', key).send({ name: 'scripted' });
+    expect(byKey.status).toBe(201);
+    // Keys are the team's: the list names who made each, the removed developer too; a key made with a key names nobody.
+    const listed = (await dash('get', '/keys', { session: owner })).body.data.items.map((k: { name: string; created_by: unknown }) => [k.name, k.created_by]);
+    expect(listed).toEqual([
+      ['ci', { person_id: devId, email: dev.email }],
+      ['scripted', null],
+    ]);
 
     const audit = await gw.stores.auditLog.list({ accountId: owner.accountId, limit: 50, oldestFirst: true });
     const steps = audit.items.filter((e) => e.action.startsWith('team.')).map((e) => [e.action, e.actor.id]);
@@ -258,4 +266,55 @@ describe('teams through the dashboard API', () => {
     const more = await dash('post', '/team/invitations', { session: owner, body: { email: `p9-${n}@teams.test`, role: 'developer' } });
     expect([more.status, more.body.error.details]).toEqual([409, { reason: 'invitations_limit', max: 3 }]);
   });
+
+  it('when a person deletes themselves, then it is refused while they are the last owner of a team with others; a member leaves every team (keys stay), and a team they are alone in goes with them', async () => {
+    const dev = await member('developer');
+    const made = await dash('post', '/keys', { session: dev, body: { name: 'dev-made' } });
+    await dash('put', '/subscriptions/token', { session: owner, body: { plan: 'free' } });
+    const devId = (await dash('get', '/teams', { session: dev })).body.data.person.id as string;
+    const devOwn = (await dash('get', '/teams', { session: dev })).body.data.teams.find((t: { role: string }) => t.role === 'owner').id as string;
+
+    const refused = await dash('post', '/person/delete', { session: owner, body: {} });
+    expect([refused.status, refused.body.error.details]).toEqual([409, { reason: 'last_owner', teams: [{ id: owner.accountId, name: expect.any(String) }] }]);
+    expect(refused.body.message).toContain('make one of them owner');
+
+    const after = inbox.count(dev.email);
+    expect((await dash('post', '/person/delete', { session: dev, body: {} })).status).toBe(202);
+    const mail = await inbox.next(dev.email, after);
+    expect(mail.subject).toBe('Confirm deleting yourself from Tollgate');
+    const deleted = await dash('post', '/person/delete/confirm', { session: dev, body: { code: signInCode(mail).code } });
+    expect([deleted.status, deleted.body.data]).toEqual([200, { deleted: true, person_id: devId, teams_left: [owner.accountId], teams_deleted: [devOwn] }]);
+    expect(await gw.stores.teamStore.getPerson(devId)).toBeUndefined();
+    expect(await gw.stores.accountStore.getAccount(devOwn)).toBeUndefined();
+    expect((await dash('get', '/keys', { session: dev })).status).toBe(401);
+    expect((await request(gw.app).get('/token/v1/prices').set('x-tollgate-key', made.body.data.key)).status).toBe(200);
+    const members = (await dash('get', '/team/members', { session: owner })).body.data.members.map((m: { email: string }) => m.email);
+    expect(members).toEqual([owner.email]);
+    const audit = await gw.stores.auditLog.list({ accountId: owner.accountId, limit: 50, oldestFirst: true });
+    expect(audit.items.filter((e) => e.action === 'team.member_leave').map((e) => [e.actor.id, e.target, e.details.person_deleted])).toEqual([[devId, devId, true]]);
+
+    // Alone now: the owner goes, and their team with them.
+    const ownerAfter = inbox.count(owner.email);
+    expect((await dash('post', '/person/delete', { session: owner, body: {} })).status).toBe(202);
+    const ownerCode = signInCode(await inbox.next(owner.email, ownerAfter)).code;
+    const gone = await dash('post', '/person/delete/confirm', { session: owner, body: { code: ownerCode } });
+    expect([gone.status, gone.body.data.teams_deleted, gone.body.data.teams_left]).toEqual([200, [owner.accountId], []]);
+    expect((await request(gw.app).get('/token/v1/prices').set('x-tollgate-key', made.body.data.key)).status).toBe(401);
+  });
+
+  it('when an owner exports the team, then the export holds its members with their roles and its pending invitations, never a code', async () => {
+    const dev = await member('developer');
+    const code = await invite(`pending${n}@teams.test`, 'billing');
+    const exported = await dash('get', '/account/export', { session: owner });
+    expect(exported.status).toBe(200);
+    expect(exported.body.data.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+      [owner.email, 'owner'],
+      [dev.email, 'developer'],
+    ]);
+    expect(exported.body.data.invitations.map((i: { email: string; role: string }) => [i.email, i.role])).toEqual([[`pending${n}@teams.test`, 'billing']]);
+    expect(JSON.stringify(exported.body)).not.toContain(code);
+    expect(JSON.stringify(exported.body)).not.toContain(sha256(code));
+    expect((await dash('get', '/account/export', { session: dev })).status).toBe(403);
+  });
 });
+

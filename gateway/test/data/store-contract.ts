@@ -356,6 +356,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
             last_used_at: null,
             rolled_at: null,
             grace_until: null,
+            created_by: null,
           });
           expect(parseApiKey(key)).toMatchObject({ ok: true, accountId: account.id, legacy: false });
           expect(await stores.accountStore.getKey(record.id)).toEqual(record);

@@ -214,6 +214,32 @@ export function describeTeamContract(ctx: TeamContractContext): void {
       expect(await teams().deletePerson(owner.id)).toBeUndefined();
     });
 
+    it('when a member makes a key, then every read names them as its maker, and the key stays, working, after they leave', async () => {
+      const { accountStore, quotaStore } = ctx.stores();
+      const { teamId, owner } = await ownedTeam();
+      const dev = await person('dev');
+      await teams().addMember(teamId, dev.id, 'developer', { invitedBy: owner.id });
+      await accountStore.setSubscription(teamId, 'token', { plan: 'tiny', status: 'active' });
+      const made = (await accountStore.createKey(teamId, { name: 'ci', createdBy: { person_id: dev.id, email: dev.email } }))!;
+      ctx.advance(1_000);
+      const byOperator = (await accountStore.createKey(teamId, { name: 'ops' }))!;
+      const creator = { person_id: dev.id, email: dev.email };
+      expect(made.record.created_by).toEqual(creator);
+      expect(byOperator.record.created_by).toBeNull();
+      expect((await accountStore.getKey(made.record.id))?.created_by).toEqual(creator);
+      expect((await accountStore.listKeys(teamId, { limit: 10 }))?.items.map((k) => k.created_by)).toEqual([creator, null]);
+      expect((await accountStore.findKey(made.key))?.key.created_by).toEqual(creator);
+      const rolled = (await accountStore.rollKey(made.record.id, 0))!;
+      expect(rolled.record.created_by).toEqual(creator);
+      expect((await accountStore.revokeKey(byOperator.record.id))?.created_by).toBeNull();
+
+      await teams().removeMember(teamId, dev.id);
+      expect((await accountStore.getKey(made.record.id))?.created_by).toEqual(creator);
+      const parsed = parseApiKey(rolled.key);
+      if (!parsed.ok) throw new Error('a generated key did not parse');
+      expect((await quotaStore.admit({ accountId: parsed.accountId, keyHash: parsed.hash, api: 'token', apiPlans: plans, nowMs: ctx.now() })).outcome).toBe('admitted');
+    });
+
     describe('the migration: every account becomes a team of one', () => {
       it('when accounts written as before teams are adopted, then each with an address has its person as owner, and keys, calls, quotas, history and paid plans answer as before', async () => {
         const { accountStore, quotaStore, billingStore } = ctx.stores();

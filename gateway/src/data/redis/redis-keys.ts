@@ -70,6 +70,8 @@ export const redisKeys = {
   keyPrefix: (prefix: string): string => `gw:keyprefix:${prefix}`,
   /** String: set once every key made before this index existed is in it. */
   keyPrefixIndexed: (): string => 'gw:keyprefix-indexed',
+  /** String: set once every account made before teams is a team of one (team-adoption.ts). */
+  teamsAdopted: (): string => 'gw:teams-adopted',
   /** Sorted set: key id → its expiry (Unix ms), for every key made with one; durable (the expiry notices read a week of it). */
   keyExpiries: (): string => 'gw:keyexpiry',
   /** String: set once every key made before the expiry index existed is in it. */

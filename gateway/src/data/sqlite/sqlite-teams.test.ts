@@ -43,10 +43,12 @@ describe('teams in the embedded file', () => {
     // What the release before teams left: the same file without the team tables.
     const raw = new Database(file);
     raw.exec('DROP TABLE people; DROP TABLE team_members; DROP TABLE team_invitations;');
+    raw.exec("UPDATE keys SET record = json_remove(record, '$.created_by')");
     raw.close();
 
     const after = open(file);
     expect(await after.stores.accountStore.getAccount(account.id)).toEqual(account);
+    expect(await after.stores.accountStore.getKey(key.record.id)).toEqual({ ...key.record, created_by: null });
     expect(await after.stores.teamStore.listMembers(account.id)).toEqual([]);
     expect(await adoptAllAccounts(after.stores.accountStore, after.stores.teamStore)).toBe(1);
     expect(await after.stores.quotaStore.usage(account.id, 'token', clock.now())).toEqual({ month: 1, day: 0 });
