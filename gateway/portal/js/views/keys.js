@@ -60,7 +60,6 @@ export async function render(main, ctx) {
   }
 
   const act = actThen(problem, () => refresh());
-  let creators = false;
 
   function row(key, now) {
     const state = stateOf(key, now);
@@ -92,7 +91,7 @@ export async function render(main, ctx) {
       el('td', { 'data-label': 'Key' }, el('code', {}, `${key.prefix}…${key.last4}`)),
       el('td', { 'data-label': 'Created' }, dateTime(key.created_at)),
       // Who made it (keys made before teams have no record of it).
-      creators ? el('td', { 'data-label': 'Created by', class: 'creator' }, key.created_by ? key.created_by.email : 'not recorded') : null,
+      el('td', { 'data-label': 'Created by', class: 'creator' }, key.created_by ? key.created_by.email : 'not recorded'),
       el('td', { 'data-label': 'Last used' }, key.last_used_at ? dateTime(key.last_used_at) : 'never'),
       el('td', { 'data-label': 'Expires' }, key.expires_at ? dateTime(key.expires_at) : 'never'),
       el('td', { 'data-label': 'Status', class: 'state' }, state.text),
@@ -103,8 +102,6 @@ export async function render(main, ctx) {
   async function refresh() {
     try {
       const keys = await allKeys();
-      // A gateway that records who made keys says so on every one (null before teams); an older one says nothing.
-      creators = keys.some((k) => 'created_by' in k);
       const now = Date.now();
       fill(list,
         el('h2', { tabindex: '-1' }, 'Your keys'),
@@ -112,7 +109,7 @@ export async function render(main, ctx) {
           ? el('p', { class: 'muted' }, 'No keys yet: create one above.')
           : el('div', { class: 'scroll' }, el('table', { class: 'keys stacked' },
             el('caption', { class: 'visually-hidden' }, 'Your API keys'),
-            el('thead', {}, el('tr', {}, ['Name', 'Key', 'Created', creators ? 'Created by' : null, 'Last used', 'Expires', 'Status', writes ? 'Actions' : null].filter(Boolean).map((h) => el('th', { scope: 'col' }, h)))),
+            el('thead', {}, el('tr', {}, ['Name', 'Key', 'Created', 'Created by', 'Last used', 'Expires', 'Status', writes ? 'Actions' : null].filter(Boolean).map((h) => el('th', { scope: 'col' }, h)))),
             el('tbody', {}, keys.map((k) => row(k, now))),
           )),
       );
