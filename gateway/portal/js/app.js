@@ -110,21 +110,24 @@ function teamSwitcher() {
   const here = list.find((t) => t.current);
   if (!here) return null;
   if (list.length < 2) return el('span', { class: 'team' }, el('span', { class: 'team-label' }, 'Team'), el('strong', { class: 'team-name', title: here.name }, here.name));
-  const select = el('select', { id: 'team-switch', onchange: async () => {
-    select.disabled = true;
+  const select = el('select', { id: 'team-switch' }, list.map((t) => el('option', { value: t.id, selected: t.current }, `${t.name} (${t.role})`)));
+  // A button, not the list's change: moving through the list with the keyboard must not switch at each step.
+  const go = el('button', { type: 'button', class: 'secondary', 'aria-label': 'Switch team', onclick: async () => {
+    if (select.value === here.id) return;
+    go.disabled = true;
     try {
       await switchTeam(select.value);
       await render(body.dataset.page, { focus: false });
       document.getElementById('team-switch')?.focus();
     } catch (err) {
-      select.disabled = false;
+      go.disabled = false;
       select.value = here.id;
       const region = errorRegion();
       main.prepend(region);
       showError(region, err);
     }
-  } }, list.map((t) => el('option', { value: t.id, selected: t.current }, `${t.name} (${t.role})`)));
-  return el('span', { class: 'team' }, el('label', { for: 'team-switch', class: 'team-label' }, 'Team'), select);
+  } }, 'Switch');
+  return el('span', { class: 'team' }, el('label', { for: 'team-switch', class: 'team-label' }, 'Team'), select, go);
 }
 
 function showWho(current) {

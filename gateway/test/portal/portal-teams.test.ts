@@ -166,7 +166,8 @@ describe('teams in the portal, end to end in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'team-phone');
 
-    await page.locator('#team-switch').selectOption({ label: `${PAYER} (owner)` });
+    await page.getByLabel('Team', { exact: true }).selectOption({ label: `${PAYER} (owner)` });
+    await page.getByRole('button', { name: 'Switch team' }).click();
     await shows(page.locator('#members-title'), 'Members (1)');
     await shows(page.locator('#your-role'), 'Your role: owner');
     expect(await page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
