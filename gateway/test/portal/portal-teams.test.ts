@@ -154,7 +154,7 @@ describe('teams in the portal, end to end in Chromium', () => {
     for (const p of [owner, dev, payer]) expect(p.problems).toEqual([]);
   });
 
-  test('when a person in two teams opens the portal at 390 px, then the header switches teams and the Team page invites and revokes without sideways scrolling, the choice opens the next sign-in, and the last owner cannot leave', async () => {
+  test('when a person in two teams opens the portal at 390 px, then the header switches teams and the Team page invites and revokes without sideways scrolling, another address’s invitation is refused, the choice opens the next sign-in, and the last owner cannot leave', async () => {
     const { portal } = billing;
     const { page, problems } = await portal.open('phone');
     await signIn(page, portal.mail, PAYER);
@@ -171,10 +171,17 @@ describe('teams in the portal, end to end in Chromium', () => {
     await shows(page.locator('#members-title'), 'Members (1)');
     await shows(page.locator('#your-role'), 'Your role: owner');
     expect(await page.getByRole('link', { name: 'Billing', exact: true }).isVisible()).toBe(true);
-    await invite(page, 'guest@acme.test', 'developer');
+    const guest = await invite(page, 'guest@acme.test', 'developer');
     await shows(page.locator('#invitations-title'), 'Pending invitations (1)');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
+    // The guest's link opened while signed in as another address: refused in the server's words, naming no address.
+    await page.goto(guest.link);
+    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await shows(page.getByRole('alert'), 'This invitation is for another address: sign in as the address it was sent to, then open the link again.');
+    expect(await page.locator('main').innerText()).not.toContain('guest@acme.test');
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.getByRole('link', { name: 'Team', exact: true }).click();
     await page.getByRole('button', { name: 'Revoke the invitation of guest@acme.test' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke invitation' }).click();
     await shows(page.getByRole('status'), 'The invitation of guest@acme.test is revoked.');
