@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { BILLING_OFF, storeClient } from '../../src/admin/operator-client';
 import { httpClient } from '../../src/admin/http-operator-client';
@@ -27,7 +28,7 @@ describe.each(['store', 'gateway'] as const)('the team commands of the operator 
   let client: OperatorClient;
   beforeEach(async () => {
     gw = await buildGateway({ upstream: upstream.url, env: { TEAM_MAX_MEMBERS: '2' } });
-    server = gw.app.listen(0, '127.0.0.1');
+    server = createServer(gw.app).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     client =
       way === 'store'
