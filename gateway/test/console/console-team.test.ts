@@ -39,7 +39,7 @@ describe('the console’s account page shows the team', () => {
       const page = await context.newPage();
       await page.goto(`/admin/accounts/${teamId}`);
       await page.locator('#members tbody tr').first().waitFor();
-      const rows = await page.locator('#members tbody tr').evaluateAll((trs) => trs.map((tr) => [...(tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('th, td')].map((c) => c.textContent)));
+      const rows = await page.locator('#members tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from((tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('th, td'), (c) => c.textContent)));
       expect(rows.map((cells) => cells.slice(0, 3))).toEqual([
         ['lead@team.example', 'Lea Lead', 'owner'],
         ['payer@team.example', 'Pat Payer', 'billing'],
