@@ -174,6 +174,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       sessionStore: stores.sessionStore,
       accountStore: stores.accountStore,
       actionsFor: createAccountActions({ plans: config.plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }),
+      teamActionsFor: teamActions,
       plans: config.plans,
       billing: consoleBillingView(billing),
       health: createUpstreamHealth({ upstreams: config.upstreams, clock }),

@@ -117,7 +117,7 @@ async function main(): Promise<number> {
       const opened = await openStores(config, clock);
       close = opened.close;
       const { storeClient } = await import('./admin/operator-client.js');
-      return storeClient({ stores: opened.stores, plans: config.plans, clock, source, onAuditFailure, billing: await billingFor(opened.stores) });
+      return storeClient({ stores: opened.stores, plans: config.plans, maxMembers: config.teamMaxMembers, clock, source, onAuditFailure, billing: await billingFor(opened.stores) });
     };
   }
   try {

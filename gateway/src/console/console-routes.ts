@@ -18,6 +18,7 @@ import { routePaths } from '../http/route-openapi';
 import { SHARED_WEB_ASSETS, staticAssets } from '../http/web-assets';
 import type { MailedCodes } from '../http/mailed-codes';
 import { addConsoleAccountRoutes } from './console-account-routes';
+import type { TeamActions } from '../http/team-actions';
 import { addConsoleCodeRoutes } from './console-code-routes';
 import { readOverview } from './console-overview';
 import { CONSOLE_NOT_FOUND, CONSOLE_PAGES, renderConsolePage } from './console-pages';
@@ -38,6 +39,8 @@ export interface ConsoleDeps extends AuditDeps {
   sessionStore: SessionStore;
   accountStore: AccountStore;
   actionsFor: (source: AuditSource) => AccountActions;
+  /** A team's members (the account page shows them with their roles). */
+  teamActionsFor: (source: AuditSource) => TeamActions;
   plans: PlanTable;
   billing: BillingView;
   health: () => Promise<UpstreamHealth[]>;

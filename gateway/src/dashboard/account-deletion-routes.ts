@@ -24,8 +24,10 @@ import type { SessionCaller } from './session-auth';
 import { memberView } from '../data/member-view';
 import { INVITATION_SCHEMA } from './team-route-docs';
 
-const EMPTY_BODY: QuerySchema = { type: 'object', additionalProperties: false, properties: {} };
-const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: CODE_FIELD } };
+/** No body: the session says who. */
+export const EMPTY_BODY: QuerySchema = { type: 'object', additionalProperties: false, properties: {} };
+/** `{code}`: the code a deletion mailed. */
+export const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: CODE_FIELD } };
 
 const EXPORT_SCHEMA = {
   type: 'object',

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { AppError, sendOk } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope';
 import { appendAudit } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';
 import { LastOwnerError } from '../data/team-store';
@@ -11,16 +11,14 @@ import { ACCOUNT_SLOT } from '../http/mailed-codes';
 import { cookieIsSecure } from '../http/session-cookie';
 import { personDeletionCodeMail } from './account-settings-mail';
 import { SETTINGS_ERRORS } from './account-sessions-routes';
-import { eraseTeam } from './account-deletion-routes';
+import { CONFIRM_BODY, EMPTY_BODY, eraseTeam } from './account-deletion-routes';
 import type { AccountDeletionDeps } from './account-deletion-routes';
 import { clearSessionCookie } from './session-auth';
 import type { SessionCaller } from './session-auth';
-import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
+import { CODE_TTL_MS } from './sign-in-codes';
 import { CODE_SENT_SCHEMA, sendAccepted } from './sign-in-routes';
 import { endSessionsOnTeam } from '../data/end-sessions-on-team';
 
-const EMPTY_BODY: QuerySchema = { type: 'object', additionalProperties: false, properties: {} };
-const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: CODE_FIELD } };
 const ids = { type: 'array', items: { type: 'string' } };
 const PERSON_DELETED = {
   type: 'object',

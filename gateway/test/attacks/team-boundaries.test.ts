@@ -24,6 +24,7 @@ describe('the team routes under hostile ids and bodies (property-based)', () => 
       fc.record({ email: fc.oneof(fc.emailAddress(), fc.string()), role: fc.oneof(fc.constantFrom('owner', 'admin', 'billing', 'developer'), fc.string()) }, { requiredKeys: [] }),
       fc.record({ code: fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)) }, { requiredKeys: [] }),
       fc.record({ team: fc.string(), role: fc.string() }, { requiredKeys: [] }),
+      fc.record({ code: fc.oneof(fc.string(), fc.stringMatching(/^\d{6}$/)) }, { requiredKeys: [] }),
     );
     const target = fc.oneof(
       fc.tuple(fc.constant<Method>('put'), id.map((v) => `/team/members/${encodeURIComponent(v)}`)),
@@ -32,6 +33,7 @@ describe('the team routes under hostile ids and bodies (property-based)', () => 
       fc.constant<[Method, string]>(['post', '/team/invitations']),
       fc.constant<[Method, string]>(['post', '/team/invitations/accept']),
       fc.constant<[Method, string]>(['post', '/teams/switch']),
+      fc.constant<[Method, string]>(['post', '/person/delete/confirm']),
     );
     const statuses = new Map<number, number>();
     await fc.assert(
