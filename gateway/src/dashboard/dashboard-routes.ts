@@ -30,6 +30,7 @@ import type { SessionStore } from '../data/session-store';
 import type { TeamStore } from '../data/team-store';
 import { INVITATION_TTL_MS } from '../data/team-store';
 import { addTeamRoutes } from './team-routes';
+import { addTeamAuditRoute } from './team-audit-route';
 import { TEAM_ROUTES } from './team-route-docs';
 import { createSessionAuth } from './session-auth';
 import type { Mailer } from '../mail/mailer';
@@ -141,6 +142,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy, limit });
   addDashboardVerifyRoutes(router, { ...deps, codes, authenticate, changesBy });
   addTeamRoutes(router, { ...deps, signedIn: createSessionAuth(deps), limits: { ...deps.teamLimits, invitationTtlMs: INVITATION_TTL_MS } });
+  addTeamAuditRoute(router, { ...deps, signedIn: createSessionAuth(deps) });
   addAccountSettingsRoutes(router, { ...deps, codes, changesBy, apis: Object.keys(plans), supportEmail: deps.billing.supportEmail });
 
   router.put('/subscriptions/:api', async (req, res) => {

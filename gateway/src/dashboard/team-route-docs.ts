@@ -1,7 +1,7 @@
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { SchemaObject } from 'ajv';
 import { TEAM_ACTIONS, TEAM_ROLES } from '../domain/team-roles';
-import { ACCOUNT_SCHEMA, MEMBER_SCHEMA } from '../http/account-schemas';
+import { ACCOUNT_SCHEMA, AUDIT_ENTRY_SCHEMA, MEMBER_SCHEMA } from '../http/account-schemas';
 import { CALLER_ERRORS } from './dashboard-auth';
 import { EMAIL_FIELD } from './sign-in-routes';
 
@@ -32,6 +32,17 @@ const TEAM_LIST = closed({
 
 /** The team routes, described once (merged into DASHBOARD_ROUTES); every one takes the session cookie only. */
 export const TEAM_ROUTES = {
+  teamAudit: {
+    method: 'get',
+    path: '/dashboard/v1/team/audit',
+    summary: 'The team’s newest 50 audit entries (owner, admin): every change, who made it and from where; the people named, by address',
+    data: closed({
+      entries: { type: 'array', items: AUDIT_ENTRY_SCHEMA },
+      people: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'each person id in the entries (actor or target) and their address now; null: the person is gone' },
+    }),
+    message: 'Audit entries listed',
+    errors: [...CALLER_ERRORS],
+  },
   listTeams: { method: 'get', path: '/dashboard/v1/teams', summary: 'The teams you belong to, with your role in each and which one this session is on', data: TEAM_LIST, message: 'Teams listed', errors: [...CALLER_ERRORS] },
   switchTeam: {
     method: 'post',

@@ -106,6 +106,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, TeamAction>> = {
   'POST /dashboard/v1/team/invitations': 'members.manage',
   'DELETE /dashboard/v1/team/invitations/{id}': 'members.manage',
   'POST /dashboard/v1/team/invitations/accept': 'self',
+  'GET /dashboard/v1/team/audit': 'audit.read',
 };
 
 /** The action of a route as Express names it (`/keys/:id` under `/dashboard/v1`); the owner's alone when unlisted. */

@@ -89,6 +89,7 @@ describe('teams in the portal, end to end in Chromium', () => {
     await shows(dev.page.locator('#role-note'), 'Your role in this team (developer) cannot invite or remove members');
     expect(await dev.page.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);
     expect(await dev.page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+    expect(await dev.page.locator('#audit-title').count()).toBe(0);
     await dev.page.goto('/portal/billing');
     await shows(dev.page.getByRole('alert'), 'Your role in this team (developer) cannot do this; it takes the role owner or billing');
     await dev.page.getByRole('link', { name: 'Subscriptions' }).click();
@@ -130,9 +131,22 @@ describe('teams in the portal, end to end in Chromium', () => {
 
     // A role changed: billing becomes admin.
     await owner.page.getByLabel(`Role of ${PAYER}`, { exact: true }).selectOption('admin');
-    await owner.page.getByRole('button', { name: `Change the role of ${PAYER}` }).click();
+    await owner.page.getByRole('button', { name: `Change role of ${PAYER}` }).click();
     await shows(owner.page.getByRole('status'), `${PAYER} is admin now.`);
     await shows(owner.page.locator(`tr:has-text("${PAYER}") td.member-role`), 'admin');
+
+    // The owner's Team page shows the log too, each change by the address of who made it.
+    const row = (who: string, what: string) => owner.page.locator('#team-audit tr', { has: owner.page.locator('th', { hasText: who }) }).filter({ hasText: what });
+    for (const [who, what] of [
+      [OWNER, `invited ${DEV}`],
+      [OWNER, `invited ${PAYER}`],
+      [DEV, 'joined the team'],
+      [DEV, 'created a key'],
+      [PAYER, 'started paying for token (pro)'],
+      [OWNER, `removed ${DEV}`],
+      [OWNER, `changed the role of ${PAYER}`],
+    ] as const) await row(who, what).first().waitFor();
+    expect(await seriousViolations(owner.page)).toEqual([]);
 
     // The audit log: each step with the person who took it.
     const res = await fetch(`${portal.url}/admin/v1/audit?account_id=${team ?? 'none'}&limit=100`, { headers: { authorization: `Bearer ${portal.adminToken()}` } });

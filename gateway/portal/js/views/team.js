@@ -4,6 +4,7 @@ import { request } from '../api.js';
 import { may, person, role, session, signedIn, teams } from '../session.js';
 import { actThen, requireSession } from './common.js';
 import { acceptForm, takeJoined } from './invitation.js';
+import { auditSection } from './team-audit.js';
 
 export const title = 'Team';
 
@@ -66,7 +67,7 @@ export async function render(main, ctx) {
     if (editable) {
       const select = roleSelect(`role-${m.person_id}`, m.role);
       actions.push(el('label', { for: select.id, class: 'visually-hidden' }, `Role of ${name}`), select,
-        el('button', { type: 'button', class: 'secondary', 'aria-label': `Change the role of ${name}`, onclick: () => act(async () => {
+        el('button', { type: 'button', class: 'secondary', 'aria-label': `Change role of ${name}`, onclick: () => act(async () => {
           if (select.value === m.role) return;
           const changed = await request('PUT', `/dashboard/v1/team/members/${encodeURIComponent(m.person_id)}`, { role: select.value });
           fill(status, `${name} is ${changed.role} now.`);
@@ -111,7 +112,11 @@ export async function render(main, ctx) {
     el('tbody', {}, rows),
   ));
 
+  // The log is the owners' and admins' (audit.read): others are not offered it.
+  const audit = may('audit.read') ? auditSection() : null;
+
   async function refresh() {
+    void audit?.refresh();
     try {
       const [{ members: list }, { invitations }] = await Promise.all([request('GET', '/dashboard/v1/team/members'), request('GET', '/dashboard/v1/team/invitations')]);
       const byId = new Map(list.map((m) => [m.person_id, m.email ?? m.person_id]));
@@ -125,6 +130,7 @@ export async function render(main, ctx) {
   }
 
   main.append(manages ? inviteSection(roleSelect, act, status) : el('p', { class: 'note', id: 'role-note' }, `Your role in this team (${role()}) cannot invite or remove members: an owner or an admin of the team can.`), members, pending, leaveSection(main, ctx, teamName, problem), el('section', { class: 'card', 'aria-labelledby': 'code-title' }, el('h2', { id: 'code-title' }, 'Join another team'), acceptForm(ctx)));
+  if (audit) pending.after(audit.section);
   await refresh();
 }
 
