@@ -31,7 +31,7 @@ export function auditSection() {
   async function refresh() {
     try {
       const { entries, people } = await request('GET', '/dashboard/v1/team/audit');
-      const who = (actor) => (actor.type === 'customer' ? people[actor.id] ?? (actor.id.startsWith('per_') ? 'a former member' : 'a key of the team') : actor.type === 'operator' ? 'an operator' : `Tollgate (${actor.id})`);
+      const who = (actor) => (actor.type === 'customer' ? people[actor.id] ?? (actor.id.startsWith('per_') ? 'a former member' : 'a key of the team') : actor.type === 'operator' ? 'Tollgate staff' : `Tollgate (${actor.id})`);
       const what = (e) => {
         const target = e.target && e.target.startsWith('per_') ? people[e.target] ?? 'a former member' : e.details?.email ?? e.target;
         const plan = e.details?.plan ? ` (${e.details.plan})` : '';
