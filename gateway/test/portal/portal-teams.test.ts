@@ -179,6 +179,14 @@ describe('teams in the portal, end to end in Chromium', () => {
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'team-phone');
+    // Account as an admin: their own sessions; the team's address, export and deletion are an owner's.
+    await page.getByRole('link', { name: PAYER }).click();
+    await shows(page.locator('#role-note'), 'Your role in this team (admin) cannot change the team’s address, export its data or delete it');
+    await page.getByRole('heading', { name: 'Signed-in sessions' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete account…' }).count()).toBe(0);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Team', exact: true }).click();
 
     await page.getByLabel('Team', { exact: true }).selectOption({ label: `${PAYER} (owner)` });
     await page.getByRole('button', { name: 'Switch team' }).click();
