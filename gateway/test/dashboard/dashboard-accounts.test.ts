@@ -342,6 +342,8 @@ describe('the dashboard routes in the API reference', () => {
       'post /dashboard/v1/keys',
       'post /dashboard/v1/keys/{id}/end-grace',
       'post /dashboard/v1/keys/{id}/roll',
+      'post /dashboard/v1/person/delete',
+      'post /dashboard/v1/person/delete/confirm',
       'post /dashboard/v1/sign-in',
       'post /dashboard/v1/sign-in/link',
       'post /dashboard/v1/sign-in/verify',
