@@ -10,6 +10,7 @@ import type { BillingStore } from '../data/billing-store';
 import type { TeamStore } from '../data/team-store';
 import type { Mailer } from '../mail/mailer';
 import { createApplier } from './apply-subscription';
+import { createReceiptCopies } from './receipt-copies';
 import type { PaymentNotice } from '../domain/event-types';
 import { createBillingActions } from './billing-actions';
 import { createPlanPreview } from './billing-preview';
@@ -109,7 +110,8 @@ export function createBilling(deps: BillingDeps): Billing {
   const preview = createPlanPreview({ plans: deps.plans, provider, billingStore, clock: deps.clock, supportEmail: deps.supportEmail });
   const views = createBillingViews({ plans: deps.plans, provider, billingStore, accountStore, logger });
   const reconciler = createReconciler({ provider, billingStore, apply, clock: deps.clock, logger });
-  const intake = createWebhookIntake({ provider, billingStore, apply, clock: deps.clock, logger });
+  const receipts = createReceiptCopies({ provider, billingStore, accountStore, teamStore: deps.teamStore, mailer: deps.mailer, clock: deps.clock, logger });
+  const intake = createWebhookIntake({ provider, billingStore, apply, clock: deps.clock, logger, receipts });
 
   const jobs = deps.loops
     ? [

@@ -6,7 +6,7 @@ import type { Stores } from './stores';
 import type { BackgroundLoops } from './background-loop';
 import { createStoreClient, whenReady } from './redis/redis-client';
 import type { RedisClient } from './redis/redis-client';
-import { indexKeyExpiries, indexKeyPrefixes } from './redis/key-indexes';
+import { indexKeyExpiries, indexKeyPrefixes, indexKeyStarts } from './redis/key-indexes';
 import { redisKeys } from './redis/redis-keys';
 import { adoptAtStart } from './team-adoption';
 import { migrateLegacyKeys } from './redis/legacy-migration';
@@ -135,6 +135,7 @@ async function indexAtStart(redis: RedisClient, logger: Logger): Promise<void> {
   const indexes = [
     { name: 'prefix', build: indexKeyPrefixes, missed: 'searching by prefix may miss them until then' },
     { name: 'expiry', build: indexKeyExpiries, missed: 'their expiry notices may be missed until then' },
+    { name: 'start', build: indexKeyStarts, missed: 'an operator searching by the start a list shows may miss keys stored before issue 40 until then' },
   ];
   for (const { name, build, missed } of indexes) {
     try {

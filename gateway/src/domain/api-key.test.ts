@@ -13,6 +13,7 @@ import {
   newAccountId,
   newKeyId,
   parseApiKey,
+  shownStart,
 } from './api-key';
 
 // Fixed, so a run is repeatable; the properties are meant to hold for every input anyway.
@@ -22,8 +23,11 @@ const ACCOUNT = 'acc_0123456789abcdef01234567';
 /** A random source returning the bytes 0, 1, 2, … (so the key's random part is the alphabet's start). */
 const counting = (size: number): Buffer => Buffer.from(Array.from({ length: size }, (_, i) => i));
 /** Computed independently (Python's zlib.crc32 and hashlib) for this account and `counting`. */
-const KEY = 'tg_0123456789abcdef012345670123456789ABCDEFGHIJKLMNOPQRST4KhC6R';
-const KEY_HASH = '6ef940c111c5580734de6c6ab703932187a4e4892ac663a3e88cf2b4b6694b81';
+const KEY = 'tg_A1234560123456789abcdef01234567789ABCDEFGHIJKLMNOPQRST2twJFB';
+const KEY_HASH = '23d4d666ccd73cf5cd4aa1b39368781beb294ac33b6be998a6625e969ca0b00b';
+/** A key made before issue 40 (the account part first), for the same account and `counting`. */
+const V1_KEY = 'tg_0123456789abcdef012345670123456789ABCDEFGHIJKLMNOPQRST4KhC6R';
+const V1_KEY_HASH = '6ef940c111c5580734de6c6ab703932187a4e4892ac663a3e88cf2b4b6694b81';
 const LEGACY_KEY = `tg_${Buffer.alloc(32, 0xff).toString('base64url')}`;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 // Every character a key header could plausibly hold by mistake.
@@ -37,8 +41,8 @@ describe('api keys', () => {
   describe('generateApiKey', () => {
     it.each([
       ['bytes 0, 1, 2, …', counting, KEY],
-      ['bytes all 0xff (255 mod 62 = 7)', (size: number) => Buffer.alloc(size, 0xff), 'tg_0123456789abcdef012345677777777777777777777777777777771CIg0M'],
-    ])('when the random source gives %s, then the key is tg_, the account hex, 30 base62 characters and the checksum', (_case, random, expected) => {
+      ['bytes all 0xff (255 mod 46 = 25, mod 62 = 7)', (size: number) => Buffer.alloc(size, 0xff), 'tg_Z7777770123456789abcdef01234567777777777777777777777772JEZ0X'],
+    ])('when the random source gives %s, then the key is tg_, 7 random characters, the account hex, 23 random characters and the checksum', (_case, random, expected) => {
       const key = generateApiKey(ACCOUNT, random);
       expect(key).toBe(expected);
       expect(key).toHaveLength(63);
@@ -47,7 +51,7 @@ describe('api keys', () => {
     it('when keys are generated for any account and random bytes, then each parses back to its account, its hash, and not legacy', () => {
       fc.assert(
         fc.property(keys, ({ accountId, key }) => {
-          expect(key).toMatch(/^tg_[0-9a-f]{24}[0-9A-Za-z]{36}$/);
+          expect(key).toMatch(/^tg_[g-zA-Z][0-9A-Za-z]{6}[0-9a-f]{24}[0-9A-Za-z]{29}$/);
           expect(parseApiKey(key)).toEqual({ ok: true, accountId, hash: hashApiKey(key), legacy: false });
         }),
       );
@@ -78,17 +82,24 @@ describe('api keys', () => {
     const flip = (s: string, at: number, to: string): string => s.slice(0, at) + to + s.slice(at + 1);
     it.each<[string, string, object]>([
       ['a key', KEY, { ok: true, accountId: ACCOUNT, hash: KEY_HASH, legacy: false }],
+      ['a key made before issue 40 (account part first)', V1_KEY, { ok: true, accountId: ACCOUNT, hash: V1_KEY_HASH, legacy: false }],
+      ['a typo in the account part of a key made before issue 40', flip(V1_KEY, 5, '3'), { ok: false, reason: 'checksum' }],
+      ['a non-hex letter in the account part of a key made before issue 40', flip(V1_KEY, 5, 'g'), { ok: false, reason: 'malformed' }],
+      ['a key made before issue 40 cut after its account part', V1_KEY.slice(0, 27), { ok: false, reason: 'length' }],
+      ['a hex digit where the first character is, with no account part after it', flip(flip(KEY, 3, 'a'), 4, 'X'), { ok: false, reason: 'malformed' }],
+      ['a hex digit where the first character is, as a typo', flip(KEY, 3, 'a'), { ok: false, reason: 'checksum' }],
       ['a key made before accounts', LEGACY_KEY, { ok: true, accountId: `acc_${hashApiKey(LEGACY_KEY).slice(0, 24)}`, hash: hashApiKey(LEGACY_KEY), legacy: true }],
       ['a typo in the random part', flip(KEY, 40, 'x'), { ok: false, reason: 'checksum' }],
-      ['a typo in the account part', flip(KEY, 5, '3'), { ok: false, reason: 'checksum' }],
+      ['a typo in the account part', flip(KEY, 12, '3'), { ok: false, reason: 'checksum' }],
       ['a typo in the checksum', flip(KEY, 62, 'S'), { ok: false, reason: 'checksum' }],
       ['two adjacent characters swapped', `${KEY.slice(0, 30)}${KEY[31]}${KEY[30]}${KEY.slice(32)}`, { ok: false, reason: 'checksum' }],
-      ['a non-hex letter in the account part', flip(KEY, 5, 'g'), { ok: false, reason: 'malformed' }],
+      ['a non-hex letter in the account part', flip(KEY, 12, 'g'), { ok: false, reason: 'malformed' }],
       ['an upper-case account part', KEY.toUpperCase().replace('TG_', 'tg_'), { ok: false, reason: 'malformed' }],
       ['a character outside base62', flip(KEY, 40, '-'), { ok: false, reason: 'malformed' }],
       ['another prefix', flip(KEY, 0, 's'), { ok: false, reason: 'malformed' }],
       ['the last character cut', KEY.slice(0, -1), { ok: false, reason: 'length' }],
-      ['only the prefix and account', KEY.slice(0, 27), { ok: false, reason: 'length' }],
+      ['only the start and account', KEY.slice(0, 34), { ok: false, reason: 'length' }],
+      ['cut inside its account part', KEY.slice(0, 33), { ok: false, reason: 'malformed' }],
       ['cut to the length of a key made before accounts', KEY.slice(0, 46), { ok: false, reason: 'length' }],
       ['one character too many', `${KEY}0`, { ok: false, reason: 'length' }],
       ['surrounding space', ` ${KEY}`, { ok: false, reason: 'malformed' }],
@@ -135,7 +146,7 @@ describe('api keys', () => {
     it('when a key is cut to any length, then it is refused without the store, as cut short once its account part is whole', () => {
       fc.assert(
         fc.property(keys, fc.nat(62), ({ key }, length) => {
-          expect(parseApiKey(key.slice(0, length))).toEqual({ ok: false, reason: length >= 27 ? 'length' : 'malformed' });
+          expect(parseApiKey(key.slice(0, length))).toEqual({ ok: false, reason: length >= 34 ? 'length' : 'malformed' });
         }),
       );
     });
@@ -192,15 +203,43 @@ describe('api keys', () => {
   });
 
   describe('keyHints', () => {
-    it('when the hints of a key are taken, then the prefix is tg_ and the 6 characters after the account part, and last4 its end', () => {
-      expect(keyHints(KEY)).toEqual({ prefix: 'tg_012345', last4: 'hC6R' });
+    it.each([
+      ['a key', KEY, { prefix: 'tg_A123456', last4: 'wJFB' }],
+      ['a key made before issue 40 (rolled keys get a new secret, so only in tests)', V1_KEY, { prefix: 'tg_0123456', last4: 'hC6R' }],
+    ])('when the hints of %s are taken, then the prefix is the secret’s own first 10 characters and last4 its end', (_case, key, hints) => {
+      expect(keyHints(key)).toEqual(hints);
+      expect(key.startsWith(hints.prefix) && key.endsWith(hints.last4)).toBe(true);
     });
 
-    it('when two keys of one account are made, then each shows a prefix of its own (the account part is not in it)', () => {
+    it('when keys of one account are made, then each shows a start of its own, which the secret starts with', () => {
       const account = newAccountId();
-      const prefixes = new Set(Array.from({ length: 50 }, () => keyHints(generateApiKey(account)).prefix));
+      const keys = Array.from({ length: 50 }, () => generateApiKey(account));
+      const prefixes = new Set(keys.map((key) => keyHints(key).prefix));
       expect(prefixes.size).toBe(50);
-      for (const prefix of prefixes) expect(prefix).toMatch(/^tg_[0-9A-Za-z]{6}$/);
+      for (const key of keys) expect(key.startsWith(keyHints(key).prefix)).toBe(true);
+      for (const prefix of prefixes) expect(prefix).toMatch(/^tg_[g-zA-Z][0-9A-Za-z]{6}$/);
+    });
+  });
+
+  describe('shownStart', () => {
+    it.each([
+      ['a start stored since issue 40', 'tg_A123456', 'tg_A123456'],
+      ['a prefix stored before issue 40 (6 characters from after the account part)', 'tg_QwIJRZ', 'tg_012345'],
+      ['the prefix of a key made before accounts (its start unknown)', 'tg_', 'tg_'],
+      ['nothing', '', ''],
+    ])('when %s is read, then the shown start is %j', (_case, stored, shown) => {
+      expect(shownStart(stored, ACCOUNT)).toBe(shown);
+    });
+
+    it('when a stored prefix of a key made before issue 40 is read, then it is the start of that key’s secret, and reading it again changes nothing', () => {
+      fc.assert(
+        fc.property(keys, fc.stringMatching(/^[0-9A-Za-z]{6}$/), ({ accountId }, random) => {
+          const v1 = `tg_${accountId.slice(4)}`;
+          const shown = shownStart(`tg_${random}`, accountId);
+          expect(v1.startsWith(shown)).toBe(true);
+          expect(shownStart(shown, accountId)).toBe(shown);
+        }),
+      );
     });
   });
 });

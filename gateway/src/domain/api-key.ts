@@ -7,6 +7,10 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ACCOUNT_HEX = 24;
 const RANDOM_CHARS = 30;
 const CHECKSUM_CHARS = 6;
+/** The random characters a key starts with since issue 40, which its shown start holds (as Stripe's and Unkey's). */
+const START_CHARS = 7;
+/** The length of every key made since accounts. */
+export const KEY_LENGTH = 3 + ACCOUNT_HEX + RANDOM_CHARS + CHECKSUM_CHARS;
 // Keys made before accounts: tg_ and 32 random bytes in base64url; their account comes from the hash.
 const LEGACY_KEY_PATTERN = /^tg_[A-Za-z0-9_-]{43}$/;
 
@@ -34,14 +38,19 @@ for (let n = 0; n < 256; n++) {
   CRC_TABLE[n] = c;
 }
 
-// Character classes of a key made since accounts: 1 lower-case hex (the account), 2 base62.
+// Character classes of a key made since accounts: 1 lower-case hex (the account), 2 base62, 4 a
+// base62 character that is no lower-case hex digit (the first random one of a key made since
+// issue 40, which tells its layout apart).
 const HEX = 1;
 const B62 = 2;
+const LEAD = 4;
 const CHAR_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
-  if (BASE62.includes(ch)) CHAR_CLASS[c] = B62 | (/[0-9a-f]/.test(ch) ? HEX : 0);
+  if (BASE62.includes(ch)) CHAR_CLASS[c] = B62 | (/[0-9a-f]/.test(ch) ? HEX : LEAD);
 }
+// The characters a key's first random one is drawn from: base62 without 0-9 and a-f (46).
+const LEAD_CHARS = [...BASE62].filter((ch) => CHAR_CLASS[ch.charCodeAt(0)]! & LEAD).join('');
 
 /** CRC-32 of an ASCII string (each character taken as its byte). */
 function crc32Ascii(text: string, end = text.length): number {
@@ -56,16 +65,32 @@ export function keyChecksum(body: string): string {
 }
 
 /**
- * Whether a string of {@link KEY_LENGTH} characters has the shape of a key made since accounts
- * (`tg_`, 24 lower-case hex, 36 base62), in one pass without a regular expression: it runs on
- * every call.
+ * The two layouts of a key made since accounts, as the class each position must have. Since issue
+ * 40 (`V2`) a key starts with 7 of its random characters (`tg_Qw3xYzA…`), so the start a list shows
+ * is the secret's own and tells keys of one account apart; the account part follows. Before it
+ * (`V1`) the account part came first. Both are 63 characters; the character after `tg_` tells them
+ * apart (a hex digit starts an account part, a V2 key's first character is never one).
  */
-function hasKeyShape(key: string): boolean {
+const V1_ACCOUNT = 3;
+const V2_ACCOUNT = 3 + START_CHARS;
+function layout(accountStart: number, lead: boolean): Uint8Array {
+  const classes = new Uint8Array(KEY_LENGTH).fill(B62);
+  classes.fill(HEX, accountStart, accountStart + ACCOUNT_HEX);
+  if (lead) classes[3] = LEAD;
+  return classes;
+}
+const V1 = layout(V1_ACCOUNT, false);
+const V2 = layout(V2_ACCOUNT, true);
+
+/**
+ * Whether a string of {@link KEY_LENGTH} characters has the shape of `classes` (after `tg_`), in one
+ * pass without a regular expression: it runs on every call.
+ */
+function hasKeyShape(key: string, classes: Uint8Array): boolean {
   if (key.charCodeAt(0) !== 116 || key.charCodeAt(1) !== 103 || key.charCodeAt(2) !== 95) return false;
-  const accountEnd = 3 + ACCOUNT_HEX;
   for (let i = 3; i < KEY_LENGTH; i++) {
     const c = key.charCodeAt(i);
-    if (c >= 128 || (CHAR_CLASS[c]! & (i < accountEnd ? HEX : B62)) === 0) return false;
+    if (c >= 128 || (CHAR_CLASS[c]! & classes[i]!) === 0) return false;
   }
   return true;
 }
@@ -81,15 +106,17 @@ export function newKeyId(accountId: string, random: (size: number) => Buffer = r
 }
 
 /**
- * A new secret for a key of `accountId`: `tg_`, the account's 24 hex digits (so the gateway finds
- * the account's Redis slot without a lookup), 30 random base62 characters and a checksum. Shown
- * once, never stored: only its SHA-256 is.
+ * A new secret for a key of `accountId`: `tg_`, 7 random characters (the first never a hex digit),
+ * the account's 24 hex digits (so the gateway finds the account's Redis slot without a lookup), 23
+ * more random base62 characters and a checksum. Shown once, never stored: only its SHA-256 is.
  */
 export function generateApiKey(accountId: string, random: (size: number) => Buffer = randomBytes): string {
   const bytes = random(RANDOM_CHARS);
-  let body = `tg_${accountId.slice(4)}`;
-  // 30 bytes, each reduced mod 62: a bias of under 2% per character, over 178 bits of secret.
-  for (const byte of bytes) body += BASE62[byte % 62];
+  // Each byte reduced mod 62 (the first mod 46): a bias of under 2% per character, over 176 bits of secret.
+  let body = `tg_${LEAD_CHARS[bytes[0]! % LEAD_CHARS.length]!}`;
+  for (let i = 1; i < START_CHARS; i++) body += BASE62[bytes[i]! % 62];
+  body += accountId.slice(4);
+  for (let i = START_CHARS; i < RANDOM_CHARS; i++) body += BASE62[bytes[i]! % 62];
   return body + keyChecksum(body);
 }
 
@@ -101,19 +128,21 @@ export function hashApiKey(key: string): string {
 /** What a presented key tells before any store is asked. */
 export type ParsedKey = { ok: true; accountId: string; hash: string; legacy: boolean } | { ok: false; reason: 'malformed' | 'checksum' | 'length' };
 
-/** The length of every key made since accounts. */
-export const KEY_LENGTH = 3 + ACCOUNT_HEX + RANDOM_CHARS + CHECKSUM_CHARS;
-// A key made since accounts starts so; an old key does so by chance once in 2^48.
-const NEW_KEY_START = /^tg_[0-9a-f]{24}[0-9A-Za-z]*$/;
+// A key made since accounts starts so (in either layout); an old key does so by chance once in 2^48.
+const NEW_KEY_START = /^tg_(?:[0-9a-f]{24}|[g-zA-Z][0-9A-Za-z]{6}[0-9a-f]{24})[0-9A-Za-z]*$/;
 
 /**
  * Reads a presented key: its account and hash, or why it cannot be a key (wrong shape, or a
  * checksum that does not match: a mistyped or truncated key), so it is refused without a store call.
  */
 export function parseApiKey(presented: string): ParsedKey {
-  if (presented.length === KEY_LENGTH && hasKeyShape(presented)) {
-    if (base62(crc32Ascii(presented, KEY_LENGTH - CHECKSUM_CHARS), CHECKSUM_CHARS) !== presented.slice(-CHECKSUM_CHARS)) return { ok: false, reason: 'checksum' };
-    return { ok: true, accountId: `acc_${presented.slice(3, 3 + ACCOUNT_HEX)}`, hash: hashApiKey(presented), legacy: false };
+  if (presented.length === KEY_LENGTH) {
+    const c = presented.charCodeAt(3);
+    const accountStart = c < 128 && CHAR_CLASS[c]! & LEAD ? V2_ACCOUNT : V1_ACCOUNT;
+    if (hasKeyShape(presented, accountStart === V2_ACCOUNT ? V2 : V1)) {
+      if (base62(crc32Ascii(presented, KEY_LENGTH - CHECKSUM_CHARS), CHECKSUM_CHARS) !== presented.slice(-CHECKSUM_CHARS)) return { ok: false, reason: 'checksum' };
+      return { ok: true, accountId: `acc_${presented.slice(accountStart, accountStart + ACCOUNT_HEX)}`, hash: hashApiKey(presented), legacy: false };
+    }
   }
   // A new key cut short or run on is told as such, even at an old key's length.
   if (NEW_KEY_START.test(presented)) return { ok: false, reason: 'length' };
@@ -139,16 +168,21 @@ export function isAccountId(id: string): boolean {
   return ACCOUNT_ID.test(id);
 }
 
-// Random characters a key's public prefix shows: enough to tell an account's keys apart at a
-// glance, while 24 of the 30 (over 140 bits) stay unseen.
-const PUBLIC_CHARS = 6;
-
 /**
- * What may be shown of a secret after creation: its public prefix, `tg_` and the first
- * {@link PUBLIC_CHARS} random characters (after the account part, which every key of an account
- * shares), and its last four.
+ * What may be shown of a secret after creation: its own start (`tg_` and its first
+ * {@link START_CHARS} random characters: 7 of 30, over 136 bits stay unseen) and its last four.
  */
 export function keyHints(key: string): { prefix: string; last4: string } {
-  const start = 3 + ACCOUNT_HEX;
-  return { prefix: `tg_${key.slice(start, start + PUBLIC_CHARS)}`, last4: key.slice(-4) };
+  return { prefix: key.slice(0, 3 + START_CHARS), last4: key.slice(-4) };
+}
+
+/**
+ * The start a list shows for a stored key, from what was stored: before issue 40 the stored prefix
+ * was `tg_` and 6 random characters from after the account part (9 characters), not the secret's
+ * start; the start of such a key (`tg_` and its account's hex) is told by its account instead. A key
+ * made before accounts stored only `tg_`, its start unknown. One rule on every engine, so no stored
+ * record needs rewriting.
+ */
+export function shownStart(storedPrefix: string, accountId: string): string {
+  return storedPrefix.length === 3 + START_CHARS - 1 ? `tg_${accountId.slice(4, 4 + START_CHARS - 1)}` : storedPrefix;
 }

@@ -12,13 +12,15 @@ jest.setTimeout(300_000);
 
 let target: SeededAccount;
 let longNamed: string;
+let runner: { id: string; secret: string };
 const app = useBrowserGateway({
   prepare: async (file) => {
     const opened = openSqliteStores({ path: file, clock: Date.now });
     try {
       target = await seedAccounts(opened.stores.accountStore, 3, 1);
       // A long name and a second key: what widens the keys table.
-      await opened.stores.accountStore.createKey(target.accountId, { name: 'continuous-integration-runner-eu-west', expiresAtMs: Date.now() + 30 * 86_400_000 });
+      const made = await opened.stores.accountStore.createKey(target.accountId, { name: 'continuous-integration-runner-eu-west', expiresAtMs: Date.now() + 30 * 86_400_000 });
+      runner = { id: made!.record.id, secret: made!.key };
       // An address and a key name of one long word each, as real ones are.
       const long = await opened.stores.accountStore.createAccount({ email: 'procurement.department.invoices@very-long-company-name.example.com' });
       await opened.stores.accountStore.createKey(long.id, { name: 'production_backend_service_reporting_pipeline' });
@@ -34,12 +36,13 @@ beforeAll(async () => {
   // Plans granted by hand: audit entries with details, a comp among the subscriptions.
   const { page, context, csrf } = await signInWithToken(app);
   await page.evaluate(
-    async ([id, token]) => {
+    async ([id, token, keyId]) => {
       const headers = { 'content-type': 'application/json', 'x-csrf-token': token! };
       await fetch(`/admin/console/v1/accounts/${id}/subscriptions/burger`, { method: 'PUT', headers, body: JSON.stringify({ plan: 'starter', comp: true }) });
       await fetch(`/admin/console/v1/accounts/${id}/subscriptions/logs`, { method: 'PUT', headers, body: JSON.stringify({ plan: 'business' }) });
+      await fetch(`/admin/console/v1/keys/${keyId}/revoke`, { method: 'POST', headers });
     },
-    [target.accountId, csrf],
+    [target.accountId, csrf, runner.id],
   );
   for (const path of ['/burger/v1/index', '/burger/v1/countries/ch', '/logs/v1/chains']) await (await fetch(`${app.url}${path}`, { headers: { 'x-tollgate-key': target.secret } })).arrayBuffer();
   signedIn = await context.storageState();
@@ -75,6 +78,16 @@ describe.each(Object.keys(WIDTHS) as WidthName[])('what an operator reads at %s 
     expect(await widerThanViewport(page)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('when a key’s change is in the account’s audit log, then it names the key as the Keys table does, by its secret’s own start and end', async () => {
+    const page = await context.newPage();
+    await page.goto(`/admin/accounts/${target.accountId}`);
+    const shown = (await page.locator(`#keys tr[data-key-id="${runner.id}"] td[data-label="Key"]`).innerText()).trim();
+    expect(shown).toBe(`${runner.secret.slice(0, 10)}…${runner.secret.slice(-4)}`);
+    const on = page.locator('#account-audit tr[data-action="key.revoke"] td[data-label="On"]');
+    expect((await on.innerText()).trim()).toBe(shown);
+    expect(await on.locator('span').getAttribute('title')).toBe(runner.id);
   });
 
   it('when the overview is opened, then its error rate says what it counts, tied to the column', async () => {

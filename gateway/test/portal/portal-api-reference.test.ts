@@ -14,7 +14,7 @@ const portal = usePortal();
 const APIS = ['burger', 'token', 'logs'] as const;
 
 interface Doc {
-  paths: Record<string, { get?: { parameters?: { name: string }[] } }>;
+  paths: Record<string, { get?: { parameters?: { name: string }[]; responses?: Record<string, { content?: Record<string, { schema?: { properties?: { data?: { example?: unknown } } } }> }> } }>;
 }
 
 async function mergedDocument(): Promise<Doc> {
@@ -58,6 +58,7 @@ function typeErrors(source: string): string[] {
 describe('per-API reference pages', () => {
   test('when each API page is opened signed out, then every endpoint of its OpenAPI document is there with its parameters, an example answer, the errors, the quota headers and the plans', async () => {
     const doc = await mergedDocument();
+    const examplesShown: [string, unknown, unknown][] = [];
     const { page, problems } = await portal.open('desktop');
     for (const api of APIS) {
       await openReference(page, api);
@@ -69,8 +70,11 @@ describe('per-API reference pages', () => {
         const section = page.locator('section.endpoint', { has: page.getByRole('heading', { name: `GET ${p}`, exact: true }) });
         const names = (doc.paths[p]?.get?.parameters ?? []).map((param) => param.name);
         expect(await section.locator('.params-table tbody th').allTextContents()).toEqual(names);
-        const example = JSON.parse((await section.locator('pre[aria-label^="Example answer"]').textContent()) ?? '') as { success: boolean; status: string };
+        const example = JSON.parse((await section.locator('pre[aria-label^="Example answer"]').textContent()) ?? '') as { success: boolean; status: string; data: unknown };
         expect(example).toMatchObject({ success: true, status: 'ok' });
+        // A service's real example answer is shown as it is, not a value made from the schema.
+        const documented = doc.paths[p]?.get?.responses?.['200']?.content?.['application/json']?.schema?.properties?.data?.example;
+        if (documented !== undefined) examplesShown.push([p, example.data, documented]);
         expect(await section.getByRole('link', { name: `Try it: GET ${p}` }).count()).toBe(1);
       }
       const errors = (await texts(page, '.errors-table tbody tr')).join('\n');
@@ -83,6 +87,8 @@ describe('per-API reference pages', () => {
       // Signed out: the header offers sign-in and nothing asked for an account.
       await shows(page.locator('#who'), 'Sign in');
     }
+    expect(examplesShown.map(([path]) => path)).toEqual(['/token/v1/price/{token}']);
+    for (const [path, shown, documented] of examplesShown) expect([path, shown]).toEqual([path, documented]);
     expect(problems).toEqual([]);
   });
 

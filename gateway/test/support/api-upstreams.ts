@@ -38,7 +38,7 @@ const ROUTES: Record<string, RouteDoc[]> = {
     { method: 'get', path: '/v1/countries/{country}', summary: 'One country’s history', data, message: 'Country retrieved', errors: ['NOT_FOUND'] },
   ],
   token: [
-    { method: 'get', path: '/v1/price/{token}', summary: 'Current USD price of a token', query: { type: 'object', properties: { search_width: { type: 'string', minLength: 2, pattern: '^\\d+[mhd]$', description: 'how far back a price may be, e.g. 4h' } } }, data: PRICE_DATA, message: 'Price retrieved', errors: ['BAD_REQUEST'] },
+    { method: 'get', path: '/v1/price/{token}', summary: 'Current USD price of a token', query: { type: 'object', properties: { search_width: { type: 'string', minLength: 2, pattern: '^\\d+[mhd]$', description: 'how far back a price may be, e.g. 4h' } } }, data: PRICE_DATA, example: { count: 1, prices: [{ token: 'ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', price_usd: 1.000092066, decimals: 6, chain: 'ethereum' }] }, message: 'Price retrieved', errors: ['BAD_REQUEST'] },
     { method: 'get', path: '/v1/meta', summary: 'What the service covers', data, message: 'Meta retrieved', errors: [] },
   ],
   logs: [

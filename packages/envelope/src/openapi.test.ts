@@ -43,6 +43,15 @@ describe('createOpenApiDocument', () => {
     expect(get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
   });
 
+  it('when a route has an example answer, then its data schema carries it (the reference pages show it); without one, none', () => {
+    const dataOf = (document: ReturnType<typeof createOpenApiDocument>) => {
+      const get = (document.paths['/v1/things'] as Record<string, { responses: Record<string, { content: Record<string, { schema: { properties: { data: unknown } } }> }> }>).get!;
+      return get.responses['200']!.content['application/json']!.schema.properties.data;
+    };
+    expect(dataOf(createOpenApiDocument({ title: 'T', version: '1' }, [{ ...route, example: { count: 7 } }]))).toEqual({ ...route.data, example: { count: 7 } });
+    expect(dataOf(doc)).toEqual(route.data);
+  });
+
   it('when two codes share a status, then they share one response', () => {
     const responses = op.responses as Record<string, { description: string }>;
     expect(Object.keys(responses).sort()).toEqual(['200', '400', '429']);

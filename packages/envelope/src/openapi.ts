@@ -55,7 +55,7 @@ export function createOpenApiDocument(info: OpenApiInfo, routes: readonly RouteD
       responses: {
         [String(route.successStatus ?? 200)]: {
           description: route.message,
-          content: { 'application/json': { schema: okEnvelopeSchema(route.data, route.message) } },
+          content: { 'application/json': { schema: okEnvelopeSchema(route.example === undefined ? route.data : { ...route.data, example: route.example }, route.message) } },
         },
         ...errorResponses(route.errors),
       },

@@ -17,6 +17,11 @@ export interface RouteDoc {
   body?: SchemaObject;
   /** JSON Schema of the success envelope's `data`. */
   data: SchemaObject;
+  /**
+   * A real answer's `data`, as the reference pages show it (a person reads `"USDC"` and `0.9998`,
+   * not `"string"` and `0`); each service's tests check it against `data`.
+   */
+  example?: unknown;
   /** The success envelope's `message`. */
   message: string;
   /** Success status; 200 unless said. */
@@ -32,7 +37,7 @@ export const META_SCHEMA: SchemaObject = {
   additionalProperties: false,
   properties: {
     timestamp: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC time of the answer' },
-    request_id: { type: 'string', description: 'The request id, the same end to end (x-request-id)' },
+    request_id: { type: 'string', description: 'The request id, the same end to end (x-request-id)', example: '5f0c2d4e-8a1b-4c3d-9e2f-1a2b3c4d5e6f' },
   },
 };
 

@@ -8,44 +8,65 @@ import { readFileSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 
-/**
- * A loopback port that was free a moment ago, for a child process to listen on; given a `port`,
- * that one if it is free (rejects with EADDRINUSE if not).
- */
-export function freePort(port = 0): Promise<number> {
+/** Whether `port` can be listened on at 127.0.0.1 now: bind, close. */
+function tryPort(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
 }
 
-/**
- * `count` loopback ports free a moment ago and distinct: each is held until all are found, since
- * ports asked for one after another may be the same one (a port let go is free to hand out again).
- */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
+// A port handed to a child process is free from its pick until the child binds it, a second or two
+// later. Picked by the kernel (port 0) it comes from the ephemeral range, where every other test's
+// listen(0) and every outgoing connection also draw theirs: one took the port meanwhile (the token
+// service's process test once fetched from another test's server, ECONNRESET). So these come from
+// below that range, where neither draws, each Jest worker from a block of its own; a Redis Cluster
+// node's bus port (+10000) stays below it too.
+const POOL_LOW = 12_000;
+const POOL_SIZE = 10_000;
+const BLOCK = 1_000;
+function ephemeralLow(): number {
   try {
-    return await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<number>((resolve, reject) => {
-            server.once('error', reject);
-            server.listen(0, '127.0.0.1', () => {
-              const address = server.address();
-              resolve(typeof address === 'object' && address ? address.port : 0);
-            });
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(servers.map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))));
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
   }
+}
+const poolFits = POOL_LOW + POOL_SIZE + 10_000 <= ephemeralLow();
+const block = POOL_LOW + ((Number(process.env.JEST_WORKER_ID ?? process.pid) % (POOL_SIZE / BLOCK)) * BLOCK);
+let next = Math.floor(Math.random() * BLOCK);
+
+/**
+ * A loopback port that was free a moment ago, for a child process to listen on, from below the
+ * ephemeral range (see above); given a `port`, that one if it is free (rejects with EADDRINUSE if
+ * not). Where that range starts too low for the pool, the kernel's pick.
+ */
+export async function freePort(port = 0): Promise<number> {
+  if (port !== 0 || !poolFits) return tryPort(port);
+  for (let attempt = 0; attempt < BLOCK; attempt++) {
+    const candidate = block + (next++ % BLOCK);
+    const free = await tryPort(candidate).then(
+      () => true,
+      () => false,
+    );
+    if (free) return candidate;
+  }
+  return tryPort(0);
+}
+
+/** `count` loopback ports free a moment ago and distinct, as {@link freePort} picks them (each the next of its block). */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports: number[] = [];
+  while (ports.length < count) {
+    const port = await freePort();
+    if (!ports.includes(port)) ports.push(port);
+  }
+  return ports;
 }
 
 /** Options of {@link waitForOk}. */

@@ -1,4 +1,4 @@
-import { accountOfKeyId, generateApiKey, newAccountId } from '../../domain/api-key';
+import { accountOfKeyId, generateApiKey, newAccountId, shownStart } from '../../domain/api-key';
 import type { SecretEntry } from '../../domain/admission';
 import { isIndexedPrefix } from '../account-store';
 import type { Account, ApiKey, Page } from '../account-store';
@@ -98,6 +98,8 @@ export function memoryParts(options: MemoryAccountsOptions): MemoryParts {
   const prefixes = new Map<string, Set<string>>();
   const accountKeys = new Map<string, Set<string>>();
   for (const { record } of state.keys.values()) {
+    // A key stored before issue 40 shows its secret's own start from now on (see shownStart).
+    record.prefix = shownStart(record.prefix, record.account_id);
     indexPrefix(prefixes, record.prefix, record.id, true);
     indexAccountKey(accountKeys, record.account_id, record.id);
   }

@@ -1,3 +1,4 @@
+import { accountOfKeyId, shownStart } from '../../domain/api-key';
 import { isIndexedPrefix } from '../account-store';
 import type { RedisClient } from './redis-client';
 import { redisKeys } from './redis-keys';
@@ -53,5 +54,18 @@ export const indexKeyExpiries = (redis: RedisClient): Promise<number> =>
   indexOnce(redis, redisKeys.keyExpiryIndexed(), 'expires_ms', async (keyId, expiresMs) => {
     if (expiresMs === '0') return false;
     await redis.zadd(redisKeys.keyExpiries(), expiresMs, keyId);
+    return true;
+  });
+
+/**
+ * A key stored before issue 40 shows its secret's own start (`tg_` and its account's hex), not the
+ * prefix it stored (see shownStart): it is put under that start too, so an operator finds it by
+ * what the lists show. Records are not rewritten: the rule that reads them is the same everywhere.
+ */
+export const indexKeyStarts = (redis: RedisClient): Promise<number> =>
+  indexOnce(redis, redisKeys.keyStartIndexed(), 'prefix', async (keyId, prefix) => {
+    const start = shownStart(prefix, accountOfKeyId(keyId) ?? '');
+    if (start === prefix || !isIndexedPrefix(start)) return false;
+    await redis.sadd(redisKeys.keyPrefix(start), keyId);
     return true;
   });

@@ -1,3 +1,4 @@
+import { shownStart } from '../../domain/api-key';
 import { LAPSE_REASONS } from '../../domain/admission';
 import type { LapseReason, SecretEntry, Subscription } from '../../domain/admission';
 import type { Account, ApiKey } from '../account-store';
@@ -79,7 +80,7 @@ export function decodeKey(id: string, accountId: string, fields: Record<string, 
     account_id: accountId,
     name: fields.name ?? '',
     created_at: fields.created_at ?? '',
-    prefix: fields.prefix ?? '',
+    prefix: shownStart(fields.prefix ?? '', accountId),
     last4: fields.last4 ?? '',
     expires_at: fields.expires_at || null,
     revoked_at: fields.revoked_at || null,

@@ -1,4 +1,4 @@
-import { accountOfKeyId, hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
+import { accountOfKeyId, hashApiKey, keyHints, newKeyId, parseApiKey, shownStart } from '../../domain/api-key';
 import { KeyLimitError, KeyRevokedError, isIndexedPrefix, newKeyRecord } from '../account-store';
 import type { Account, AccountStore, ApiKey, Page } from '../account-store';
 import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
@@ -189,7 +189,8 @@ function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
           // Other gateways drop what they remembered of the old secret for failing open.
           await redis.publish(redisKeys.revocations(), keyId);
           const oldPrefix = before[4];
-          if (oldPrefix && oldPrefix !== hints.prefix) await redis.srem(redisKeys.keyPrefix(oldPrefix), keyId);
+          // A key stored before issue 40 was also indexed under its shown start (key-indexes.ts).
+          if (oldPrefix) for (const indexed of new Set([oldPrefix, shownStart(oldPrefix, accountId)])) if (indexed !== hints.prefix) await redis.srem(redisKeys.keyPrefix(indexed), keyId);
           const record = await readKey(keyId);
           return record && { key, record };
         },

@@ -1,3 +1,4 @@
+import { shownStart } from '../../domain/api-key';
 import type { AccountStore } from '../account-store';
 import { historyDaysKept } from '../retention';
 import { releaseEmail } from './account-context';
@@ -18,8 +19,9 @@ const CUSTOMER_FIELD = 'customer:';
  */
 export function redisDeleteAccount(parts: AccountParts): AccountStore['deleteAccount'] {
   const { redis, ctx, readAccount, scripts } = parts;
-  const unindex = async (keys: { id: string; prefix: string }[]): Promise<void> => {
-    for (const { id, prefix } of keys) if (prefix) await redis.srem(redisKeys.keyPrefix(prefix), id);
+  const unindex = async (accountId: string, keys: { id: string; prefix: string }[]): Promise<void> => {
+    // A key stored before issue 40 is also indexed under its shown start (key-indexes.ts).
+    for (const { id, prefix } of keys) for (const indexed of new Set([prefix, shownStart(prefix, accountId)])) if (indexed) await redis.srem(redisKeys.keyPrefix(indexed), id);
     if (keys.length) await redis.zrem(redisKeys.keyExpiries(), ...keys.map((k) => k.id));
   };
   return (accountId) =>
@@ -32,14 +34,14 @@ export function redisDeleteAccount(parts: AccountParts): AccountStore['deleteAcc
       const customers = Object.entries(billing).flatMap(([field, value]) => (field.startsWith(CUSTOMER_FIELD) ? [value] : []));
       if (account.email) await releaseEmail(redis, account.email, accountId);
       await redis.zrem(redisKeys.accountIndex(), indexMember(Date.parse(account.created_at), accountId));
-      await unindex(keyIds.map((id, i) => ({ id, prefix: prefixes[i] ?? '' })));
+      await unindex(accountId, keyIds.map((id, i) => ({ id, prefix: prefixes[i] ?? '' })));
       for (const customerId of customers) await redis.del(redisKeys.billingCustomer(customerId));
       await redis.zrem(redisKeys.billingIndex(), accountId);
       const slot = [redisKeys.account(accountId), redisKeys.keys(accountId), redisKeys.legacy.secrets(accountId), redisKeys.billing(accountId), ...historyDaysKept(ctx.clock()).map((day) => redisKeys.history(accountId, day))];
       const erased = await scripts.tollgateDeleteAccount(slot.length, ...slot, redisKeys.key(accountId, ''));
       const erasedKeys: { id: string; prefix: string }[] = [];
       for (let i = 0; i < erased.length; i += 2) erasedKeys.push({ id: erased[i]!, prefix: erased[i + 1]! });
-      await unindex(erasedKeys.filter((k) => !keyIds.includes(k.id)));
+      await unindex(accountId, erasedKeys.filter((k) => !keyIds.includes(k.id)));
       for (const id of [...new Set([...keyIds, ...erasedKeys.map((k) => k.id)]), accountId]) await redis.publish(redisKeys.revocations(), id);
       return account;
     });

@@ -72,6 +72,8 @@ export const redisKeys = {
   keyPrefixIndexed: (): string => 'gw:keyprefix-indexed',
   /** String: set once every account made before teams is a team of one (team-adoption.ts). */
   teamsAdopted: (): string => 'gw:teams-adopted',
+  /** Set once every key stored before issue 40 is indexed under its shown start (key-indexes.ts). */
+  keyStartIndexed: (): string => 'gw:keystart-indexed',
   /** Sorted set: key id → its expiry (Unix ms), for every key made with one; durable (the expiry notices read a week of it). */
   keyExpiries: (): string => 'gw:keyexpiry',
   /** String: set once every key made before the expiry index existed is in it. */

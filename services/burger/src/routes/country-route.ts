@@ -6,6 +6,7 @@ import { countryView } from '../domain/views';
 import { assertKnownBase, requireBase } from './require-base';
 import { BASE_CURRENCY_SCHEMA, BASE_PARAMETER, COUNTRY_RECORD_SCHEMA, HISTORY_ENTRY_SCHEMA, SOURCE_SCHEMA } from './schemas';
 import { sendSerialized } from './send-serialized';
+import { COUNTRY_EXAMPLE } from './route-examples';
 
 const query: QuerySchema = {
   type: 'object',
@@ -30,6 +31,7 @@ export const COUNTRY_ROUTE: RouteDoc = {
   summary: "One country's history",
   description: 'Every release since 2000 for one country, ascending, valued against the base; `latest` is its most recent release.',
   query,
+  example: COUNTRY_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,

@@ -6,6 +6,7 @@ import { extremesView } from '../domain/views';
 import { requireBase } from './require-base';
 import { BASE_CURRENCY_SCHEMA, BASE_PARAMETER, COUNTRY_RECORD_SCHEMA, RELEASE_DATE_SCHEMA, SOURCE_SCHEMA } from './schemas';
 import { sendSerialized } from './send-serialized';
+import { EXTREMES_EXAMPLE } from './route-examples';
 
 /** The most entries per side `limit` allows (spec). */
 export const MAX_LIMIT = 25;
@@ -27,6 +28,7 @@ export const EXTREMES_ROUTE: RouteDoc = {
   path: '/v1/extremes',
   summary: 'Most over- and under-valued currencies of the latest release',
   query,
+  example: EXTREMES_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,

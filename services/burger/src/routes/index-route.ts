@@ -8,6 +8,7 @@ import { indexView } from '../domain/views';
 import { requireBase } from './require-base';
 import { BASE_CURRENCY_SCHEMA, BASE_PARAMETER, COUNTRY_RECORD_SCHEMA, RELEASE_DATE_SCHEMA, SOURCE_SCHEMA } from './schemas';
 import { sendSerialized } from './send-serialized';
+import { INDEX_EXAMPLE } from './route-examples';
 
 const query: QuerySchema = {
   type: 'object',
@@ -26,6 +27,7 @@ export const INDEX_ROUTE: RouteDoc = {
   summary: 'Latest release for every country',
   description: 'Every country of the latest release valued against the base, sorted (default: raw valuation, highest first).',
   query,
+  example: INDEX_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,

@@ -4,6 +4,7 @@ import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import type { DatasetStore } from '../data/dataset-store';
 import { PUBLISHED_BASES } from '../domain/big-mac-row';
 import { RELEASE_DATE_SCHEMA, SOURCE_SCHEMA } from './schemas';
+import { META_EXAMPLE } from './route-examples';
 
 /** Service slug, as `meta.service` reports it. */
 export const SERVICE = 'burger';
@@ -22,6 +23,7 @@ export const META_ROUTE: RouteDoc = {
   path: '/v1/meta',
   summary: 'What this API serves and how fresh its copy is',
   query,
+  example: META_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,

@@ -1,5 +1,6 @@
 import type { RouteDoc } from '@tollgate/envelope';
 import { hexString, integer, LOGS_ROUTE, TRANSFERS_ROUTE } from './page-route-docs.js';
+import { CHAINS_EXAMPLE, META_EXAMPLE } from './route-examples.js';
 
 /** `GET /v1/chains`. */
 export const CHAINS_ROUTE: RouteDoc = {
@@ -8,6 +9,7 @@ export const CHAINS_ROUTE: RouteDoc = {
   summary: 'Chains served, and whether the caller’s plan includes each',
   description: 'On the playground (a key without a logs plan, a few calls a day) `plan` is null and `access` is `playground`: the chains included are the cheapest plan’s.',
   query: { type: 'object', properties: {} },
+  example: CHAINS_EXAMPLE,
   data: {
     type: 'object',
     required: ['plan', 'access', 'chains'],
@@ -42,6 +44,7 @@ export const META_ROUTE: RouteDoc = {
   path: '/v1/meta',
   summary: 'Limits, plan features and known events',
   query: { type: 'object', properties: {} },
+  example: META_EXAMPLE,
   data: {
     type: 'object',
     required: ['service', 'max_block_range', 'default_limit', 'max_limit', 'cache_ttl_ms', 'plans', 'events'],

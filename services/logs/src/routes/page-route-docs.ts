@@ -1,5 +1,6 @@
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import { CHAINS } from '../domain/chains.js';
+import { LOGS_EXAMPLE, TRANSFERS_EXAMPLE } from './route-examples.js';
 
 /** A JSON Schema object, as the route docs write them. */
 export type SchemaObject = Record<string, unknown>;
@@ -131,6 +132,7 @@ export const LOGS_ROUTE: RouteDoc = {
   path: '/v1/logs',
   summary: 'Event logs by address, topics or event, and block range, each decoded',
   query: LOGS_QUERY,
+  example: LOGS_EXAMPLE,
   data: page('logs', logRecord),
   message: 'Logs retrieved successfully',
   errors: ['BAD_REQUEST', 'FORBIDDEN', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT'],
@@ -142,6 +144,7 @@ export const TRANSFERS_ROUTE: RouteDoc = {
   path: '/v1/transfers',
   summary: 'ERC-20 Transfer events decoded into from, to and value',
   query: TRANSFERS_QUERY,
+  example: TRANSFERS_EXAMPLE,
   data: page('transfers', transferRecord),
   message: 'Transfers retrieved successfully',
   errors: ['BAD_REQUEST', 'FORBIDDEN', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT'],

@@ -11,6 +11,7 @@ import { assertNotFuture, resolveTokens } from './resolve-tokens';
 import type { RouteDeps } from './route-deps';
 import { UPSTREAM_ERRORS } from './route-deps';
 import { MIN_CONFIDENCE_PARAM, OUTCOME_FIELDS, SCHEMA, TOKEN_FIELDS, TOKENS_PARAM, UNIX_SECONDS_PARAM } from './schemas';
+import { CHANGE_EXAMPLE } from './route-examples';
 
 const POINT_SCHEMA = {
   type: 'object',
@@ -41,6 +42,7 @@ export const changeRoute: RouteDoc = {
       min_confidence: MIN_CONFIDENCE_PARAM,
     },
   },
+  example: CHANGE_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,

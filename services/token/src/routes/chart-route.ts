@@ -11,6 +11,7 @@ import { assertNotFuture, resolveTokens } from './resolve-tokens';
 import type { RouteDeps } from './route-deps';
 import { UPSTREAM_ERRORS } from './route-deps';
 import { MIN_CONFIDENCE_PARAM, OUTCOME_FIELDS, SCHEMA, TOKEN_FIELDS, TOKENS_PARAM, UNIX_SECONDS_PARAM } from './schemas';
+import { CHART_EXAMPLE } from './route-examples';
 
 /** The period parameter, shared with `/v1/change`. */
 export const PERIOD_PARAM = {
@@ -40,6 +41,7 @@ export const chartRoute: RouteDoc = {
       min_confidence: MIN_CONFIDENCE_PARAM,
     },
   },
+  example: CHART_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,

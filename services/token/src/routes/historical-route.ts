@@ -8,6 +8,7 @@ import { assertNotFuture, resolveTokens } from './resolve-tokens';
 import type { RouteDeps } from './route-deps';
 import { UPSTREAM_ERRORS } from './route-deps';
 import { MIN_CONFIDENCE_PARAM, OUTCOME_FIELDS, PRICE_RECORD_SCHEMA, SCHEMA, TOKENS_PARAM, UNIX_SECONDS_PARAM } from './schemas';
+import { HISTORICAL_EXAMPLE } from './route-examples';
 
 /** `GET /v1/historical`: prices at a past moment. */
 export const historicalRoute: RouteDoc = {
@@ -25,6 +26,7 @@ export const historicalRoute: RouteDoc = {
       min_confidence: MIN_CONFIDENCE_PARAM,
     },
   },
+  example: HISTORICAL_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,

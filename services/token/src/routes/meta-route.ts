@@ -7,6 +7,7 @@ import { COINGECKO_PREFIX } from '../domain/token-id';
 import { SUBSCRIPTION_HEADER } from '@tollgate/envelope';
 import type { RouteDeps } from './route-deps';
 import { SCHEMA } from './schemas';
+import { META_EXAMPLE } from './route-examples';
 
 /** `GET /v1/meta`: what the service accepts. */
 export const metaRoute: RouteDoc = {
@@ -14,6 +15,7 @@ export const metaRoute: RouteDoc = {
   path: '/v1/meta',
   summary: 'Supported chains, batch limits and chart cap',
   query: { type: 'object', additionalProperties: false, properties: {} },
+  example: META_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,

@@ -8,6 +8,7 @@ import { resolveTokens } from './resolve-tokens';
 import type { RouteDeps } from './route-deps';
 import { UPSTREAM_ERRORS } from './route-deps';
 import { MIN_CONFIDENCE_PARAM, OUTCOME_FIELDS, PRICE_RECORD_SCHEMA, TOKENS_PARAM } from './schemas';
+import { PRICE_EXAMPLE } from './route-examples';
 
 /** `GET /v1/price`: current prices, batched. */
 export const priceRoute: RouteDoc = {
@@ -21,6 +22,7 @@ export const priceRoute: RouteDoc = {
     additionalProperties: false,
     properties: { tokens: TOKENS_PARAM, min_confidence: MIN_CONFIDENCE_PARAM },
   },
+  example: PRICE_EXAMPLE,
   data: {
     type: 'object',
     additionalProperties: false,
