@@ -44,6 +44,7 @@ import { operatorRouteDocs } from './gateway-route-docs';
 import { consoleBillingView } from './billing/console-billing-view';
 import { createUpstreamHealth } from './data/upstream-health';
 import { createAccountActions } from './http/account-actions';
+import { createTeamActions } from './http/team-actions';
 import { createEvents } from './events/create-events';
 import type { Events } from './events/create-events';
 import type { BackgroundLoops } from './data/background-loop';
@@ -194,7 +195,8 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
   app.use(billing.webhookRoute);
   app.use(['/admin/billing', '/admin/v1/billing'], noStore);
   app.use(billing.adminRoutes(createAdminAuth(adminCheck)));
-  app.use('/admin/v1', noStore, createAdminRoutes({ adminCheck, plans, catalogue: () => catalogue.current(), reloadCatalogue: deps.reloadCatalogue, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }));
+  const teamActions = createTeamActions({ accountStore: stores.accountStore, teamStore: stores.teamStore, sessionStore: stores.sessionStore, maxMembers: config.teamMaxMembers, ...audit });
+  app.use('/admin/v1', noStore, createAdminRoutes({ adminCheck, plans, catalogue: () => catalogue.current(), reloadCatalogue: deps.reloadCatalogue, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, teamActions, ...audit }));
   app.use(
     createConsoleRoutes({
       adminCheck,
@@ -202,6 +204,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       sessionStore: stores.sessionStore,
       accountStore: stores.accountStore,
       actionsFor: createAccountActions({ plans, accountStore: stores.accountStore, quotaStore: stores.quotaStore, clock, ...audit }),
+      teamActionsFor: teamActions,
       plans,
       catalogue: () => catalogue.current(),
       billing: consoleBillingView(billing),
@@ -223,8 +226,10 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       keyHeader: config.keyHeader,
       accountStore: stores.accountStore,
       quotaStore: stores.quotaStore,
+      teamStore: stores.teamStore,
       clock,
       signupsPerHour: config.signupsPerHour,
+      teamLimits: { maxMembers: config.teamMaxMembers, maxPendingInvitations: config.teamMaxPendingInvites },
       keysCreatedPerDay: config.keysCreatedPerDay,
       keysRevokedPerDay: config.keysRevokedPerDay,
       readUsage: (record, nowMs) => readUsage(record, plans, stores.quotaStore, nowMs),
@@ -240,7 +245,7 @@ function buildApp(deps: Composed, handlers: Map<string, ApiHandler>, failOpenCac
       ...audit,
     }),
   );
-  const callers = { accountStore: stores.accountStore, sessionStore: stores.sessionStore, keyHeader: config.keyHeader, clock };
+  const callers = { accountStore: stores.accountStore, sessionStore: stores.sessionStore, teamStore: stores.teamStore, keyHeader: config.keyHeader, clock };
   const authenticate = createDashboardAuth(callers);
   app.use('/dashboard/v1', noStore, billing.routes(authenticate, createPersonAuth(callers, 'start a checkout, change, cancel or keep a paid plan, or open the billing portal')));
   app.use('/dashboard/v1', noStore, events.routes(authenticate, customerSource));
@@ -276,6 +281,7 @@ export function createBillingFor(deps: Pick<AppDeps, 'config' | 'stores' | 'cloc
     plans: deps.catalogue.plans,
     billingStore: auditedBillingStore(stores.billingStore, stores.accountStore, auditDeps(deps), BILLING_SOURCE),
     accountStore: auditedAccountStore(stores.accountStore, auditDeps(deps), BILLING_SOURCE),
+    teamStore: stores.teamStore,
     mailer,
     clock: deps.clock,
     logger: deps.logger,

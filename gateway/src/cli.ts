@@ -82,7 +82,7 @@ async function main(): Promise<number> {
     const logger = createLogger({ service: 'gateway-cli', level: 'error' });
     const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger, config.mailFrom);
     mailers.push(mailer);
-    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.catalogue.apis, billingStore: stores.billingStore, accountStore: auditedAccountStore(stores.accountStore, { auditLog: stores.auditLog, onAuditFailure }, BILLING_BY_CLI), mailer, clock, logger });
+    const billing = createBilling({ config: config.billing, supportEmail: config.supportEmail, plans: config.catalogue.apis, billingStore: stores.billingStore, accountStore: auditedAccountStore(stores.accountStore, { auditLog: stores.auditLog, onAuditFailure }, BILLING_BY_CLI), teamStore: stores.teamStore, mailer, clock, logger });
     return billing.enabled ? createBillingCommands(billing) : BILLING_OFF;
   };
   // The provider's catalogue alone: an in-memory store stands in, whatever the gateway's is.
@@ -126,7 +126,7 @@ async function main(): Promise<number> {
       const opened = await openStores(config, clock);
       close = opened.close;
       const { storeClient } = await import('./admin/operator-client.js');
-      return storeClient({ stores: opened.stores, plans: config.catalogue.apis, clock, source, onAuditFailure, billing: await billingFor(opened.stores) });
+      return storeClient({ stores: opened.stores, plans: config.catalogue.apis, maxMembers: config.teamMaxMembers, clock, source, onAuditFailure, billing: await billingFor(opened.stores) });
     };
   }
   try {

@@ -70,6 +70,9 @@ export interface GatewayConfig {
   signupsPerHour: number;
   /** Keys an account may create (`KEYS_CREATED_PER_DAY`) and revoke (`KEYS_REVOKED_PER_DAY`) itself in one UTC day. */
   keysCreatedPerDay: number;
+  /** Members a team may hold (`TEAM_MAX_MEMBERS`) and pending invitations (`TEAM_MAX_PENDING_INVITES`); docs/teams.md. */
+  teamMaxMembers: number;
+  teamMaxPendingInvites: number;
   keysRevokedPerDay: number;
   /** Browser origins allowed to call the data APIs (`*` for any); empty for none. */
   corsOrigins: string[];
@@ -191,6 +194,8 @@ interface Env {
   UPSTREAM_MAX_SOCKETS: number;
   SIGNUPS_PER_HOUR: number;
   KEYS_CREATED_PER_DAY: number;
+  TEAM_MAX_MEMBERS: number;
+  TEAM_MAX_PENDING_INVITES: number;
   KEYS_REVOKED_PER_DAY: number;
   CORS_ORIGINS?: string;
   METRICS_PORT?: number;
@@ -428,6 +433,8 @@ export const ENV_SCHEMA: QuerySchema = {
     UPSTREAM_MAX_SOCKETS: { type: 'integer', minimum: 1, maximum: 10000, default: 256 },
     SIGNUPS_PER_HOUR: { type: 'integer', minimum: 1, maximum: 100000, default: 5 },
     KEYS_CREATED_PER_DAY: { type: 'integer', minimum: 1, maximum: 100000, default: 100 },
+    TEAM_MAX_MEMBERS: { type: 'integer', minimum: 1, maximum: 10000, default: 25 },
+    TEAM_MAX_PENDING_INVITES: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
     KEYS_REVOKED_PER_DAY: { type: 'integer', minimum: 1, maximum: 100000, default: 100 },
     CORS_ORIGINS: { type: 'string', pattern: '^\\s*(\\*|https?://[^/\\s,]+)(\\s*,\\s*(\\*|https?://[^/\\s,]+))*\\s*$', description: '* or a comma-separated list of origins such as https://app.example.com' },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, description: 'a port number' },
@@ -563,6 +570,8 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     signupsPerHour: e.SIGNUPS_PER_HOUR,
     keysCreatedPerDay: e.KEYS_CREATED_PER_DAY,
+    teamMaxMembers: e.TEAM_MAX_MEMBERS,
+    teamMaxPendingInvites: e.TEAM_MAX_PENDING_INVITES,
     keysRevokedPerDay: e.KEYS_REVOKED_PER_DAY,
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     trust: compileTrust(e.TRUSTED_PROXIES),

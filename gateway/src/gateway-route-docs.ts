@@ -1,6 +1,7 @@
 import type { RouteDoc } from '@tollgate/envelope';
 import { ADMIN_ACCOUNT_ROUTES } from './admin/admin-account-docs';
 import { ADMIN_CATALOGUE_ROUTES } from './admin/admin-catalogue-routes';
+import { ADMIN_TEAM_ROUTES } from './admin/admin-team-routes';
 import { ADMIN_ROUTES } from './admin/admin-routes';
 import { BILLING_ADMIN_ROUTES } from './billing/billing-admin-routes';
 import { BILLING_ROUTES } from './billing/billing-routes';
@@ -16,5 +17,5 @@ export function gatewayRouteDocs(): GatewayRouteDocs {
 
 /** The admin API's routes (billing's among them), for the operators' reference at `/admin/docs` (behind the console's sign-in). */
 export function operatorRouteDocs(): RouteDoc[] {
-  return [...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES), ...Object.values(ADMIN_CATALOGUE_ROUTES), ...Object.values(BILLING_ADMIN_ROUTES)];
+  return [...Object.values(ADMIN_ROUTES), ...Object.values(ADMIN_ACCOUNT_ROUTES), ...Object.values(ADMIN_CATALOGUE_ROUTES), ...Object.values(ADMIN_TEAM_ROUTES), ...Object.values(BILLING_ADMIN_ROUTES)];
 }

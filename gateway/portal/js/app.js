@@ -1,7 +1,7 @@
 // The portal's entry: renders the page's view into <main>, keeps the header's sign-in state, and
 // follows links between portal pages in place, so a secret shown on Keys is still in memory on Try it.
 import { el, fill, showError, errorRegion, revealInNav } from '../shared/dom.js';
-import { loadSession, onSessionChange, session, signOut } from './session.js';
+import { loadSession, may, onSessionChange, person, session, signOut, switchTeam, teams } from './session.js';
 import { billingStatus, paymentBanner } from './billing.js';
 
 const body = document.body;
@@ -95,7 +95,43 @@ window.addEventListener('popstate', () => {
   void render(idOf.get(location.pathname) ?? 'not-found', { focus: true });
 });
 
+// Pages a role may not use are not offered in the navigation (docs/teams.md#roles); signed out, all are (each asks to sign in).
+const NAV_NEEDS = { billing: 'billing', webhooks: 'events.manage' };
+function navForRole(current) {
+  for (const link of document.querySelectorAll('header nav a')) {
+    const need = NAV_NEEDS[idOf.get(link.getAttribute('href'))];
+    link.parentElement.hidden = Boolean(need && current && !may(need));
+  }
+}
+
+/** The current team, named; a list to switch with when the person is in several. */
+function teamSwitcher() {
+  const list = teams();
+  const here = list.find((t) => t.current);
+  if (!here) return null;
+  if (list.length < 2) return el('span', { class: 'team' }, el('span', { class: 'team-label' }, 'Team'), el('strong', { class: 'team-name', title: here.name }, here.name));
+  const select = el('select', { id: 'team-switch' }, list.map((t) => el('option', { value: t.id, selected: t.current }, `${t.name} (${t.role})`)));
+  // A button, not the list's change: moving through the list with the keyboard must not switch at each step.
+  const go = el('button', { type: 'button', class: 'secondary', 'aria-label': 'Switch team', onclick: async () => {
+    if (select.value === here.id) return;
+    go.disabled = true;
+    try {
+      await switchTeam(select.value);
+      await render(body.dataset.page, { focus: false });
+      document.getElementById('team-switch')?.focus();
+    } catch (err) {
+      go.disabled = false;
+      select.value = here.id;
+      const region = errorRegion();
+      main.prepend(region);
+      showError(region, err);
+    }
+  } }, 'Switch');
+  return el('span', { class: 'team' }, el('label', { for: 'team-switch', class: 'team-label' }, 'Team'), select, go);
+}
+
 function showWho(current) {
+  navForRole(current);
   if (!current) {
     fill(who, el('a', { href: `${pathOf.get('sign-in')}` }, 'Sign in'));
     return;
@@ -109,14 +145,15 @@ function showWho(current) {
     }
     navigate(pathOf.get('sign-in'));
   } }, 'Sign out');
-  fill(who, el('a', { href: pathOf.get('account'), class: 'email', title: 'Account settings' }, current.account.email ?? current.account.id), button);
+  const email = person()?.email ?? current.account.email ?? current.account.id;
+  fill(who, teamSwitcher(), el('a', { href: pathOf.get('account'), class: 'email', title: 'Account settings' }, email), button);
 }
 
 let wasSignedIn = false;
 onSessionChange((current) => {
   showWho(current);
   // A view that needs the account re-renders when the session ends under it (expired, signed out elsewhere).
-  if (wasSignedIn && !current && ['keys', 'subscriptions', 'billing', 'usage', 'webhooks', 'account'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
+  if (wasSignedIn && !current && ['keys', 'subscriptions', 'billing', 'usage', 'webhooks', 'team', 'account', 'invitation'].includes(body.dataset.page)) void render(body.dataset.page, { focus: false, ended: true });
   wasSignedIn = Boolean(current);
 });
 

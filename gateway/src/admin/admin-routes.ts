@@ -7,7 +7,9 @@ import type { AccountStore } from '../data/account-store';
 import { AdminTokenFixedError } from '../data/admin-token';
 import type { AuditLog } from '../data/audit-log';
 import { appendAudit, auditedAccountStore } from '../data/audited-account-store';
-import type { AuditDeps } from '../data/audited-account-store';
+import type { AuditDeps, AuditSource } from '../data/audited-account-store';
+import type { TeamActions } from '../http/team-actions';
+import { createAdminTeamRoutes } from './admin-team-routes';
 import { createLegacyKeyStore } from '../data/key-store';
 import type { KeyRecord, KeyStore } from '../data/key-store';
 import type { QuotaStore } from '../data/quota-store';
@@ -65,6 +67,8 @@ export const ADMIN_ROUTES = {
 
 /** What the admin routes need. */
 export interface AdminDeps extends AuditDeps, AdminCatalogueDeps {
+  /** Teams' members (docs/teams.md): the admin API manages them as the CLI and console do. */
+  teamActions: (source: AuditSource) => TeamActions;
   /** The admin token and its check (wrong tokens limited per network). */
   adminCheck: AdminTokenCheck;
   /** The plan table in force (the live catalogue's). */
@@ -91,6 +95,7 @@ export function createAdminRoutes(deps: AdminDeps): Router {
   router.use(createAdminAuth(deps.adminCheck), express.json({ limit: '16kb' }));
   router.use(createAdminAccountRoutes(createAccountActions(deps), createAuditActions(deps.auditLog)));
   router.use(createAdminCatalogueRoutes(deps));
+  router.use(createAdminTeamRoutes(deps.teamActions));
 
   router.post('/keys', async (req, res) => {
     const body = parseCreate(req.body);

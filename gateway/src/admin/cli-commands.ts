@@ -25,6 +25,12 @@ keys of an account:
   key roll <keyId> [--grace-seconds <s>]                  a new secret; the old one works s more (default 86400)
   key revoke <keyId>                                      revoke a key
   key end-grace <keyId>                                   end a roll's grace now: only the new secret works
+teams (a member is a person id, per_…, or an address; every change is in the team's audit log):
+  team members <accountId>                                a team's members and their roles
+  team add <accountId> <email> --role <role>              add a person (made for an address that has none) as owner, admin, billing or developer
+  team role <accountId> <member> <role>                   change a member's role (the last owner stays owner)
+  team remove <accountId> <member>                        remove a member: their sessions end, the keys they made stay
+  team transfer <accountId> <member>                      make a member the only owner; the other owners become admins
 card payments (Stripe; STRIPE_SECRET_KEY and PUBLIC_URL):
   billing sync                                            make the products, prices and webhook endpoint the plan table needs (no Redis needed)
   billing reconcile                                       compare every Stripe subscription with the store and repair drift
@@ -52,7 +58,7 @@ options of every command:
   --json                                                  print the answer as JSON, for scripts (tables otherwise)
   -h, --help                                              this text, or one command's (tollgate key roll --help)`;
 
-const GROUPS = ['account', 'key', 'audit', 'admin-token', 'billing', 'catalogue'];
+const GROUPS = ['account', 'key', 'team', 'audit', 'admin-token', 'billing', 'catalogue'];
 
 /** The usage lines of one command, or of a group's commands (`account`), without the rest. */
 function usageLines(name: string): string[] {
@@ -118,6 +124,7 @@ const OPTIONS = {
   comp: { type: 'boolean' },
   account: { type: 'string' },
   oldest: { type: 'boolean' },
+  role: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -224,6 +231,18 @@ const COMMANDS: Record<string, Command> = {
   },
   'key revoke': { args: ['<keyId>'], run: ([id = ''], _values, _deps, client) => client.accounts.revokeKey(id) },
   'key end-grace': { args: ['<keyId>'], run: ([id = ''], _values, _deps, client) => client.accounts.endGrace(id) },
+  'team members': { args: ['<accountId>'], run: ([id = ''], _values, _deps, client) => client.teams.members(id) },
+  'team add': {
+    args: ['<accountId>', '<email>'],
+    options: ['role'],
+    run([id = '', email = ''], values, _deps, client) {
+      if (!values.role) throw new CliUsageError('team add needs --role <owner|admin|billing|developer>');
+      return client.teams.addMember(id, { email, role: values.role });
+    },
+  },
+  'team role': { args: ['<accountId>', '<member>', '<role>'], run: ([id = '', member = '', role = ''], _values, _deps, client) => client.teams.setRole(id, member, { role }) },
+  'team remove': { args: ['<accountId>', '<member>'], run: ([id = '', member = ''], _values, _deps, client) => client.teams.removeMember(id, member) },
+  'team transfer': { args: ['<accountId>', '<member>'], run: ([id = '', member = ''], _values, _deps, client) => client.teams.transferOwnership(id, { person: member }) },
   'audit list': {
     args: [],
     options: ['account', 'cursor', 'limit', 'oldest'],

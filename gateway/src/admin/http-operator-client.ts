@@ -103,6 +103,13 @@ export function httpClient(baseUrl: string, token: string, fetchImpl: typeof fet
         return count;
       },
     },
+    teams: {
+      members: (id) => data('GET', account(id, 'members')),
+      addMember: (id, body) => data('POST', account(id, 'members'), body),
+      setRole: (id, member, body) => data('PUT', account(id, 'members', member), body),
+      removeMember: (id, member) => data('DELETE', account(id, 'members', member)),
+      transferOwnership: (id, body) => data('POST', account(id, 'owner'), body),
+    },
     billing: {
       reconcile: () => data('POST', 'billing/reconcile'),
       account: (id) => data('GET', `billing/${path('accounts', id)}`),

@@ -12,6 +12,8 @@ import { createAccountActions } from '../http/account-actions';
 import type { AccountActions } from '../http/account-actions';
 import { createAuditActions } from '../http/audit-actions';
 import type { AuditActions } from '../http/audit-actions';
+import { createTeamActions } from '../http/team-actions';
+import type { TeamActions } from '../http/team-actions';
 
 /** What the CLI's commands act through: a store opened here, or a running gateway's admin API. */
 export interface OperatorClient {
@@ -33,6 +35,8 @@ export interface OperatorClient {
     /** Hands every entry, oldest first, to `write`; resolves with how many. */
     export(query: Record<string, string>, write: (entry: AuditEntry) => void): Promise<number>;
   };
+  /** Teams' members (http/team-actions.ts): a member named by person id or address. */
+  teams: TeamActions;
   /** Card payments (the billing room's admin routes): a refusal says when they are off. */
   billing: {
     reconcile(): Promise<unknown>;
@@ -52,6 +56,7 @@ export interface DirectClientDeps {
   plans: PlanTable;
   clock: () => number;
   audit: AuditActions;
+  teams: TeamActions;
   billing: OperatorClient['billing'];
 }
 
@@ -82,6 +87,7 @@ export function directClient(deps: DirectClientDeps): OperatorClient {
       list: (query) => deps.audit.list(query),
       export: (query, write) => deps.audit.export(query)(write),
     },
+    teams: deps.teams,
     billing: deps.billing,
   };
 }
@@ -95,8 +101,10 @@ export const BILLING_OFF = { sync: cardsOff, reconcile: cardsOff, account: cards
 
 /** What acting on a store opened by the CLI needs: the stores, who acts (for the audit log), and billing's commands. */
 export interface StoreClientDeps extends Pick<AuditDeps, 'onAuditFailure'> {
-  stores: Pick<Stores, 'accountStore' | 'quotaStore' | 'auditLog'>;
+  stores: Pick<Stores, 'accountStore' | 'quotaStore' | 'auditLog' | 'teamStore' | 'sessionStore'>;
   plans: PlanTable;
+  /** TEAM_MAX_MEMBERS: operators are held to it as the admin API is. */
+  maxMembers: number;
   clock: () => number;
   source: AuditSource;
   billing: OperatorClient['billing'];
@@ -113,6 +121,7 @@ export function storeClient(deps: StoreClientDeps): OperatorClient {
     plans,
     clock,
     audit: createAuditActions(stores.auditLog),
+    teams: createTeamActions({ accountStore: stores.accountStore, teamStore: stores.teamStore, sessionStore: stores.sessionStore, maxMembers: deps.maxMembers, ...audit })(source),
     billing: deps.billing,
   });
 }

@@ -5,6 +5,8 @@ import type { PaymentNotice } from '../domain/event-types';
 import { apiPlansNamed } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
+import { billingRecipients } from '../data/team-recipients';
+import type { TeamStore } from '../data/team-store';
 import type { NewAuditEntry } from '../data/audit-log';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
 import type { Mailer } from '../mail/mailer';
@@ -39,6 +41,8 @@ export interface ApplyDeps {
   plans: PlanTable;
   billingStore: BillingStore;
   accountStore: AccountStore;
+  /** Whom payment mails go to: the team's owners and billing members. */
+  teamStore: TeamStore;
   mailer: Mailer;
   logger: Logger;
   clock: () => number;
@@ -73,8 +77,11 @@ export function createApplier(deps: ApplyDeps): (paid: PaidSubscription, account
   const { billingStore, logger } = deps;
   const mail = async (accountId: string, build: (to: string) => Parameters<Mailer['send']>[0]): Promise<void> => {
     const account = await deps.accountStore.getAccount(accountId);
-    if (!account?.email) return;
-    await deps.mailer.send(build(account.email)).catch((err: unknown) => logger.error({ err: (err as Error).message, account_id: accountId }, 'billing mail not sent'));
+    if (!account) return;
+    // One mail per person: members do not learn each other's addresses from it.
+    for (const to of await billingRecipients(deps.teamStore, account)) {
+      await deps.mailer.send(build(to)).catch((err: unknown) => logger.error({ err: (err as Error).message, account_id: accountId }, 'billing mail not sent'));
+    }
   };
   const endDuplicate = async (accountId: string, api: string, kept: BillingRecord, paid: PaidSubscription, skipped: string): Promise<void> => {
     const canceled = deps.provider

@@ -4,6 +4,8 @@ import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import type { Account } from '../data/account-store';
 import type { BillingRecord } from '../data/billing-store';
+import type { NewAuditEntry } from '../data/audit-log';
+import { requestSource } from '../http/audit-source';
 import { apiPlansOf, createBodyParser } from '../http/body';
 import type { PlanTable } from '../domain/plans';
 import type { BillingActions } from './billing-actions';
@@ -47,8 +49,10 @@ export interface BillingRoutesDeps {
   /** The dashboard's caller check (a key, or the session cookie with its CSRF check): what reads billing. */
   authenticate: (req: Request) => Promise<{ account: Account }>;
   /** The signed-in person alone (the session cookie with its CSRF check, never a key): what moves money. */
-  person: (req: Request) => Promise<{ account: Account }>;
+  person: (req: Request) => Promise<{ account: Account; person: { id: string } }>;
   supportEmail?: string;
+  /** Records who moved money (the person, through the portal); what Stripe then confirms is billing's own entry. */
+  audit?: (entry: NewAuditEntry) => Promise<void>;
   billing?: {
     actions: BillingActions;
     page(account: Account): Promise<BillingPage>;
@@ -70,6 +74,9 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
   router.use('/billing', express.json({ limit: '4kb' }));
   // As the billing page lists it: whether the catalogue still has what it pays for.
   const billed = (api: string, record: BillingRecord): BilledSubscription => ({ api, ...record, withdrawn: withdrawnFrom(plans, api, record.plan) });
+  const byPerson = async (req: Request, caller: { account: Account; person: { id: string } }, action: NewAuditEntry['action'], api: string, details: Record<string, unknown>): Promise<void> => {
+    await deps.audit?.({ account_id: caller.account.id, ...requestSource(req, { type: 'customer', id: caller.person.id, via: 'portal' }), action, target: api, details });
+  };
 
   router.get('/billing/status', async (req, res) => {
     const { account } = await authenticate(req);
@@ -88,10 +95,12 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
     sendOk(res, await on().page(account), BILLING_ROUTES.page.message);
   });
   router.post('/billing/checkout', async (req, res) => {
-    const { account } = await person(req);
+    const caller = await person(req);
     const { api, plan } = parseCheckout(req.body);
     apiPlansOf(plans, api);
-    sendOk(res, await on().actions.checkout(account, api, plan), BILLING_ROUTES.checkout.message);
+    const started = await on().actions.checkout(caller.account, api, plan);
+    await byPerson(req, caller, 'billing.checkout', api, { plan });
+    sendOk(res, started, BILLING_ROUTES.checkout.message);
   });
   router.get('/billing/checkout/:session', async (req, res) => {
     const { account } = await authenticate(req);
@@ -107,20 +116,26 @@ export function createBillingRoutes(deps: BillingRoutesDeps): Router {
     sendOk(res, await on().preview(account, req.params.api, plan), BILLING_ROUTES.preview.message);
   });
   router.put('/billing/subscriptions/:api', async (req, res) => {
-    const { account } = await person(req);
+    const caller = await person(req);
     apiPlansOf(plans, req.params.api);
     const { plan, proration_date: prorationDate } = parseChange(req.body);
-    sendOk(res, billed(req.params.api, await on().actions.changePlan(account, req.params.api, plan, prorationDate)), BILLING_ROUTES.change.message);
+    const changed = await on().actions.changePlan(caller.account, req.params.api, plan, prorationDate);
+    await byPerson(req, caller, 'billing.change', req.params.api, { plan });
+    sendOk(res, billed(req.params.api, changed), BILLING_ROUTES.change.message);
   });
   router.delete('/billing/subscriptions/:api', async (req, res) => {
-    const { account } = await person(req);
+    const caller = await person(req);
     apiPlansOf(plans, req.params.api);
-    sendOk(res, billed(req.params.api, await on().actions.cancel(account, req.params.api)), BILLING_ROUTES.cancel.message);
+    const canceled = await on().actions.cancel(caller.account, req.params.api);
+    await byPerson(req, caller, 'billing.cancel', req.params.api, {});
+    sendOk(res, billed(req.params.api, canceled), BILLING_ROUTES.cancel.message);
   });
   router.post('/billing/subscriptions/:api/keep', async (req, res) => {
-    const { account } = await person(req);
+    const caller = await person(req);
     apiPlansOf(plans, req.params.api);
-    sendOk(res, billed(req.params.api, await on().actions.keep(account, req.params.api)), BILLING_ROUTES.keep.message);
+    const kept = await on().actions.keep(caller.account, req.params.api);
+    await byPerson(req, caller, 'billing.keep', req.params.api, {});
+    sendOk(res, billed(req.params.api, kept), BILLING_ROUTES.keep.message);
   });
   router.post('/billing/portal', async (req, res) => {
     const { account } = await person(req);

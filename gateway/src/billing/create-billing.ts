@@ -7,8 +7,10 @@ import type { Account, AccountStore } from '../data/account-store';
 import type { NewAuditEntry } from '../data/audit-log';
 import type { BackgroundLoops } from '../data/background-loop';
 import type { BillingStore } from '../data/billing-store';
+import type { TeamStore } from '../data/team-store';
 import type { Mailer } from '../mail/mailer';
 import { createApplier } from './apply-subscription';
+import { createReceiptCopies } from './receipt-copies';
 import type { PaymentNotice } from '../domain/event-types';
 import { createBillingActions } from './billing-actions';
 import { createPlanPreview } from './billing-preview';
@@ -34,6 +36,8 @@ export interface BillingDeps {
   plans: PlanTable;
   billingStore: BillingStore;
   accountStore: AccountStore;
+  /** Whom payment mails go to (the team's owners and billing members). */
+  teamStore: TeamStore;
   mailer: Mailer;
   clock: () => number;
   logger: Logger;
@@ -51,7 +55,7 @@ export interface BillingDeps {
 export interface Billing {
   enabled: boolean;
   /** `/dashboard/v1/billing/*` (mount at the root), with the dashboard's caller check for reads and the signed-in person's for what moves money. */
-  routes(authenticate: (req: Request) => Promise<{ account: Account }>, person: (req: Request) => Promise<{ account: Account }>): Router;
+  routes(authenticate: (req: Request) => Promise<{ account: Account }>, person: (req: Request) => Promise<{ account: Account; person: { id: string } }>): Router;
   /** `/admin/billing/*` (mount at the root), behind the admin check. */
   adminRoutes(adminAuth: RequestHandler): Router;
   /** `POST /billing/webhook` (mount at the root, before any body parser). */
@@ -111,7 +115,8 @@ export function createBilling(deps: BillingDeps): Billing {
   const preview = createPlanPreview({ plans: deps.plans, provider, billingStore, clock: deps.clock, supportEmail: deps.supportEmail });
   const views = createBillingViews({ plans: deps.plans, provider, billingStore, accountStore, logger });
   const reconciler = createReconciler({ provider, billingStore, apply, clock: deps.clock, logger });
-  const intake = createWebhookIntake({ provider, billingStore, apply, clock: deps.clock, logger });
+  const receipts = createReceiptCopies({ provider, billingStore, accountStore, teamStore: deps.teamStore, mailer: deps.mailer, clock: deps.clock, logger });
+  const intake = createWebhookIntake({ provider, billingStore, apply, clock: deps.clock, logger, receipts });
   const endWithdrawn = createWithdrawals({ ...deps, provider, apply, publicUrl: config.publicUrl });
 
   const jobs = deps.loops
@@ -137,6 +142,7 @@ export function createBilling(deps: BillingDeps): Billing {
         authenticate,
         person,
         supportEmail: deps.supportEmail,
+        ...(deps.audit ? { audit: deps.audit } : {}),
         billing: {
           actions,
           page: (account) => views.page(account),

@@ -21,7 +21,7 @@ export type EventOutcome = 'applied' | 'unchanged' | 'duplicate' | 'ignored' | '
  * Stripe's retry can do it. The event only says which subscription to look at: it is read from the
  * provider as it is now and applied, so events coming twice or out of order change nothing more.
  */
-export function createWebhookIntake(deps: ProviderFlowDeps): (event: ProviderEvent) => Promise<EventOutcome> {
+export function createWebhookIntake(deps: ProviderFlowDeps & { receipts?: (customerId: string, accountId: string) => Promise<void> }): (event: ProviderEvent) => Promise<EventOutcome> {
   const { provider, billingStore, logger } = deps;
 
   const handle = async (event: ProviderEvent): Promise<EventOutcome> => {
@@ -37,6 +37,8 @@ export function createWebhookIntake(deps: ProviderFlowDeps): (event: ProviderEve
       return 'unknown_customer';
     }
     const applied = await deps.apply(paid, accountId);
+    // A receipt copy is a courtesy: a failure to send it does not make Stripe send the event again.
+    if (event.type === 'invoice.paid') await deps.receipts?.(paid.customerId, accountId).catch((err: unknown) => logger.error({ err: (err as Error).message, account_id: accountId }, 'receipt copies not sent'));
     return applied?.changed ? 'applied' : 'unchanged';
   };
 

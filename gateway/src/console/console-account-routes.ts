@@ -7,6 +7,7 @@ import type { AuditEntry } from '../data/audit-log';
 import type { AuditSource } from '../data/audited-account-store';
 import type { BillingView } from '../data/billing-view';
 import type { AccountActions } from '../http/account-actions';
+import type { TeamActions } from '../http/team-actions';
 import { sendAuditExport } from '../http/audit-actions';
 import type { AuditActions } from '../http/audit-actions';
 import { requestSource } from '../http/audit-source';
@@ -27,6 +28,7 @@ const PAGE_AUDIT = 200;
 /** What the console's account routes need. */
 export interface ConsoleAccountDeps {
   actionsFor: (source: AuditSource) => AccountActions;
+  teamActionsFor: (source: AuditSource) => TeamActions;
   audit: AuditActions;
   billing: BillingView;
   /** The catalogue in force: the plans an operator may grant. */
@@ -42,7 +44,7 @@ function planChoices(catalogue: Catalogue) {
 
 /**
  * The console's accounts: the list (newest first, a page at a time), search, one account's page
- * (account, keys, subscriptions and billing, usage, 30 days of history, sign-ins, audit entries),
+ * (account, its team's members and roles, keys, subscriptions and billing, usage, 30 days of history, sign-ins, audit entries),
  * its actions (grant or change a plan as a comp, cancel, suspend, reactivate, revoke a key, end a
  * key's grace) and the audit log. Every change goes through the same actions as the admin API, as
  * the signed-in operator, from the request's address.
@@ -65,20 +67,23 @@ export function addConsoleAccountRoutes(router: Router, deps: ConsoleAccountDeps
   });
 
   router.get('/accounts/:id', async (req, res) => {
-    const actions = await as(req);
+    const { operator } = await deps.signedIn(req);
+    const source = requestSource(req, { type: 'operator', id: operator.name, via: 'console' });
+    const actions = deps.actionsFor(source);
     const { id } = req.params;
     const account = await actions.getAccount(id);
-    const [keys, usage, history, audit, billing] = await Promise.all([
+    const [keys, usage, history, audit, billing, team] = await Promise.all([
       actions.listKeys(id, { limit: String(PAGE_KEYS) }),
       actions.usage(id),
       actions.history(id, {}),
       deps.audit.list({ account_id: id, limit: String(PAGE_AUDIT) }),
       deps.billing.account(id),
+      deps.teamActionsFor(source).members(id),
     ]);
     const signIns = audit.items.filter((e: AuditEntry) => e.action === 'account.sign_in').slice(0, 10);
     sendOk(
       res,
-      { account, keys: keys.items as ApiKey[], more_keys: keys.next_cursor !== null, usage: usage.apis, history, billing: billing ?? null, sign_ins: signIns, audit: audit.items, more_audit: audit.next_cursor !== null, plans: planChoices(deps.catalogue()) },
+      { account, members: team.members, keys: keys.items as ApiKey[], more_keys: keys.next_cursor !== null, usage: usage.apis, history, billing: billing ?? null, sign_ins: signIns, audit: audit.items, more_audit: audit.next_cursor !== null, plans: planChoices(deps.catalogue()) },
       'Account retrieved',
     );
   });

@@ -19,6 +19,7 @@ import { routePaths } from '../http/route-openapi';
 import { SHARED_WEB_ASSETS, staticAssets } from '../http/web-assets';
 import type { MailedCodes } from '../http/mailed-codes';
 import { addConsoleAccountRoutes } from './console-account-routes';
+import type { TeamActions } from '../http/team-actions';
 import { addConsoleCodeRoutes } from './console-code-routes';
 import { readOverview } from './console-overview';
 import { CONSOLE_NOT_FOUND, CONSOLE_PAGES, renderConsolePage } from './console-pages';
@@ -39,6 +40,8 @@ export interface ConsoleDeps extends AuditDeps {
   sessionStore: SessionStore;
   accountStore: AccountStore;
   actionsFor: (source: AuditSource) => AccountActions;
+  /** A team's members (the account page shows them with their roles). */
+  teamActionsFor: (source: AuditSource) => TeamActions;
   /** The plan table in force (the live catalogue's). */
   plans: PlanTable;
   /** The catalogue in force: its APIs' titles, and where it was read from. */

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
+import { sendOk } from '@tollgate/envelope';
 import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import { dayWindow } from '../domain/windows';
 import { HISTORY_DAYS } from '../data/account-store';
@@ -8,7 +8,8 @@ import type { AuditEntry, AuditLog } from '../data/audit-log';
 import { allPages } from '../data/all-pages';
 import type { AccountBilling } from '../data/billing-store';
 import type { SessionStore } from '../data/session-store';
-import { ACCOUNT_SCHEMA, API_KEY_SCHEMA, AUDIT_ENTRY_SCHEMA, HISTORY_SCHEMA } from '../http/account-schemas';
+import type { TeamStore } from '../data/team-store';
+import { ACCOUNT_SCHEMA, API_KEY_SCHEMA, AUDIT_ENTRY_SCHEMA, HISTORY_SCHEMA, MEMBER_SCHEMA } from '../http/account-schemas';
 import { entryForCustomer } from '../http/audit-source';
 import { createBodyParser } from '../http/body';
 import { ACCOUNT_SLOT } from '../http/mailed-codes';
@@ -20,14 +21,18 @@ import { CODE_SENT_SCHEMA, sendAccepted } from './sign-in-routes';
 import { cookieIsSecure } from '../http/session-cookie';
 import { clearSessionCookie } from './session-auth';
 import type { SessionCaller } from './session-auth';
+import { memberView } from '../data/member-view';
+import { INVITATION_SCHEMA } from './team-route-docs';
 
-const EMPTY_BODY: QuerySchema = { type: 'object', additionalProperties: false, properties: {} };
-const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: CODE_FIELD } };
+/** No body: the session says who. */
+export const EMPTY_BODY: QuerySchema = { type: 'object', additionalProperties: false, properties: {} };
+/** `{code}`: the code a deletion mailed. */
+export const CONFIRM_BODY: QuerySchema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: CODE_FIELD } };
 
 const EXPORT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['exported_at', 'account', 'keys', 'subscriptions', 'usage', 'billing', 'audit'],
+  required: ['exported_at', 'account', 'keys', 'subscriptions', 'usage', 'billing', 'audit', 'members', 'invitations'],
   properties: {
     exported_at: { type: 'string', format: 'date-time' },
     account: ACCOUNT_SCHEMA,
@@ -44,6 +49,8 @@ const EXPORT_SCHEMA = {
       },
     },
     audit: { type: 'array', items: AUDIT_ENTRY_SCHEMA, description: 'Every change made to the account and by whom, oldest first; a change by the people who run this portal names none of them and not where they came from' },
+    members: { type: 'array', items: MEMBER_SCHEMA, description: 'The team’s members with their roles, in the order they joined' },
+    invitations: { type: 'array', items: INVITATION_SCHEMA, description: 'Invitations not yet accepted or dropped (never their codes: only a hash of each is kept)' },
   },
 };
 
@@ -89,6 +96,7 @@ export const ACCOUNT_DELETION_ROUTES = {
 export interface AccountDeletionDeps {
   accountStore: AccountStore;
   sessionStore: SessionStore;
+  teamStore: TeamStore;
   auditLog: AuditLog;
   codes: Codes;
   clock: () => number;
@@ -96,7 +104,7 @@ export interface AccountDeletionDeps {
   /** The catalogue's API names now, for the usage history. */
   apis: () => readonly string[];
   signedIn: (req: Request) => Promise<SessionCaller>;
-  changesBy: (req: Request, caller: SessionCaller) => AccountStore;
+  changesBy: (req: Request, caller: Pick<SessionCaller, 'account'>) => AccountStore;
   /** The account's billing as kept (customers, paid plans); unset: none. */
   billingOf?: (accountId: string) => Promise<AccountBilling | undefined>;
   /** Ends the account's paid plans at the card provider, before anything is erased; unset: card payments are off. */
@@ -117,11 +125,13 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
     const nowMs = deps.clock();
     const from = dayWindow(nowMs - (HISTORY_DAYS - 1) * 86_400_000).id;
     const to = dayWindow(nowMs).id;
-    const [keys, days, billing, audit] = await Promise.all([
+    const [keys, days, billing, audit, members, invitations] = await Promise.all([
       allPages<ApiKey>((cursor) => accountStore.listKeys(account.id, { cursor, limit: PAGE })),
       accountStore.history(account.id, deps.apis(), from, to),
       deps.billingOf?.(account.id),
       allPages<AuditEntry>((cursor) => deps.auditLog.list({ accountId: account.id, cursor, limit: PAGE, oldestFirst: true })),
+      deps.teamStore.listMembers(account.id).then((list) => Promise.all(list.map((m) => memberView(deps.teamStore, m)))),
+      deps.teamStore.listInvitations(account.id),
     ]);
     sendOk(
       res,
@@ -133,16 +143,18 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
         usage: { account_id: account.id, from, to, days: days ?? [] },
         billing: billing ?? { customers: {}, subscriptions: {} },
         audit: audit.map(entryForCustomer),
+        members,
+        invitations,
       },
       ACCOUNT_DELETION_ROUTES.exportAccount.message,
     );
   });
 
   router.post('/account/delete', async (req, res) => {
-    const { account } = await signedIn(req);
+    const { account, person } = await signedIn(req);
     parseEmpty(req.body);
-    const email = account.email;
-    if (email === null) throw new AppError('CONFLICT', 'this account has no email address to mail the code to: ask the people who run this portal to delete it', { details: { reason: 'no_email' } });
+    // The code goes to the owner asking (a team's owner may not be the address it was made with).
+    const email = person.email;
     await codes.limit(req, email);
     const expiresAtMs = await codes.send(subjectOf(account), ACCOUNT_SLOT, (code) => deletionCodeMail(email, code));
     sendAccepted(res, { email, expires_at: new Date(expiresAtMs).toISOString() }, ACCOUNT_DELETION_ROUTES.deleteAccount.message);
@@ -153,12 +165,23 @@ export function addAccountDeletionRoutes(router: Router, deps: AccountDeletionDe
     const { account } = caller;
     const { code } = parseConfirm(req.body);
     await codes.check(subjectOf(account), ACCOUNT_SLOT, code);
-    // Paid plans first: a provider that cannot be reached leaves the account as it was (a 502 to retry).
-    await deps.closeBilling?.(account.id);
-    // One step erases the keys' secrets with the rest: every key answers 401 from now on.
-    await deps.changesBy(req, caller).deleteAccount(account.id);
-    await endSessions(deps.sessionStore, account.id, undefined, deps.clock());
+    await eraseTeam(deps, req, caller);
     clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { deleted: true, account_id: account.id }, ACCOUNT_DELETION_ROUTES.confirmDeleteAccount.message);
   });
+}
+
+/**
+ * Erases a team as an owner deleting it does: paid plans ended at the provider first (one that cannot
+ * be reached leaves the team as it was: a 502 to retry), then the account, its keys' secrets and its
+ * data in one step (every key answers 401 from now on), its sessions, and its memberships and
+ * invitations (the people stay: they may be in other teams).
+ */
+export async function eraseTeam(deps: Pick<AccountDeletionDeps, 'closeBilling' | 'changesBy' | 'sessionStore' | 'teamStore' | 'clock'>, req: Request, caller: SessionCaller): Promise<void> {
+  const { account } = caller;
+  await deps.closeBilling?.(account.id);
+  // The deletion's own entry names no person (docs/portal.md#account-settings): by the team, not its member.
+  await deps.changesBy(req, { account }).deleteAccount(account.id);
+  await endSessions(deps.sessionStore, account.id, undefined, deps.clock());
+  await deps.teamStore.forgetTeam(account.id);
 }

@@ -5,12 +5,14 @@ import { MAX_EMAIL_LENGTH } from '../domain/email';
 import { EmailTakenError } from '../data/account-store';
 import type { AccountStore } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';
+import { PersonEmailTakenError } from '../data/team-store';
+import type { TeamStore } from '../data/team-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { createBodyParser } from '../http/body';
 import { ACCOUNT_SLOT } from '../http/mailed-codes';
 import type { Mailer } from '../mail/mailer';
 import { emailChangeCodeMail, emailChangedMail, emailTakenMail } from './account-settings-mail';
-import { SETTINGS_ERRORS, endSessions } from './account-sessions-routes';
+import { SETTINGS_ERRORS, endSessions, isOwnSession } from './account-sessions-routes';
 import { CODE_FIELD, CODE_TTL_MS, mailOrRefuse } from './sign-in-codes';
 import type { Codes } from '../http/mailed-codes';
 import { CODE_SENT_SCHEMA, emailOf, sendAccepted } from './sign-in-routes';
@@ -53,6 +55,7 @@ export const ACCOUNT_EMAIL_ROUTES = {
 export interface AccountEmailDeps {
   accountStore: AccountStore;
   sessionStore: SessionStore;
+  teamStore: TeamStore;
   codes: Codes;
   mailer: Mailer;
   clock: () => number;
@@ -81,7 +84,7 @@ export function addAccountEmailRoutes(router: Router, deps: AccountEmailDeps): v
     await codes.limit(req, email);
     let expiresAtMs: number;
     // As sign-in answers: the asker learns nothing of whether the address has an account; its owner does.
-    if (await accountStore.findAccountByEmail(email)) {
+    if ((await accountStore.findAccountByEmail(email)) || (await deps.teamStore.findPersonByEmail(email))) {
       expiresAtMs = deps.clock() + CODE_TTL_MS;
       await mailOrRefuse(deps.mailer, emailTakenMail(email));
     } else {
@@ -97,17 +100,22 @@ export function addAccountEmailRoutes(router: Router, deps: AccountEmailDeps): v
     const email = emailOf(body.email);
     if (email === account.email) throw sameAddress();
     await codes.check(subjectOf(account.id, email), ACCOUNT_SLOT, body.code);
-    if (await accountStore.findAccountByEmail(email)) throw taken();
+    if ((await accountStore.findAccountByEmail(email)) || (await deps.teamStore.findPersonByEmail(email))) throw taken();
     // Told before the change: a mail server that refuses leaves the address as it was (a 502 to retry).
     if (account.email !== null) await mailOrRefuse(deps.mailer, emailChangedMail(account.email, email, deps.supportEmail));
+    // The person signs in by the address they founded the team with: it moves first, with the
+    // team's after it (moved back when the team's is taken meanwhile).
+    const moves = caller.person.email === account.email;
     let changed;
     try {
+      if (moves) await deps.teamStore.changePersonEmail(caller.person.id, email);
       changed = await deps.changesBy(req, caller).changeEmail(account.id, email);
     } catch (err) {
-      throw err instanceof EmailTakenError ? taken() : err;
+      if (err instanceof EmailTakenError && moves) await deps.teamStore.changePersonEmail(caller.person.id, caller.person.email);
+      throw err instanceof EmailTakenError || err instanceof PersonEmailTakenError ? taken() : err;
     }
     if (!changed) throw new AppError('UNAUTHORIZED', 'the account of this session no longer exists', { details: { reason: 'no_session' } });
-    const signedOut = await endSessions(deps.sessionStore, account.id, caller.tokenHash, deps.clock());
+    const signedOut = await endSessions(deps.sessionStore, account.id, caller.tokenHash, deps.clock(), (session) => isOwnSession(session, caller));
     sendOk(res, { account: changed, signed_out: signedOut }, ACCOUNT_EMAIL_ROUTES.confirmEmailChange.message);
   });
 }

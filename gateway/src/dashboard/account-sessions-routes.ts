@@ -3,7 +3,7 @@ import { AppError, sendOk } from '@tollgate/envelope';
 import type { RouteDoc } from '@tollgate/envelope';
 import { deviceName } from '../domain/device-name';
 import { sessionId } from '../data/session-store';
-import type { SessionStore } from '../data/session-store';
+import type { Session, SessionStore } from '../data/session-store';
 import { appendAudit } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';
 import { requestSource } from '../http/audit-source';
@@ -56,11 +56,20 @@ export const ACCOUNT_SESSION_ROUTES = {
   endOtherSessions: { method: 'delete', path: '/dashboard/v1/account/sessions', summary: 'Sign out every other session of your account (this one stays); needs the CSRF header', data: SIGNED_OUT, message: 'Other sessions signed out', errors: [...SETTINGS_ERRORS] },
 } satisfies Record<string, RouteDoc>;
 
-/** Ends the account's live sessions but `keep` (none: all); resolves with how many ended. */
-export async function endSessions(sessionStore: SessionStore, accountId: string, keep: string | undefined, nowMs: number): Promise<number> {
+/**
+ * Whether a session is the caller's own: the same person on the same team (one begun before teams
+ * is the person whose address the account has). A member sees and ends only their own sessions.
+ */
+export function isOwnSession(session: Session, caller: Pick<SessionCaller, 'account' | 'person'>): boolean {
+  if (session.account_id !== caller.account.id) return false;
+  return session.person_id !== undefined ? session.person_id === caller.person.id : caller.account.email === caller.person.email;
+}
+
+/** Ends the account's live sessions but `keep` (none: all), only those `only` accepts when given; resolves with how many ended. */
+export async function endSessions(sessionStore: SessionStore, accountId: string, keep: string | undefined, nowMs: number, only?: (session: Session) => boolean): Promise<number> {
   let ended = 0;
   for (const { tokenHash, session } of await sessionStore.listSessions(accountId)) {
-    if (tokenHash === keep) continue;
+    if (tokenHash === keep || (only !== undefined && !only(session))) continue;
     await sessionStore.deleteSession(tokenHash);
     if (Date.parse(session.expires_at) > nowMs) ended++;
   }
@@ -81,10 +90,11 @@ export function addAccountSessionRoutes(router: Router, deps: AccountSessionDeps
   const { sessionStore, clock, signedIn } = deps;
 
   router.get('/account/sessions', async (req, res) => {
-    const { account, tokenHash: own } = await signedIn(req);
+    const caller = await signedIn(req);
+    const { account, tokenHash: own } = caller;
     const nowMs = clock();
     const sessions = (await sessionStore.listSessions(account.id))
-      .filter(({ session }) => Date.parse(session.expires_at) > nowMs)
+      .filter(({ session }) => Date.parse(session.expires_at) > nowMs && isOwnSession(session, caller))
       .map(({ tokenHash, session }) => ({
         id: sessionId(tokenHash),
         device: deviceName(session.user_agent),
@@ -96,25 +106,29 @@ export function addAccountSessionRoutes(router: Router, deps: AccountSessionDeps
     sendOk(res, { sessions }, ACCOUNT_SESSION_ROUTES.accountSessions.message);
   });
 
-  // Sessions ended by their account's person: who ended how many, from where (none ended: no entry).
-  const recordEnded = async (req: Request, accountId: string, ended: number, which: 'others' | 'one' | 'this one'): Promise<void> => {
-    if (ended > 0) await appendAudit(deps, { account_id: accountId, ...requestSource(req, { type: 'customer', id: accountId, via: 'portal' }), action: 'account.sessions_end', target: null, details: { ended, which } });
+  // Sessions ended by their person: who ended how many, from where (none ended: no entry).
+  const recordEnded = async (req: Request, caller: SessionCaller, ended: number, which: 'others' | 'one' | 'this one'): Promise<void> => {
+    if (ended > 0) await appendAudit(deps, { account_id: caller.account.id, ...requestSource(req, { type: 'customer', id: caller.person.id, via: 'portal' }), action: 'account.sessions_end', target: null, details: { ended, which } });
   };
 
   router.delete('/account/sessions', async (req, res) => {
-    const { account, tokenHash } = await signedIn(req);
-    const ended = await endSessions(sessionStore, account.id, tokenHash, clock());
-    await recordEnded(req, account.id, ended, 'others');
+    const caller = await signedIn(req);
+    const { account, tokenHash } = caller;
+    const ended = await endSessions(sessionStore, account.id, tokenHash, clock(), (session) => isOwnSession(session, caller));
+    await recordEnded(req, caller, ended, 'others');
     sendOk(res, { signed_out: ended }, ACCOUNT_SESSION_ROUTES.endOtherSessions.message);
   });
 
   router.delete('/account/sessions/:id', async (req, res) => {
-    const { account, tokenHash: own } = await signedIn(req);
+    const caller = await signedIn(req);
+    const { account, tokenHash: own } = caller;
     const { id } = req.params;
-    const found = new RegExp(SESSION_ID_PATTERN).test(id) ? (await sessionStore.listSessions(account.id)).find((s) => sessionId(s.tokenHash) === id && Date.parse(s.session.expires_at) > clock()) : undefined;
+    const found = new RegExp(SESSION_ID_PATTERN).test(id)
+      ? (await sessionStore.listSessions(account.id)).find((s) => sessionId(s.tokenHash) === id && Date.parse(s.session.expires_at) > clock() && isOwnSession(s.session, caller))
+      : undefined;
     if (!found) throw new AppError('NOT_FOUND', 'no signed-in session of your account has this id (it may have signed out or expired): list them with GET /dashboard/v1/account/sessions');
     await sessionStore.deleteSession(found.tokenHash);
-    await recordEnded(req, account.id, 1, found.tokenHash === own ? 'this one' : 'one');
+    await recordEnded(req, caller, 1, found.tokenHash === own ? 'this one' : 'one');
     if (found.tokenHash === own) clearSessionCookie(res, cookieIsSecure(req, deps.publicUrl));
     sendOk(res, { signed_out: 1 }, ACCOUNT_SESSION_ROUTES.endSession.message);
   });

@@ -63,3 +63,20 @@ export function deletionCodeMail(to: string, code: string): Mail {
     ].join('\n'),
   };
 }
+
+/** The code that confirms a person deleting themselves, mailed to them. */
+export function personDeletionCodeMail(to: string, code: string): Mail {
+  return {
+    to,
+    subject: 'Confirm deleting yourself from Tollgate',
+    text: [
+      'Your code to delete yourself from Tollgate:',
+      '',
+      `    ${code}`,
+      '',
+      'Entering it on the Account page deletes you at once: you leave every team (the keys you made stay theirs), a team you are alone in is deleted with its keys and paid plans, and your address is erased. This cannot be undone.',
+      '',
+      `The code works once, for ${minutes} minutes. If you did not ask for it, ignore this mail: nothing changes without it.`,
+    ].join('\n'),
+  };
+}

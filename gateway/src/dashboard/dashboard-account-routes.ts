@@ -72,7 +72,8 @@ export function addDashboardAccountRoutes(router: Router, deps: DashboardAccount
   const parseHistory = createQueryParser<{ from?: string; to?: string }>(HISTORY_QUERY);
 
   router.get('/account', async (req, res) => {
-    sendOk(res, await authenticate(req), DASHBOARD_ACCOUNT_ROUTES.account.message);
+    const { account, key } = await authenticate(req);
+    sendOk(res, key ? { account, key } : { account }, DASHBOARD_ACCOUNT_ROUTES.account.message);
   });
 
   router.get('/usage', async (req, res) => {

@@ -3,6 +3,7 @@ import { AppError } from '@tollgate/envelope';
 import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';
+import type { Person, TeamStore } from '../data/team-store';
 import { createSessionAuth, sessionCookiesOf } from './session-auth';
 import type { SessionAuthDeps } from './session-auth';
 
@@ -13,6 +14,8 @@ import type { SessionAuthDeps } from './session-auth';
 export interface DashboardCaller {
   key?: ApiKey;
   account: Account;
+  /** The signed-in person (a session); absent for a caller with a key. */
+  person?: Person;
 }
 
 /**
@@ -25,6 +28,7 @@ export const CALLER_ERRORS = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'STORE
 export interface DashboardAuthDeps {
   accountStore: AccountStore;
   sessionStore: SessionStore;
+  teamStore: TeamStore;
   keyHeader: string;
   clock: () => number;
 }
@@ -41,13 +45,14 @@ function unauthorized(reason: string, message: string): AppError {
  * sent without a session cookie is refused with 401 `session_required`, saying that `what` needs
  * the person and how to sign in.
  */
-export function createPersonAuth(deps: SessionAuthDeps & { keyHeader: string }, what: string): (req: Request) => Promise<{ account: Account }> {
+export function createPersonAuth(deps: SessionAuthDeps & { keyHeader: string }, what: string): (req: Request) => Promise<{ account: Account; person: { id: string } }> {
   const bySession = createSessionAuth(deps);
   return async (req) => {
     if (sessionCookiesOf(req).length === 0 && req.headers[deps.keyHeader] !== undefined) {
       throw unauthorized('session_required', `an API key cannot ${what}: keys live in scripts, CI and logs, so money moves only for a signed-in person; sign in at /portal/sign-in and send the session cookie with its CSRF token (x-csrf-token)`);
     }
-    return { account: (await bySession(req)).account };
+    const { account, person } = await bySession(req);
+    return { account, person };
   };
 }
 
@@ -61,7 +66,10 @@ export function createDashboardAuth(deps: DashboardAuthDeps): (req: Request) => 
   const bySession = createSessionAuth(deps);
   return async (req) => {
     const presented = req.headers[deps.keyHeader];
-    if (presented === undefined && sessionCookiesOf(req).length > 0) return { account: (await bySession(req)).account };
+    if (presented === undefined && sessionCookiesOf(req).length > 0) {
+      const { account, person } = await bySession(req);
+      return { account, person };
+    }
     if (typeof presented !== 'string' || presented === '') throw unauthorized('missing', `missing API key: send it in the ${deps.keyHeader} header, or sign in at /portal/sign-in`);
     const found = await deps.accountStore.findKey(presented);
     if (!found) throw unauthorized('unknown', 'unknown API key');

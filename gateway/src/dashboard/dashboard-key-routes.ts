@@ -4,6 +4,7 @@ import type { RouteDoc } from '@tollgate/envelope';
 import { accountOfKeyId } from '../domain/api-key';
 import { KeyLimitError, KeyRevokedError } from '../data/account-store';
 import type { AccountStore, ApiKey } from '../data/account-store';
+import type { TeamStore } from '../data/team-store';
 import { sendCreated } from '../http/send-created';
 import { API_KEY_SCHEMA, API_KEY_WITH_SECRET_SCHEMA, pageSchema } from '../http/account-schemas';
 import { CREATE_KEY_BODY, LIST_KEYS_QUERY, ROLL_KEY_BODY } from '../http/account-requests';
@@ -32,6 +33,8 @@ export const DASHBOARD_KEY_ROUTES = {
 /** What the key routes need. */
 export interface DashboardKeyDeps {
   accountStore: AccountStore;
+  /** The people named as keys' makers: the list shows each one's address as it is now. */
+  teamStore: TeamStore;
   clock: () => number;
   authenticate: (req: Request) => Promise<DashboardCaller>;
   /** The account store as a caller changes it: each change recorded in the audit log as theirs. */
@@ -59,7 +62,7 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
     const { limit, cursor } = parseList(req.query);
     const page = await accountStore.listKeys(account.id, { cursor, limit });
     if (!page) throw new AppError('UNAUTHORIZED', 'unknown API key', { details: { reason: 'unknown' } });
-    sendOk(res, page, DASHBOARD_KEY_ROUTES.listKeys.message);
+    sendOk(res, { ...page, items: await withCreatorsNow(deps.teamStore, page.items) }, DASHBOARD_KEY_ROUTES.listKeys.message);
   });
 
   router.post('/keys', async (req, res) => {
@@ -72,7 +75,8 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
     let created;
     try {
       // The store counts and makes in one step: requests at once cannot pass the cap together.
-      created = await changesBy(req, caller).createKey(account.id, { name: body.name, expiresAtMs, maxLive: MAX_LIVE_KEYS });
+      const createdBy = caller.person && { person_id: caller.person.id, email: caller.person.email };
+      created = await changesBy(req, caller).createKey(account.id, { name: body.name, expiresAtMs, maxLive: MAX_LIVE_KEYS, createdBy });
     } catch (err) {
       if (!(err instanceof KeyLimitError)) throw err;
       throw new AppError('CONFLICT', `this account already has ${MAX_LIVE_KEYS} live keys, the most it may hold; revoke one first`, { cause: err, details: { max_live_keys: MAX_LIVE_KEYS } });
@@ -112,4 +116,14 @@ export function addDashboardKeyRoutes(router: Router, deps: DashboardKeyDeps): v
     if (!revoked) throw new AppError('NOT_FOUND', 'no API key with this id in your account');
     sendOk(res, revoked, DASHBOARD_KEY_ROUTES.revokeKey.message);
   });
+}
+
+/**
+ * Keys with their makers' addresses as they are now (a person may have changed theirs since); a
+ * maker no longer a person here keeps the address they had. One read per maker, not per key.
+ */
+async function withCreatorsNow(teams: TeamStore, keys: ApiKey[]): Promise<ApiKey[]> {
+  const ids = [...new Set(keys.flatMap((key) => (key.created_by ? [key.created_by.person_id] : [])))];
+  const people = new Map((await Promise.all(ids.map((id) => teams.getPerson(id)))).flatMap((person) => (person ? [[person.id, person.email] as const] : [])));
+  return keys.map((key) => (key.created_by ? { ...key, created_by: { person_id: key.created_by.person_id, email: people.get(key.created_by.person_id) ?? key.created_by.email } } : key));
 }

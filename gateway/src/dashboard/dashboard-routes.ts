@@ -28,6 +28,12 @@ import { createCodes } from './sign-in-codes';
 import { SIGN_IN_ROUTES, addSignInRoutes, portalSignIn } from './sign-in-routes';
 import { SIGNUP_ROUTES, addSignupRoutes } from './signup-routes';
 import type { SessionStore } from '../data/session-store';
+import type { TeamStore } from '../data/team-store';
+import { INVITATION_TTL_MS } from '../data/team-store';
+import { addTeamRoutes } from './team-routes';
+import { addTeamAuditRoute } from './team-audit-route';
+import { TEAM_ROUTES } from './team-route-docs';
+import { createSessionAuth } from './session-auth';
 import type { Mailer } from '../mail/mailer';
 import { createActionLimiter } from '../http/account-limits';
 
@@ -60,6 +66,7 @@ export const DASHBOARD_ROUTES = {
   ...SIGN_IN_ROUTES,
   ...DASHBOARD_ACCOUNT_ROUTES,
   ...USAGE_BREAKDOWN_ROUTES,
+  ...TEAM_ROUTES,
   ...DASHBOARD_VERIFY_ROUTES,
   ...DASHBOARD_KEY_ROUTES,
   ...ACCOUNT_SETTINGS_ROUTES,
@@ -76,8 +83,12 @@ export interface DashboardDeps extends AuditDeps {
   keyHeader: string;
   accountStore: AccountStore;
   quotaStore: QuotaStore;
+  /** People, memberships and invitations (docs/teams.md). */
+  teamStore: TeamStore;
   clock: () => number;
   signupsPerHour: number;
+  /** Members and pending invitations a team may hold; docs/teams.md. */
+  teamLimits: { maxMembers: number; maxPendingInvitations: number };
   /** Keys an account may create and revoke itself in one UTC day. */
   keysCreatedPerDay: number;
   keysRevokedPerDay: number;
@@ -120,8 +131,9 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   addDashboardPlansRoutes(router, deps.catalogue);
   // What signing in changes (the account made at a first sign-in, keys revoked when an unproven
   // address is proven) is the system's doing, on proof of the address; the sign-in itself is the customer's.
-  const signedIn = (req: Request, account: Account, by: 'code' | 'link'): Promise<void> =>
-    appendAudit(deps, { account_id: account.id, ...requestSource(req, { type: 'customer', id: account.id, via: 'portal' }), action: 'account.sign_in', target: null, details: { email: account.email, by } });
+  // The person who signed in, by the address they proved (the team's own address may be another member's).
+  const signedIn = (req: Request, account: Account, by: 'code' | 'link', person: { id: string; email: string }): Promise<void> =>
+    appendAudit(deps, { account_id: account.id, ...requestSource(req, { type: 'customer', id: person.id, via: 'portal' }), action: 'account.sign_in', target: null, details: { email: person.email, by } });
   addSignInRoutes(router, { ...deps, accountStore: auditedAccountStore(deps.accountStore, deps, { actor: { type: 'system', id: 'sign-in', via: 'portal' }, from: null }), codes, signedIn });
 
   // As signing in: what JSON sign-up makes (an account on a first proof, its key) is the system's doing, on proof of the address.
@@ -133,6 +145,8 @@ export function createDashboardRoutes(deps: DashboardDeps): Router {
   const limit = createActionLimiter({ quotaStore: deps.quotaStore, clock: deps.clock, limits: { key_create: deps.keysCreatedPerDay, key_revoke: deps.keysRevokedPerDay } });
   addDashboardKeyRoutes(router, { ...deps, authenticate, changesBy, limit });
   addDashboardVerifyRoutes(router, { ...deps, codes, authenticate, changesBy });
+  addTeamRoutes(router, { ...deps, signedIn: createSessionAuth(deps), limits: { ...deps.teamLimits, invitationTtlMs: INVITATION_TTL_MS } });
+  addTeamAuditRoute(router, { ...deps, signedIn: createSessionAuth(deps) });
   addAccountSettingsRoutes(router, { ...deps, codes, changesBy, apis: () => Object.keys(plans), supportEmail: deps.billing.supportEmail });
 
   router.put('/subscriptions/:api', async (req, res) => {

@@ -4,6 +4,10 @@ import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore } from '../data/account-store';
 import { LAST_SEEN_EVERY_MS, sha256 } from '../data/session-store';
 import type { Session, SessionStore } from '../data/session-store';
+import type { TeamStore } from '../data/team-store';
+import { actionOfRoute, mayDo, rolesFor } from '../domain/team-roles';
+import { memberOfSession } from './team-membership';
+import type { SessionMember } from './team-membership';
 import { CSRF_HEADER, SESSION_TOKEN, STATE_CHANGING, cookiesOf, newToken as newSessionToken, repeatsCsrfToken } from '../http/session-cookie';
 
 /** The portal session's cookie. */
@@ -46,12 +50,12 @@ export function clearSessionCookie(res: Response, secure: boolean): void {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: SESSION_COOKIE_PATH, secure });
 }
 
-function unauthorized(reason: 'no_session' | 'session_expired' | 'ambiguous_session', message: string): AppError {
+function unauthorized(reason: 'no_session' | 'session_expired' | 'ambiguous_session' | 'not_a_member', message: string): AppError {
   return new AppError('UNAUTHORIZED', message, { details: { reason } });
 }
 
-/** A signed-in caller: the session, the SHA-256 its cookie is stored under, and its account. */
-export interface SessionCaller {
+/** A signed-in caller: the session, the SHA-256 its cookie is stored under, its account (the current team), and the person with their role in it. */
+export interface SessionCaller extends SessionMember {
   session: Session;
   tokenHash: string;
   account: Account;
@@ -61,6 +65,8 @@ export interface SessionCaller {
 export interface SessionAuthDeps {
   sessionStore: SessionStore;
   accountStore: AccountStore;
+  /** People and their roles: every request through a session is checked against the roles table (domain/team-roles.ts). */
+  teamStore: TeamStore;
   clock: () => number;
 }
 
@@ -87,8 +93,21 @@ export function createSessionAuth(deps: SessionAuthDeps): (req: Request, options
     const account = await deps.accountStore.getAccount(session.account_id);
     if (!account) throw unauthorized('no_session', 'the account of this session no longer exists');
     if (account.status === 'suspended') throw new AppError('FORBIDDEN', ACCOUNT_SUSPENDED, { details: { reason: 'suspended' } });
+    const member = await memberOfSession(deps.teamStore, session, account);
+    if (!member) {
+      // Removed, left, or the person deleted: the session ends now, whatever its cookie's age.
+      await deps.sessionStore.deleteSession(tokenHash);
+      throw unauthorized('not_a_member', 'you are no longer a member of this team: sign in again');
+    }
     if ((options.csrf ?? STATE_CHANGING.has(req.method)) && !csrfMatches(req, session)) {
       throw new AppError('FORBIDDEN', `a change made with the session cookie must repeat the session's CSRF token in the ${CSRF_HEADER} header (csrf_token from sign-in or GET /dashboard/v1/session)`, { details: { reason: 'csrf' } });
+    }
+    // The one role check: the route's action (domain/team-roles.ts) against the member's role.
+    const action = actionOfRoute(req.method, `${req.baseUrl}${typeof req.route?.path === 'string' ? req.route.path : req.path}`);
+    const { role } = member.membership;
+    if (!mayDo(role, action)) {
+      const allowed = rolesFor(action);
+      throw new AppError('FORBIDDEN', `your role in this team (${role}) cannot do this; it takes the role ${allowed.join(' or ')}: ask an owner of the team`, { details: { reason: 'role', role, allowed } });
     }
     // Its last use, for the account's list of sessions: written once a minute at most, not every request.
     const nowMs = deps.clock();
@@ -96,6 +115,6 @@ export function createSessionAuth(deps: SessionAuthDeps): (req: Request, options
       session.last_seen_at = new Date(nowMs).toISOString();
       await deps.sessionStore.touchSession(tokenHash, session.last_seen_at);
     }
-    return { session, tokenHash, account };
+    return { session, tokenHash, account, ...member };
   };
 }

@@ -4,7 +4,9 @@ import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
 import { MAX_EMAIL_LENGTH, parseEmail } from '../domain/email';
 import type { Account, AccountStore } from '../data/account-store';
 import { USER_AGENT_LENGTH, sha256 } from '../data/session-store';
-import type { SessionStore } from '../data/session-store';
+import type { Session, SessionStore } from '../data/session-store';
+import type { TeamStore } from '../data/team-store';
+import { teamOnSignIn } from './team-membership';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { createBodyParser } from '../http/body';
 import { CODE_FIELD, CODE_TTL_MS } from './sign-in-codes';
@@ -97,13 +99,14 @@ export const SIGN_IN_ROUTES = {
 export interface SignInDeps {
   accountStore: AccountStore;
   sessionStore: SessionStore;
+  teamStore: TeamStore;
   codes: Codes;
   clock: () => number;
   sessionTtlHours: number;
   /** The origin links in mail point at; unset: the request's own protocol and Host when it names this gateway (http/link-origin.ts). */
   publicUrl?: string;
   /** Told of each sign-in, with how it was proven (the audit log's `account.sign_in`). */
-  signedIn?: (req: Request, account: Account, by: 'code' | 'link') => Promise<void>;
+  signedIn?: (req: Request, account: Account, by: 'code' | 'link', person: { id: string; email: string }) => Promise<void>;
 }
 
 /** Answers 202 with the success envelope: a mail is on its way. */
@@ -125,6 +128,24 @@ export function emailOf(raw: string): string {
  */
 export function portalSignIn(deps: Pick<SignInDeps, 'codes' | 'publicUrl'>): MailedSignIn {
   return createMailedSignIn(deps.codes, { subjectOf: (email) => `sign-in:${email}`, page: '/portal/sign-in', mail: signInMail, publicUrl: deps.publicUrl });
+}
+
+/**
+ * Begins a session of a person on a team and sets its cookie: a new one each time (sign-in,
+ * switching teams), so no cookie is ever fixed; the one this browser had before ends.
+ */
+export async function beginSession(req: Request, res: Response, deps: Pick<SignInDeps, 'sessionStore' | 'clock' | 'sessionTtlHours' | 'publicUrl'>, teamId: string, personId: string): Promise<Session> {
+  const before = sessionCookieOf(req);
+  if (before !== undefined) await deps.sessionStore.deleteSession(sha256(before));
+  const token = newToken();
+  const nowMs = deps.clock();
+  const ttlMs = deps.sessionTtlHours * 3_600_000;
+  const created = new Date(nowMs).toISOString();
+  const userAgent = (req.get('user-agent') ?? '').slice(0, USER_AGENT_LENGTH);
+  const session: Session = { account_id: teamId, person_id: personId, csrf_token: newToken(), created_at: created, expires_at: new Date(nowMs + ttlMs).toISOString(), user_agent: userAgent, last_seen_at: created };
+  await deps.sessionStore.putSession(sha256(token), session);
+  setSessionCookie(res, token, ttlMs, cookieIsSecure(req, deps.publicUrl));
+  return session;
 }
 
 /** Adds `/sign-in`, `/sign-in/verify` and `/session` to the dashboard router. */
@@ -159,19 +180,10 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
 
   // The address is proven: its account (made now on a first sign-in) gets a new session.
   async function startSession(req: Request, res: Response, email: string, by: 'code' | 'link'): Promise<void> {
-    const account = await accountFor(email);
-    // A new session every sign-in (no fixation); the one this browser had before ends.
-    const before = sessionCookieOf(req);
-    if (before !== undefined) await sessionStore.deleteSession(sha256(before));
-    const token = newToken();
-    const nowMs = clock();
-    const ttlMs = deps.sessionTtlHours * 3_600_000;
-    const created = new Date(nowMs).toISOString();
-    const userAgent = (req.get('user-agent') ?? '').slice(0, USER_AGENT_LENGTH);
-    const session = { account_id: account.id, csrf_token: newToken(), created_at: created, expires_at: new Date(nowMs + ttlMs).toISOString(), user_agent: userAgent, last_seen_at: created };
-    await sessionStore.putSession(sha256(token), session);
-    await deps.signedIn?.(req, account, by);
-    setSessionCookie(res, token, ttlMs, cookieIsSecure(req, deps.publicUrl));
+    // The proven address's account (made now on a first sign-in), then the team the person opens.
+    const { account, member } = await teamOnSignIn(deps, await accountFor(email), email);
+    const session = await beginSession(req, res, deps, account.id, member.person.id);
+    await deps.signedIn?.(req, account, by, member.person);
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.verifySignIn.message);
   }
 
@@ -180,14 +192,14 @@ export function addSignInRoutes(router: Router, deps: SignInDeps): void {
     sendOk(res, { account, csrf_token: session.csrf_token, expires_at: session.expires_at }, SIGN_IN_ROUTES.session.message);
   });
 
-  // No session, an unknown or a lapsed one is "signed out"; two session cookies or a suspended account are still refused.
+  // No session, an unknown or a lapsed one, or one of a member who left the team is "signed out"; two session cookies or a suspended account are still refused.
   router.get('/session/state', async (req, res) => {
     let caller;
     try {
       caller = await readSession(req);
     } catch (err) {
       const reason = err instanceof AppError && err.code === 'UNAUTHORIZED' ? (err.details as { reason?: string } | undefined)?.reason : undefined;
-      if (reason !== 'no_session' && reason !== 'session_expired') throw err;
+      if (reason !== 'no_session' && reason !== 'session_expired' && reason !== 'not_a_member') throw err;
       sendOk(res, { signed_in: false }, SIGN_IN_ROUTES.sessionState.message);
       return;
     }

@@ -34,6 +34,17 @@ export interface ApiKey {
   /** When the secret was last rolled, and until when the one before it still works. */
   rolled_at: string | null;
   grace_until: string | null;
+  /**
+   * The person who made the key through the dashboard, with the address they had then; null for a
+   * key made before teams, by an operator (admin API, CLI, console) or with another key.
+   */
+  created_by: KeyCreator | null;
+}
+
+/** Who made a key: a person of the team (`per_…`) and their address when they made it. */
+export interface KeyCreator {
+  person_id: string;
+  email: string;
 }
 
 /** A page of a listing; `next_cursor` is null on the last page. */
@@ -61,6 +72,8 @@ export interface NewApiKey {
    * cannot pass the count together. Unset: no cap (operators).
    */
   maxLive?: number;
+  /** The signed-in person making it (the dashboard); unset for operators and keys made with a key. */
+  createdBy?: KeyCreator;
 }
 
 /** Counted calls of one account, API, UTC day and outcome. */
@@ -251,5 +264,6 @@ export function newKeyRecord(id: string, accountId: string, input: NewApiKey, hi
     last_used_at: null,
     rolled_at: null,
     grace_until: null,
+    created_by: input.createdBy ? { person_id: input.createdBy.person_id, email: input.createdBy.email } : null,
   };
 }

@@ -41,7 +41,9 @@ export type AuditAction =
   | 'operator.sign_in'
   | 'admin_token.rotate'
   | 'catalogue.reload'
-  | `billing.${string}`;
+  | `billing.${string}`
+  /** Teams (docs/teams.md#audit): `team.invite`, `team.invite_revoke`, `team.invite_accept`, `team.member_add` (operators), `team.member_remove`, `team.member_leave`, `team.role_change`, `team.owner_transfer` (operators). */
+  | `team.${string}`;
 
 /** One entry of the audit log. Entries are only ever added: nothing edits or deletes one (but the retention). */
 export interface AuditEntry {

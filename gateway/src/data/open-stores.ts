@@ -7,6 +7,8 @@ import type { BackgroundLoops } from './background-loop';
 import { createStoreClient, whenReady } from './redis/redis-client';
 import type { RedisClient } from './redis/redis-client';
 import { indexKeyExpiries, indexKeyPrefixes, indexKeyStarts } from './redis/key-indexes';
+import { redisKeys } from './redis/redis-keys';
+import { adoptAtStart } from './team-adoption';
 import { migrateLegacyKeys } from './redis/legacy-migration';
 import { createRedisStores } from './redis/redis-stores';
 import { openSqliteStores } from './sqlite/sqlite-stores';
@@ -73,6 +75,7 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
       opened.close();
       throw err;
     }
+    await adoptAtStart(opened.stores, logger);
     return { stores: sealed(opened.stores, box), close: opened.close };
   }
   const redis = createStoreClient({ redisUrl: options.redisUrl, clusterNodes: options.redisClusterNodes }, { logger });
@@ -82,6 +85,7 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
   if (ready) {
     await migrateAtStart(redis, clock(), options.apis ?? [], logger);
     await indexAtStart(redis, logger);
+    await adoptAtStart(stores, logger, { done: async () => Boolean(await redis.get(redisKeys.teamsAdopted())), mark: async () => void (await redis.set(redisKeys.teamsAdopted(), '1')) });
     try {
       await resealAtStart(stores, box, logger);
     } catch (err) {

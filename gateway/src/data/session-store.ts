@@ -4,7 +4,10 @@ import type { Window } from '../domain/windows';
 
 /** A portal session, stored under the SHA-256 of its cookie value (the value itself never is). */
 export interface Session {
+  /** The team (account) the session is signed in to: the current team. */
   account_id: string;
+  /** The person signed in (docs/teams.md); absent on sessions begun before teams (read as the account's owner). */
+  person_id?: string;
   /** Sent back in `x-csrf-token` with every state change made with the cookie. */
   csrf_token: string;
   created_at: string;

@@ -5,6 +5,7 @@ import type { EventStore } from './event-store';
 import type { KeyStore } from './key-store';
 import type { QuotaStore } from './quota-store';
 import type { SessionStore } from './session-store';
+import type { TeamStore } from './team-store';
 
 /** The store could not be reached or did not answer in time. */
 export class StoreError extends Error {
@@ -28,6 +29,8 @@ export interface Stores {
   auditLog: AuditLog;
   /** Event settings, webhook endpoints, the delivery queue and once-only claims (event-store.ts). */
   eventStore: EventStore;
+  /** People, the teams (accounts) they belong to with their roles, and invitations (team-store.ts). */
+  teamStore: TeamStore;
   /** Which backing store this is, for logs and `/readyz`. */
   kind: 'redis' | 'sqlite' | 'memory';
   /** How the backing store survives its own restart (Redis only), for `/readyz`. */

@@ -37,6 +37,12 @@ export const MAILED_BY_DEFAULT: Readonly<Record<EventType, boolean>> = Object.fr
  */
 export const ALWAYS_MAILED: readonly EventType[] = Object.freeze(['payment.failed', 'payment.recovered']);
 
+/**
+ * What is mailed to the team's owners and billing members (data/team-recipients.ts) rather than its
+ * contact address: plan changes are money, as billing's own payment mails are.
+ */
+export const MAILED_TO_BILLING: readonly EventType[] = Object.freeze(['subscription.changed', 'subscription.canceled']);
+
 /** A change to a paid plan billing tells the events room of (through a callback the composition passes). */
 export interface PaymentNotice {
   type: 'payment.failed' | 'payment.recovered' | 'subscription.canceled';

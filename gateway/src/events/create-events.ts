@@ -96,7 +96,7 @@ export function createEvents(deps: EventsDeps): Events {
     loops: deps.loops,
     send: (url, headers, payload) => sendWebhook(url, headers, payload, { allowPrivate: config.allowPrivate, timeoutMs: config.webhookTimeoutMs }),
   });
-  const bus = createEventBus({ eventStore, accountStore: deps.stores.accountStore, mailer: deps.mailer, clock, logger, portalUrl, queued: () => worker.nudge(), maxPending: config.pendingPerAccount });
+  const bus = createEventBus({ eventStore, accountStore: deps.stores.accountStore, teamStore: deps.stores.teamStore, mailer: deps.mailer, clock, logger, portalUrl, queued: () => worker.nudge(), maxPending: config.pendingPerAccount });
   const limit = createActionLimiter({ quotaStore: deps.stores.quotaStore, clock, limits: { webhook_send: config.sendsPerHour } });
   const publish = (event: AccountEvent): Promise<void> => bus.publish(event);
   const alerts = config.quotaAlerts ? createQuotaAlerts({ plans: deps.plans, eventStore, publish, clock, loops: deps.loops }) : undefined;

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@tollgate/envelope';
-import { ALWAYS_MAILED, MAILED_BY_DEFAULT } from '../domain/event-types';
+import { ALWAYS_MAILED, MAILED_BY_DEFAULT, MAILED_TO_BILLING } from '../domain/event-types';
 import type { DeliveredType, EventType } from '../domain/event-types';
 import type { AccountStore } from '../data/account-store';
 import { PendingLimitError } from '../data/event-store';
+import { billingRecipients } from '../data/team-recipients';
+import type { TeamStore } from '../data/team-store';
 import type { Delivery, EventStore, WebhookEndpoint } from '../data/event-store';
 import type { Mailer } from '../mail/mailer';
 import { eventMail } from './event-mail';
@@ -29,6 +31,8 @@ export interface EventBus {
 export interface EventBusDeps {
   eventStore: EventStore;
   accountStore: AccountStore;
+  /** The members a plan change is mailed to (owners and billing). */
+  teamStore: TeamStore;
   mailer: Mailer;
   clock: () => number;
   logger: Logger;
@@ -71,8 +75,10 @@ export function createEventBus(deps: EventBusDeps): EventBus {
   const mail = async (event: AccountEvent, mailed: boolean): Promise<void> => {
     if (!mailed) return;
     const account = await deps.accountStore.getAccount(event.accountId);
-    if (!account?.email) return;
-    await deps.mailer.send(eventMail(account.email, event.type, event.data, deps.portalUrl));
+    if (!account) return;
+    const to = MAILED_TO_BILLING.includes(event.type) ? await billingRecipients(deps.teamStore, account) : account.email ? [account.email] : [];
+    // One mail per person: members do not learn each other's addresses from it.
+    await Promise.all(to.map((address) => deps.mailer.send(eventMail(address, event.type, event.data, deps.portalUrl))));
   };
   const queue = async (event: AccountEvent, nowMs: number): Promise<void> => {
     const endpoints = (await eventStore.listEndpoints(event.accountId)).filter((e) => e.enabled && e.types.includes(event.type));

@@ -1,10 +1,12 @@
 import type { SchemaObject } from 'ajv';
 import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from '../domain/api-key';
 import { USAGE_ITEM_SCHEMA } from '../domain/usage-report';
+import { TEAM_ROLES } from '../domain/team-roles';
 import { HISTORY_OUTCOMES } from '../data/account-store';
 import { SUBSCRIPTION_SCHEMA } from './schemas';
 
 const time = { type: 'string', format: 'date-time' };
+const PERSON_ID = { type: 'string', pattern: '^per_[0-9a-f]{24}$' };
 const maybeTime = { type: ['string', 'null'], format: 'date-time' };
 
 const closed = (properties: Record<string, unknown>, extra: string[] = []): SchemaObject => ({ type: 'object', additionalProperties: false, required: [...Object.keys(properties), ...extra], properties });
@@ -32,7 +34,22 @@ const apiKeyProperties = {
   last_used_at: { ...maybeTime, description: 'Updated at most once a minute' },
   rolled_at: maybeTime,
   grace_until: { ...maybeTime, description: 'Until when the secret before the last roll still works' },
+  created_by: {
+    ...closed({ person_id: PERSON_ID, email: { type: 'string', description: 'The person’s address (as it is now, while they are a person here; else as it was when they made the key)' } }),
+    type: ['object', 'null'],
+    description: 'The team member who made the key in the portal or with a session; null for a key made before teams, by an operator, or with another key',
+  },
 };
+
+/** JSON Schema of a team member as the team routes, the export and the admin API show one. */
+export const MEMBER_SCHEMA = closed({
+  person_id: PERSON_ID,
+  email: { type: ['string', 'null'] },
+  name: { type: ['string', 'null'] },
+  role: { type: 'string', enum: [...TEAM_ROLES] },
+  joined_at: time,
+  invited_by: { type: ['string', 'null'], description: 'the person who invited or added them; null for the first owner and people added by an operator' },
+});
 
 /** JSON Schema of a key (never its secret). */
 export const API_KEY_SCHEMA = closed(apiKeyProperties);

@@ -10,9 +10,9 @@ export function requestSource(req: Request, actor: Actor): AuditSource {
 /** Changes made through the admin API: its bearer is known only as the holder of the admin token. */
 export const adminApiSource = (req: Request): AuditSource => requestSource(req, { type: 'operator', id: 'admin token', via: 'admin-api' });
 
-/** Changes a customer makes: by the key that came with the request (through the API), else signed in to the portal. */
-export const customerSource = (req: Request, caller: { account: { id: string }; key?: { id: string } }): AuditSource =>
-  requestSource(req, { type: 'customer', id: caller.key?.id ?? caller.account.id, via: caller.key ? 'dashboard-api' : 'portal' });
+/** Changes a customer makes: by the key that came with the request (through the API), else by the person signed in to the portal. */
+export const customerSource = (req: Request, caller: { account: { id: string }; key?: { id: string }; person?: { id: string } }): AuditSource =>
+  requestSource(req, { type: 'customer', id: caller.key?.id ?? caller.person?.id ?? caller.account.id, via: caller.key ? 'dashboard-api' : 'portal' });
 
 /**
  * An audit entry as its customer reads it (their account's export): an operator is "an operator",

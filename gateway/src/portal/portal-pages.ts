@@ -3,7 +3,7 @@ import { renderPageShell } from '../http/page-shell';
 /** One page of the developer portal: where it is served and what its shell says before its script runs. */
 export interface PortalPage {
   /** The view module under /portal/js/views/ that renders it. */
-  id: 'catalogue' | 'sign-in' | 'keys' | 'subscriptions' | 'billing' | 'usage' | 'webhooks' | 'try-it' | 'account' | 'not-found' | 'api-reference';
+  id: 'catalogue' | 'sign-in' | 'keys' | 'subscriptions' | 'billing' | 'usage' | 'webhooks' | 'team' | 'try-it' | 'account' | 'invitation' | 'not-found' | 'api-reference';
   path: string;
   title: string;
   /** Shown in the main navigation (sign-in is reached from the header instead). */
@@ -18,10 +18,13 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   { id: 'billing', path: '/portal/billing', title: 'Billing', nav: true },
   { id: 'usage', path: '/portal/usage', title: 'Usage', nav: true },
   { id: 'webhooks', path: '/portal/webhooks', title: 'Webhooks', nav: true },
+  { id: 'team', path: '/portal/team', title: 'Team', nav: true },
   { id: 'try-it', path: '/portal/try', title: 'Try it', nav: true },
   { id: 'sign-in', path: '/portal/sign-in', title: 'Sign in', nav: false },
   // Reached from the signed-in address in the header, as account menus are.
   { id: 'account', path: '/portal/account', title: 'Account', nav: false },
+  // The link of an invitation mail (`#code=…`, a fragment: the code never reaches a server's log).
+  { id: 'invitation', path: '/portal/invitation', title: 'Invitation', nav: false },
 ];
 
 /** Each API's reference page, `/portal/apis/{api}`: reached from the catalogue, so not in the navigation. */

@@ -129,7 +129,9 @@ describe.each(STORE_KINDS)('every change on the record, through main.ts, with th
     await eventually(async () => (await entries()).some((e) => e.action === 'webhook.disable'), 'the endpoint turned off');
 
     const own = (await entries()).filter((e) => e.account_id === accountId);
-    const customer = ['customer', accountId, 'portal'];
+    // The person signed in (teams, issue 41): what they do is theirs, not the team's.
+    const personId = ((await call('GET', '/dashboard/v1/teams', CUSTOMER_NETWORK, as)).json!.data as { person: { id: string } }).person.id;
+    const customer = ['customer', personId, 'portal'];
     expect(summary(own)).toEqual([
       ['account.create', 'system', 'sign-in', 'portal'],
       ['account.sign_in', ...customer],
@@ -141,6 +143,7 @@ describe.each(STORE_KINDS)('every change on the record, through main.ts, with th
       ['events.settings', ...customer],
       ['account.sessions_end', ...customer],
       ['billing.customer', 'system', 'billing', 'billing'],
+      ['billing.checkout', ...customer],
       ['subscription.set', 'system', 'billing', 'billing'],
       ['webhook.create', ...customer],
       ['webhook.disable', 'system', 'webhooks', 'webhooks'],

@@ -57,7 +57,7 @@ describe.each(STORE_KINDS)('email addresses with the %s store', (kind) => {
     expect(refusals.map((r) => [r.status, r.body.error?.details?.parameter])).toEqual(Array(5).fill([400, 'email']));
     expect(refusals[0]!.body.message).toMatch(/^email must be a plain address such as ada@example\.com: /);
     // The CLI's commands run the admin API's actions: a bad address is a usage error there.
-    const client = storeClient({ stores: gw.stores, plans: gw.config.catalogue.apis, clock: gw.clock.now, source: { actor: { type: 'operator', id: 'cli:test', via: 'cli' }, from: null }, onAuditFailure: (_entry, err) => { throw err; }, billing: BILLING_OFF });
+    const client = storeClient({ stores: gw.stores, plans: gw.config.catalogue.apis, maxMembers: gw.config.teamMaxMembers, clock: gw.clock.now, source: { actor: { type: 'operator', id: 'cli:test', via: 'cli' }, from: null }, onAuditFailure: (_entry, err) => { throw err; }, billing: BILLING_OFF });
     const cli = { connect: async () => client, rotateAdminToken: unused, billingSync: unused, plans: gw.config.catalogue.apis, writeLine: unused };
     await expect(runCliCommand(['account', 'create', '--email', address], cli)).rejects.toThrow(CliUsageError);
     expect((await gw.stores.accountStore.listAccounts({ limit: 10 })).items).toEqual([]);

@@ -135,7 +135,7 @@ describe.each(STORE_KINDS)('API and plan names from object prototypes, with the 
   });
 
   it('when any prototype name is given to the CLI as an API or a plan, then every command is a usage error naming the valid ones', async () => {
-    const client = storeClient({ stores: gw.stores, plans: gw.config.catalogue.apis, clock: Date.now, source: { actor: { type: 'operator', id: 'cli:test', via: 'cli' }, from: null }, onAuditFailure: (_entry, err) => { throw err; }, billing: BILLING_OFF });
+    const client = storeClient({ stores: gw.stores, plans: gw.config.catalogue.apis, maxMembers: gw.config.teamMaxMembers, clock: Date.now, source: { actor: { type: 'operator', id: 'cli:test', via: 'cli' }, from: null }, onAuditFailure: (_entry, err) => { throw err; }, billing: BILLING_OFF });
     const unused = async (): Promise<never> => {
       throw new Error('not used');
     };

@@ -291,7 +291,8 @@ describe('an operator’s address and the code mailed to it', () => {
     const { cookie } = await tokenSession();
     const page = (await request(mailed.app).get(`/admin/console/v1/accounts/${accountId}`).set('Cookie', cookie).expect(200)).body.data;
     expect(page.sign_ins).toHaveLength(1);
-    expect(page.sign_ins[0]).toMatchObject({ action: 'account.sign_in', actor: { type: 'customer', id: accountId, via: 'portal' }, from: expect.stringMatching(/127\.0\.0\.1/), details: { email: 'carol@example.com', by: 'code' } });
+    // The person who signed in (made with the account on a first sign-in: per_ and the account's hex, docs/teams.md).
+    expect(page.sign_ins[0]).toMatchObject({ action: 'account.sign_in', actor: { type: 'customer', id: accountId.replace(/^acc_/, 'per_'), via: 'portal' }, from: expect.stringMatching(/127\.0\.0\.1/), details: { email: 'carol@example.com', by: 'code' } });
     expect(page.audit.map((e: { action: string; actor: { type: string } }) => [e.action, e.actor.type])).toEqual([
       ['account.sign_in', 'customer'],
       ['account.create', 'system'],

@@ -11,6 +11,7 @@ import { describeUsageBreakdownContract } from './usage-breakdown-contract';
 import { describeOperatorContract } from './operator-store-contract';
 import { describeEventContract } from './event-store-contract';
 import { describeAccountSettingsContract } from './account-settings-contract';
+import { describeTeamContract } from './team-store-contract';
 
 /** A clock the tests move by hand. */
 export interface ManualClock {
@@ -356,6 +357,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
             last_used_at: null,
             rolled_at: null,
             grace_until: null,
+            created_by: null,
           });
           expect(parseApiKey(key)).toMatchObject({ ok: true, accountId: account.id, legacy: false });
           expect(await stores.accountStore.getKey(record.id)).toEqual(record);
@@ -667,6 +669,7 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
 
     describeBillingContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
     describeEventContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
+    describeTeamContract({ stores: () => stores, now: () => clock.now(), advance: (ms) => clock.advance(ms) });
 
     describe('sign-ups and health', () => {
       it('when sign-ups are counted, then each address counts separately per UTC hour', async () => {

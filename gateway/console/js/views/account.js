@@ -14,7 +14,7 @@ function keyState(key, now) {
   return { live: true, text: 'Active' };
 }
 
-/** One account: who, its keys, plans and billing, usage, 30 days of calls, sign-ins and audit entries; and what operators may do to it. */
+/** One account: who, its team's members and roles, its keys, plans and billing, usage, 30 days of calls, sign-ins and audit entries; and what operators may do to it. */
 export async function render(main) {
   const id = decodeURIComponent(location.pathname.split('/').filter(Boolean).at(-1));
   const problem = errorRegion();
@@ -104,6 +104,26 @@ export async function render(main) {
     );
   }
 
+  // Read-only here: members are added, moved and removed with tollgate team … or the admin API.
+  function membersSection(data) {
+    return el('section', { class: 'card', 'aria-labelledby': 'members-title' },
+      el('h2', { id: 'members-title' }, 'Team members'),
+      data.members.length === 0
+        ? el('p', { class: 'muted', id: 'members' }, 'No members: nobody has signed in to this account since teams. tollgate team add adds one.')
+        : el('div', { class: 'scroll' }, el('table', { class: 'stacked', id: 'members' },
+          el('caption', { class: 'visually-hidden' }, 'The team’s members and their roles'),
+          el('thead', {}, el('tr', {}, ['Person', 'Name', 'Role', 'Joined'].map((h) => el('th', { scope: 'col' }, h)))),
+          el('tbody', {}, data.members.map((m) => el('tr', { 'data-person-id': m.person_id },
+            el('th', { scope: 'row', 'data-label': 'Person' }, m.email ?? m.person_id),
+            el('td', { 'data-label': 'Name' }, m.name ?? '—'),
+            el('td', { 'data-label': 'Role', class: 'role' }, m.role),
+            el('td', { 'data-label': 'Joined' }, dateTime(m.joined_at)),
+          ))),
+        )),
+      el('p', { class: 'muted' }, 'Owners do everything; admins manage members and keys; billing pays; developers make keys and read usage.'),
+    );
+  }
+
   function keysSection(data) {
     const now = Date.now();
     const row = (key) => {
@@ -186,6 +206,7 @@ export async function render(main) {
         ),
         actions(a),
       ),
+      membersSection(data),
       plansSection(data),
       keysSection(data),
       usage.section,

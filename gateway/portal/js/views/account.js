@@ -2,7 +2,7 @@ import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } fro
 import { confirmDialog } from '../../shared/dialog.js';
 import { fieldForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
-import { loadSession, session, signedIn } from '../session.js';
+import { loadSession, may, role, session, signedIn } from '../session.js';
 import { actThen, requireSession } from './common.js';
 
 export const title = 'Account';
@@ -181,6 +181,11 @@ export async function render(main, ctx) {
   const status = statusRegion();
   const sessions = sessionsSection(status, problem);
   const email = emailSection(status, () => sessions.refresh().catch((err) => showError(problem, err)));
-  main.append(heading(title), el('p', { class: 'lead' }, 'Your sign-in address, the browsers signed in to your account, and your data.'), problem, status, email, sessions.section, ...dataSections(main, ctx, status, problem));
+  // The team's address, export and deletion are an owner's (team.admin); every member has their own sessions.
+  if (!may('team.admin')) {
+    main.append(heading(title), el('p', { class: 'lead' }, 'The browsers signed in as you.'), el('p', { class: 'note', id: 'role-note' }, `Your role in this team (${role()}) cannot change the team’s address, export its data or delete it: an owner of the team can.`), problem, status, sessions.section);
+  } else {
+    main.append(heading(title), el('p', { class: 'lead' }, 'Your sign-in address, the browsers signed in to your account, and your data.'), problem, status, email, sessions.section, ...dataSections(main, ctx, status, problem));
+  }
   await sessions.refresh();
 }

@@ -1,7 +1,7 @@
 import { dateTime, el, errorRegion, fill, heading, price, showError, statusRegion } from '../../shared/dom.js';
 import { plans, request } from '../api.js';
 import { billedLine, billingStatus, cardsOffText, goToCardPortal, limitsText } from '../billing.js';
-import { apiTitle, requireSession } from './common.js';
+import { apiTitle, requireRole, requireSession } from './common.js';
 
 export const title = 'Billing';
 
@@ -13,7 +13,7 @@ const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
 /** Paid subscriptions, invoices and the way to Stripe's customer portal; after Checkout, the wait for the payment. */
 export async function render(main, ctx) {
-  if (requireSession(main, ctx, title, 'see your paid plans and invoices')) await renderSignedIn(main, ctx);
+  if (requireSession(main, ctx, title, 'see your paid plans and invoices') && (await requireRole(main, title, 'billing', '/dashboard/v1/billing'))) await renderSignedIn(main, ctx);
 }
 
 async function renderSignedIn(main, ctx) {

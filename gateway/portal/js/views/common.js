@@ -1,5 +1,6 @@
-import { el, heading, within } from '../../shared/dom.js';
-import { session } from '../session.js';
+import { el, errorRegion, heading, showError, within } from '../../shared/dom.js';
+import { request } from '../api.js';
+import { may, session } from '../session.js';
 
 export { endpointsOf } from '../endpoints.js';
 
@@ -23,6 +24,26 @@ export function requireSession(main, ctx, title, what) {
 
 /** An API's title from the catalogue ("Token", from "token"). */
 export { titleOf as apiTitle } from '../api.js';
+
+/**
+ * For pages a role may not use (docs/teams.md#roles): true when the role may do `action`; otherwise
+ * asks `probe`, a route the page reads, and renders the heading and the server's refusal ("Your role
+ * in this team (developer) cannot …") instead of the page, returning false. The navigation does not
+ * offer such a page; this is what a link or a typed address reaches.
+ */
+export async function requireRole(main, title, action, probe) {
+  if (may(action)) return true;
+  try {
+    await request('GET', probe);
+    return true;
+  } catch (err) {
+    if (err.status !== 403) throw err;
+    const region = errorRegion();
+    main.append(heading(title), region);
+    showError(region, err);
+    return false;
+  }
+}
 
 /** An API's Markdown description, as the gateway rendered it (raw HTML escaped there: domain/markdown.ts). */
 export function descriptionOf(entry) {

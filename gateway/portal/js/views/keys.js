@@ -3,6 +3,7 @@ import { confirmDialog } from '../../shared/dialog.js';
 import { request } from '../api.js';
 import { secretBox } from '../secret-box.js';
 import { forget, remember } from '../secrets.js';
+import { may, role } from '../session.js';
 import { actThen, requireSession } from './common.js';
 
 export const title = 'Keys';
@@ -39,7 +40,10 @@ export async function render(main, ctx) {
   const status = statusRegion();
   const secretArea = el('div', { class: 'secret-area' });
   const list = el('div', { class: 'key-list' });
-  main.append(heading(title), el('p', { class: 'lead' }, `Send a key’s secret in the ${ctx.keyHeader} header. Every key of your account shares its plans and quotas.`), problem, status, secretArea);
+  // Keys are the team's: every member sees them; making and changing them is the keys.write roles' (docs/teams.md#roles).
+  const writes = may('keys.write');
+  main.append(heading(title), el('p', { class: 'lead' }, `Send a key’s secret in the ${ctx.keyHeader} header. Every key of your team shares its plans and quotas.`), problem, status, secretArea);
+  if (!writes) main.append(el('p', { class: 'note', id: 'role-note' }, `Your role in this team (${role()}) cannot create or change keys: an owner, an admin or a developer of the team can.`));
 
   function showSecret(key, what) {
     remember(key.id, key.name, key.key, `${key.prefix}…${key.last4}`);
@@ -60,7 +64,7 @@ export async function render(main, ctx) {
   function row(key, now) {
     const state = stateOf(key, now);
     const actions = [];
-    if (state.live) {
+    if (state.live && writes) {
       actions.push(el('button', { type: 'button', class: 'secondary', 'aria-label': `Roll ${key.name}`, onclick: async () => {
         const select = el('select', { id: 'grace' }, GRACES.map(([seconds, text]) => el('option', { value: String(seconds), selected: seconds === 86400 }, text)));
         const ok = await confirmDialog(`Roll ${key.name}?`, el('div', { class: 'stack' }, el('p', {}, 'It gets a new secret. Until the grace period ends, the old one keeps working too.'), el('label', { for: 'grace' }, 'Grace period for the old secret'), select), 'Roll key');
@@ -86,10 +90,12 @@ export async function render(main, ctx) {
       el('th', { scope: 'row', 'data-label': 'Name' }, key.name),
       el('td', { 'data-label': 'Key' }, el('code', {}, `${key.prefix}…${key.last4}`)),
       el('td', { 'data-label': 'Created' }, dateTime(key.created_at)),
+      // Who made it (keys made before teams have no record of it).
+      el('td', { 'data-label': 'Created by', class: 'creator' }, key.created_by ? key.created_by.email : 'not recorded'),
       el('td', { 'data-label': 'Last used' }, key.last_used_at ? dateTime(key.last_used_at) : 'never'),
       el('td', { 'data-label': 'Expires' }, key.expires_at ? dateTime(key.expires_at) : 'never'),
       el('td', { 'data-label': 'Status', class: 'state' }, state.text),
-      el('td', { 'data-label': 'Actions' }, el('div', { class: 'row' }, actions)),
+      writes ? el('td', { 'data-label': 'Actions' }, el('div', { class: 'row' }, actions)) : null,
     );
   }
 
@@ -103,7 +109,7 @@ export async function render(main, ctx) {
           ? el('p', { class: 'muted' }, 'No keys yet: create one above.')
           : el('div', { class: 'scroll' }, el('table', { class: 'keys stacked' },
             el('caption', { class: 'visually-hidden' }, 'Your API keys'),
-            el('thead', {}, el('tr', {}, ['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', 'Actions'].map((h) => el('th', { scope: 'col' }, h)))),
+            el('thead', {}, el('tr', {}, ['Name', 'Key', 'Created', 'Created by', 'Last used', 'Expires', 'Status', writes ? 'Actions' : null].filter(Boolean).map((h) => el('th', { scope: 'col' }, h)))),
             el('tbody', {}, keys.map((k) => row(k, now))),
           )),
       );
@@ -115,8 +121,9 @@ export async function render(main, ctx) {
   const name = el('input', { id: 'key-name', name: 'name', required: true, maxlength: '100', autocomplete: 'off', placeholder: 'e.g. production server' });
   const expires = el('input', { id: 'key-expires', name: 'expires', type: 'date', 'aria-describedby': 'expires-help' });
   const create = el('button', { type: 'submit' }, 'Create key');
-  main.append(
-    el('section', { class: 'card', 'aria-labelledby': 'create-title' },
+  // Node.append would print a skipped (null) part as the word "null".
+  main.append(...[
+    !writes ? null : el('section', { class: 'card', 'aria-labelledby': 'create-title' },
       el('h2', { id: 'create-title' }, 'Create a key'),
       el('form', { class: 'create-key', novalidate: true, onsubmit: async (event) => {
         event.preventDefault();
@@ -143,6 +150,6 @@ export async function render(main, ctx) {
       ),
     ),
     list,
-  );
+  ].filter(Boolean));
   await refresh();
 }

@@ -1,7 +1,7 @@
 import { el, errorRegion, fill, heading } from '../../shared/dom.js';
 import { fieldForm, linkForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
-import { session, signedIn } from '../session.js';
+import { person, session, signedIn } from '../session.js';
 
 export const title = 'Sign in';
 
@@ -16,7 +16,7 @@ export async function render(main, ctx) {
   const params = new URLSearchParams(location.search);
   main.append(heading(title));
   if (session()) {
-    main.append(el('p', {}, `You are signed in as ${session().account.email ?? session().account.id}. `, el('a', { href: ctx.pathOf('keys') }, 'Go to your keys')));
+    main.append(el('p', {}, `You are signed in as ${person()?.email ?? session().account.email ?? session().account.id}. `, el('a', { href: ctx.pathOf('keys') }, 'Go to your keys')));
     return;
   }
   const fromLink = { email: params.get('email') ?? '', token: params.get('token') ?? '' };
@@ -50,7 +50,7 @@ export async function render(main, ctx) {
     const { form, button } = linkForm({
       email,
       follow: async () => {
-        signedIn(await request('POST', '/dashboard/v1/sign-in/link', { email, token }));
+        await signedIn(await request('POST', '/dashboard/v1/sign-in/link', { email, token }));
         ctx.navigate(nextPath(ctx, params), { replace: true });
       },
       again: () => emailStep(email).focus(),
@@ -65,7 +65,7 @@ export async function render(main, ctx) {
     const button = el('button', { type: 'submit' }, 'Sign in');
     fill(area, fieldForm(
       { field: input, problem, button, check: sixDigits, work: async (value) => {
-        signedIn(await request('POST', '/dashboard/v1/sign-in/verify', { email, code: value.replace(/\s/g, '') }));
+        await signedIn(await request('POST', '/dashboard/v1/sign-in/verify', { email, code: value.replace(/\s/g, '') }));
         ctx.navigate(nextPath(ctx, params), { replace: true });
       } },
       el('p', { id: 'code-help' }, `We sent a 6-digit code to ${email}. Enter it here, or open the link in the mail (on any device).`),

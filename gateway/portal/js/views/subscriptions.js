@@ -2,6 +2,7 @@ import { dateTime, el, errorRegion, fill, heading, int, price, showError, status
 import { plans, request } from '../api.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { billedLine, billingStatus, cardsOffText, goToCheckout, limitsText, previewBody, previewPlan } from '../billing.js';
+import { may, role } from '../session.js';
 import { apiTitle, requireSession } from './common.js';
 
 export const title = 'Subscriptions';
@@ -22,6 +23,11 @@ async function renderSignedIn(main, ctx) {
   const notes = new Map();
   if (new URLSearchParams(location.search).get('checkout') === 'canceled') lead.after(el('p', { class: 'status', role: 'status' }, 'The card payment was cancelled: nothing was charged and no plan changed.'));
   if (!billing.card_payments) lead.after(el('p', { class: 'note' }, cardsOffText(billing)));
+  // What the role cannot change is not offered (docs/teams.md#roles); the page says why.
+  const roleNote = !may('plans.free') && !may('billing')
+    ? `Your role in this team (${role()}) cannot change plans: an owner or a billing member of the team can.`
+    : !may('billing') ? `Your role in this team (${role()}) cannot take paid plans or change the card: an owner or a billing member of the team can.` : null;
+  if (roleNote) lead.after(el('p', { class: 'note', id: 'role-note' }, roleNote));
 
   const billedOf = (api) => billing.subscriptions.find((sub) => sub.api === api);
   function draw() {
@@ -56,6 +62,8 @@ async function renderSignedIn(main, ctx) {
   function planAction(api, p, current, billed) {
     if (current && p.name === current) return el('strong', {}, 'Your plan');
     const label = (verb) => `${verb} ${p.name} for ${api}`;
+    // A free plan is plans.free, unless a card pays for the API now: then every change goes through billing.
+    if (!may(p.price === 0 && !billed ? 'plans.free' : 'billing')) return null;
     if (p.price === 0) {
       if (billed) {
         return el('button', { type: 'button', class: 'secondary', 'aria-label': `Switch ${api} to ${p.name} at the period’s end`, onclick: (e) => act(api, e.currentTarget, () => request('DELETE', `/dashboard/v1/billing/subscriptions/${encodeURIComponent(api)}`), (sub) => `Your ${api} ${sub.plan} plan ends on ${dateTime(sub.current_period_end)}; then the free plan.`) }, 'Switch at period end');
@@ -100,6 +108,7 @@ async function renderSignedIn(main, ctx) {
     const { api } = entry;
     if (billed) {
       const pending = billed.state === 'active' && (billed.cancel_at_period_end || billed.next_plan);
+      if (!may('billing')) return el('p', { class: 'current' }, `Current plan: ${billedLine(billed)}`);
       const keep = pending ? el('button', { type: 'button', class: 'secondary', 'aria-label': `Keep ${billed.plan} for ${api}`, onclick: (e) => act(api, e.currentTarget, () => request('POST', `/dashboard/v1/billing/subscriptions/${encodeURIComponent(api)}/keep`), (sub) => `Kept: your ${api} plan stays ${sub.plan}.`) }, `Keep ${billed.plan}`) : null;
       const cancel = billed.state === 'active' && !pending ? el('button', { type: 'button', class: 'secondary', 'aria-label': `Cancel plan (${billed.plan} for ${api})`, onclick: (e) => act(api, e.currentTarget, () => request('DELETE', `/dashboard/v1/billing/subscriptions/${encodeURIComponent(api)}`), (sub) => `Your ${api} ${sub.plan} plan ends on ${dateTime(sub.current_period_end)}; then the free plan.`) }, 'Cancel at period end') : null;
       const pay = billed.state === 'grace' || billed.state === 'lapsed' ? el('a', { href: ctx.pathOf('billing') }, 'Go to Billing') : null;
@@ -111,7 +120,7 @@ async function renderSignedIn(main, ctx) {
       : current
         ? `Current plan: ${current.plan} (${current.lapsed ? 'suspended: its payment failed' : current.status}).`
         : entry.playground_per_day > 0 ? `No plan: the playground gives ${entry.playground_per_day} test calls a day.` : 'No plan: calls are refused until you subscribe.';
-    const cancel = active ? el('button', { type: 'button', class: 'secondary', 'aria-label': `Cancel plan (${active} for ${api})`, onclick: (e) => act(api, e.currentTarget, () => request('DELETE', `/dashboard/v1/subscriptions/${encodeURIComponent(api)}`), () => `Your ${api} plan is cancelled.`) }, 'Cancel plan') : null;
+    const cancel = active && may('plans.free') ? el('button', { type: 'button', class: 'secondary', 'aria-label': `Cancel plan (${active} for ${api})`, onclick: (e) => act(api, e.currentTarget, () => request('DELETE', `/dashboard/v1/subscriptions/${encodeURIComponent(api)}`), () => `Your ${api} plan is cancelled.`) }, 'Cancel plan') : null;
     return el('p', { class: 'current' }, now, ' ', cancel);
   }
 

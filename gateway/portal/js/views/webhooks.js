@@ -2,7 +2,7 @@ import { dateTime, el, errorRegion, fill, heading, showError, statusRegion, with
 import { request } from '../api.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { secretBox } from '../secret-box.js';
-import { apiTitle, requireSession } from './common.js';
+import { apiTitle, requireRole, requireSession } from './common.js';
 
 export const title = 'Webhooks';
 
@@ -31,7 +31,7 @@ const picked = (form, name) => [...form.querySelectorAll(`input[name="${name}"]:
 
 /** Add endpoints, send test events, read the last deliveries, rotate secrets; and which events are mailed. */
 export async function render(main, ctx) {
-  if (!requireSession(main, ctx, title, 'send events to your own endpoints')) return;
+  if (!requireSession(main, ctx, title, 'send events to your own endpoints') || !(await requireRole(main, title, 'events.manage', '/dashboard/v1/webhooks'))) return;
   const problem = errorRegion();
   const status = statusRegion();
   const secretArea = el('div', { class: 'secret-area' });

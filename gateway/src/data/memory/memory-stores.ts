@@ -10,6 +10,8 @@ import type { MemoryEventPersistence, MemoryEventState } from './memory-events';
 import { createMemoryQuotaStore } from './memory-quota-store';
 import { createMemorySessionStore } from './memory-sessions';
 import { createMemoryAuditLog } from './memory-audit-log';
+import { createMemoryTeamStore } from './memory-teams';
+import type { MemoryTeamPersistence, MemoryTeamState } from './memory-teams';
 
 /** Options of {@link createMemoryStores}. */
 export interface MemoryStoresOptions {
@@ -25,6 +27,9 @@ export interface MemoryStoresOptions {
   /** The event store's state to start from, and what is told of its changes (the SQLite store). */
   eventState?: MemoryEventState;
   eventPersistence?: MemoryEventPersistence;
+  /** The team store's state to start from, and what is told of its changes (the SQLite store). */
+  teamState?: MemoryTeamState;
+  teamPersistence?: MemoryTeamPersistence;
   /** What {@link Stores.kind} says; 'memory' unless set. */
   kind?: Stores['kind'];
 }
@@ -70,6 +75,7 @@ export function createMemoryStores(options: MemoryStoresOptions): Stores {
     billingStore: createMemoryBillingStore(parts),
     auditLog: createMemoryAuditLog(clock),
     eventStore: createMemoryEventStore({ clock, state: options.eventState, persist: options.eventPersistence, accountExists: (accountId) => parts.accounts.has(accountId) }),
+    teamStore: createMemoryTeamStore({ clock, state: options.teamState, persist: options.teamPersistence }),
     kind: options.kind ?? 'memory',
   };
 }

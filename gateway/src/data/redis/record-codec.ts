@@ -67,6 +67,8 @@ export function encodeKey(key: ApiKey, hash: string): Record<string, string> {
     hash,
     expires_ms: key.expires_at ? String(Date.parse(key.expires_at)) : '0',
     expires_at: key.expires_at ?? '',
+    // Only when set: keys made before teams (or by operators) have neither field.
+    ...(key.created_by ? { created_by: key.created_by.person_id, created_by_email: key.created_by.email } : {}),
   };
 }
 
@@ -85,6 +87,7 @@ export function decodeKey(id: string, accountId: string, fields: Record<string, 
     last_used_at: fields.last_used_at || null,
     rolled_at: fields.rolled_at || null,
     grace_until: fields.grace_until || null,
+    created_by: fields.created_by ? { person_id: fields.created_by, email: fields.created_by_email ?? '' } : null,
   };
 }
 

@@ -70,6 +70,8 @@ export const redisKeys = {
   keyPrefix: (prefix: string): string => `gw:keyprefix:${prefix}`,
   /** String: set once every key made before this index existed is in it. */
   keyPrefixIndexed: (): string => 'gw:keyprefix-indexed',
+  /** String: set once every account made before teams is a team of one (team-adoption.ts). */
+  teamsAdopted: (): string => 'gw:teams-adopted',
   /** Set once every key stored before issue 40 is indexed under its shown start (key-indexes.ts). */
   keyStartIndexed: (): string => 'gw:keystart-indexed',
   /** Sorted set: key id → its expiry (Unix ms), for every key made with one; durable (the expiry notices read a week of it). */
@@ -100,6 +102,18 @@ export const redisKeys = {
   codeChecks: (subjectHash: string, dayId: string, slotHash?: string): string => `gw:{code:${subjectHash}}:checks:${slotHash === undefined ? '' : `${slotHash}:`}${dayId}`,
   /** Counter: sign-in codes asked for by one subject (an email or a client address, hashed) in one UTC hour. */
   signIns: (subjectHash: string, hourId: string): string => `gw:{signin:${subjectHash}}:${hourId}`,
+  /** Hash: a person (`email`, `name`, `created_at`, `last_team`); durable. */
+  person: (personId: string): string => `gw:{${personId}}:person`,
+  /** Set: the teams a person belongs to, written after the team's own record and read back against it; durable. */
+  personTeams: (personId: string): string => `gw:{${personId}}:teams`,
+  /** String: the person holding an address (claimed with SET NX, which keeps addresses unique); durable. */
+  personEmail: (email: string): string => `gw:person-email:${email}`,
+  /** Hash: a team's members, person id → `role|joined ms|invited by`; on the team's slot, the system of record. Durable. */
+  members: (teamId: string): string => `gw:{${teamId}}:members`,
+  /** Hash: a team's invitations, invitation id → JSON (with its code's hash); on the team's slot, so limits and accepting are one script with the members. */
+  invitations: (teamId: string): string => `gw:{${teamId}}:invites`,
+  /** String: `<teamId>|<invitationId>` of the invitation whose code has this SHA-256; lives to its end plus a day. */
+  invitationCode: (codeHash: string): string => `gw:{invite:${codeHash}}`,
   /** What keys made before accounts left, read once by the migration. */
   legacy: {
     record: (keyId: string): string => `gw:{${keyId}}:key`,

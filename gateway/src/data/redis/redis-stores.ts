@@ -10,6 +10,7 @@ import { createRedisEventStore } from './redis-events';
 import { createRedisQuotaStore } from './redis-quota-store';
 import { createRedisSessionStore } from './redis-sessions';
 import { createRedisAuditLog } from './redis-audit-log';
+import { createRedisTeamStore } from './redis-teams';
 import { createStoreGuard } from './store-guard';
 import { createUndoQueue } from './undo-queue';
 
@@ -58,6 +59,7 @@ export function createRedisStores(redis: RedisClient, options: RedisStoresOption
     billingStore: createRedisBillingStore(redis, guard),
     auditLog: createRedisAuditLog(redis, { guard, clock }),
     eventStore: createRedisEventStore(redis, guard),
+    teamStore: createRedisTeamStore(redis, { guard, clock }),
     kind: 'redis',
     persistence: watchPersistence(redis, options.logger),
   };

@@ -107,6 +107,8 @@ export function loadState(db: Database.Database, nowMs: number): { accountState:
   }
   for (const row of db.prepare('SELECT * FROM keys').all() as KeyRow[]) {
     const stored: StoredKey = { record: JSON.parse(row.record) as StoredKey['record'], hash: row.hash };
+    // Written before teams: nobody is named as its maker.
+    stored.record.created_by ??= null;
     state.secrets.set(row.hash, JSON.parse(row.entry) as SecretEntry);
     if (row.previous_hash !== null && row.previous_entry !== null) {
       stored.previousHash = row.previous_hash;

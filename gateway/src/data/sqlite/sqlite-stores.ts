@@ -7,6 +7,7 @@ import { createBackgroundLoops } from '../background-loop';
 import type { BackgroundLoops } from '../background-loop';
 import { loadState, openDatabase } from './sqlite-file';
 import { openSqliteEvents } from './sqlite-events';
+import { openSqliteTeams } from './sqlite-teams';
 import { createSqliteSessionStore } from './sqlite-sessions';
 import { createSqliteAuditLog } from './sqlite-audit-log';
 
@@ -41,6 +42,7 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
   const { accountState, counters } = loadState(db, options.clock());
   const { accounts, keys, secrets, history, billing, events } = accountState;
   const eventFile = openSqliteEvents(db, options.clock());
+  const teamFile = openSqliteTeams(db);
 
   const putAccount = db.prepare('INSERT OR REPLACE INTO accounts (id, record) VALUES (?, ?)');
   const putKey = db.prepare('INSERT OR REPLACE INTO keys (id, record, hash, entry, previous_hash, previous_entry) VALUES (?, ?, ?, ?, ?, ?)');
@@ -112,6 +114,8 @@ export function openSqliteStores(options: SqliteStoresOptions): SqliteStores {
     accountState,
     eventState: eventFile.state,
     eventPersistence: eventFile.persist,
+    teamState: teamFile.state,
+    teamPersistence: teamFile.persist,
     persistence: {
       account: writeAccount,
       key: writeKey,

@@ -4,6 +4,8 @@ import { createClusterClient, whenReady } from '../../../src/data/redis/redis-cl
 import { redisKeys } from '../../../src/data/redis/redis-keys';
 import { codeHash, sha256 } from '../../../src/data/session-store';
 import { createRedisStores } from '../../../src/data/redis/redis-stores';
+import { openStores } from '../../../src/data/open-stores';
+import { adoptedPersonId } from '../../../src/data/team-store';
 import { hashApiKey, parseApiKey } from '../../../src/domain/api-key';
 import { builtInPlanTable } from '../../../src/config';
 import { eventually } from '../../support/eventually';
@@ -172,4 +174,22 @@ describe('a Redis Cluster of three masters', () => {
     await keyStore.revoke(record.id);
     await eventually(async () => heard.includes(record.id), 'the revocation heard');
   });
+
+  it('when accounts on every master were written before teams, then a gateway starting on the cluster adopts each as a team of one and marks the cluster', async () => {
+    const now = Date.parse('2026-03-15T12:00:00Z');
+    const { accountStore } = createRedisStores(cluster, { clock: () => now });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await accountStore.createAccount({ email: `c${i}@before.example` })).id);
+    expect((await mastersOfAccounts(ids)).size).toBe(3);
+    const nodes = redisCluster.seeds.split(',').map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) }));
+    const opened = await openStores({ redisClusterNodes: nodes, storePath: ':memory:', redisTimeoutMs: 2_000, clock: () => now, logger }, 10_000);
+    try {
+      const owners = await Promise.all(ids.map(async (id) => (await opened.stores.teamStore.listMembers(id)).map((m) => [m.person_id, m.role])));
+      expect(owners).toEqual(ids.map((id) => [[adoptedPersonId(id), 'owner']]));
+      expect(await cluster.get(redisKeys.teamsAdopted())).toBe('1');
+    } finally {
+      opened.redis?.disconnect();
+    }
+  });
 });
+

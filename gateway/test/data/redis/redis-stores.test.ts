@@ -156,4 +156,16 @@ describe('redis layout', () => {
     await accountStore.deleteAccount(account.id);
     expect(await redis.zcard(redisKeys.keyExpiries())).toBe(0);
   });
+
+  it('when a key was written before teams, then it reads with no maker; one made by a person stores their id and address in its hash', async () => {
+    const { redis, stores: { accountStore } } = await freshStores(() => Date.parse('2026-03-15T12:00:00Z'));
+    const account = await accountStore.createAccount({ email: 'old@example.com' });
+    const old = (await accountStore.createKey(account.id, { name: 'old' }))!;
+    const made = (await accountStore.createKey(account.id, { name: 'new', createdBy: { person_id: 'per_0123456789abcdef01234567', email: 'dev@example.com' } }))!;
+    // What the release before teams wrote: the same hash without the two fields.
+    expect(await redis.hexists(redisKeys.key(account.id, old.record.id), 'created_by')).toBe(0);
+    expect(await redis.hmget(redisKeys.key(account.id, made.record.id), 'created_by', 'created_by_email')).toEqual(['per_0123456789abcdef01234567', 'dev@example.com']);
+    expect(await accountStore.getKey(old.record.id)).toEqual({ ...old.record, created_by: null });
+    expect((await accountStore.findKey(old.key))?.key.created_by).toBeNull();
+  });
 });
