@@ -136,7 +136,7 @@ describe('a fourth API, from another stack, on sale through the catalogue file a
       calls = Object.fromEntries(breakdown.data.days.flatMap((d) => d.endpoints.map((e) => [e.label, e.calls])));
       // Counts are flushed once a second: wait for all of them.
       return calls['/weather/v1/forecast/{city}'] === 5 && calls['/weather/v1/cities'] === 1;
-    }, 'the usage of each weather endpoint');
+    }, () => `the usage of each weather endpoint (last read: ${JSON.stringify(calls)})`);
     expect(calls).toEqual({ '/weather/v1/forecast/{city}': 5, '/weather/v1/cities': 1 });
 
     // The paid plan through the Stripe stand-in: its quota at once.
