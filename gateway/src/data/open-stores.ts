@@ -41,6 +41,13 @@ export interface OpenedStores {
   redis?: RedisClient;
   /** Writes what is pending and closes the embedded store's file. */
   close?: () => void;
+  /**
+   * The adoption walk (team-adoption.ts), under way after the stores are answered: a store of many
+   * accounts written before teams would otherwise keep the gateway from listening for as long as it
+   * takes (10,000 accounts on SQLite: over 20 s). Nothing waits for it: sign-in and a session's
+   * first request adopt their account themselves. Settles when done; never rejects.
+   */
+  adopted?: Promise<void>;
 }
 
 /**
@@ -75,8 +82,7 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
       opened.close();
       throw err;
     }
-    await adoptAtStart(opened.stores, logger);
-    return { stores: sealed(opened.stores, box), close: opened.close };
+    return { stores: sealed(opened.stores, box), close: opened.close, adopted: adoptAtStart(opened.stores, logger) };
   }
   const redis = createStoreClient({ redisUrl: options.redisUrl, clusterNodes: options.redisClusterNodes }, { logger });
   const ready = await whenReady(redis, waitMs);
@@ -85,7 +91,6 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
   if (ready) {
     await migrateAtStart(redis, clock(), options.apis ?? [], logger);
     await indexAtStart(redis, logger);
-    await adoptAtStart(stores, logger, { done: async () => Boolean(await redis.get(redisKeys.teamsAdopted())), mark: async () => void (await redis.set(redisKeys.teamsAdopted(), '1')) });
     try {
       await resealAtStart(stores, box, logger);
     } catch (err) {
@@ -97,7 +102,8 @@ export async function openStores(options: OpenStoresOptions, waitMs = 3_000): Pr
       logger.warn({ err: (err as Error).message }, 'webhook signing secrets not checked at start; each still opens as it is kept, and they are sealed at the next start');
     }
   }
-  return { stores: sealed(stores, box), redis };
+  const adopted = ready ? adoptAtStart(stores, logger, { done: async () => Boolean(await redis.get(redisKeys.teamsAdopted())), mark: async () => void (await redis.set(redisKeys.teamsAdopted(), '1')) }) : undefined;
+  return { stores: sealed(stores, box), redis, ...(adopted ? { adopted } : {}) };
 }
 
 /**

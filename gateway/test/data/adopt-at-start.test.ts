@@ -45,12 +45,14 @@ describe('the adoption walk at start', () => {
 
     const opened = await openStores({ storePath: file, redisTimeoutMs: 1_000, clock: clock.now, logger });
     try {
+      await opened.adopted;
       expect(await owners(opened.stores, [a.id, b.id, keyless.id])).toEqual([[[adoptedPersonId(a.id), 'owner']], [[adoptedPersonId(b.id), 'owner']], []]);
     } finally {
       opened.close?.();
     }
     const again = await openStores({ storePath: file, redisTimeoutMs: 1_000, clock: clock.now, logger });
     try {
+      await again.adopted;
       expect(await owners(again.stores, [a.id, b.id])).toEqual([[[adoptedPersonId(a.id), 'owner']], [[adoptedPersonId(b.id), 'owner']]]);
     } finally {
       again.close?.();
@@ -66,6 +68,7 @@ describe('the adoption walk at start', () => {
 
     const first = await openStores({ redisUrl: server.url, storePath: ':memory:', redisTimeoutMs: 1_000, clock: clock.now, logger });
     closeAfterEach(first.redis!, disconnectRedis);
+    await first.adopted;
     expect(await owners(first.stores, ids)).toEqual(ids.map((id) => [[adoptedPersonId(id), 'owner']]));
     expect(await redis.get(redisKeys.teamsAdopted())).toBe('1');
 
@@ -73,6 +76,7 @@ describe('the adoption walk at start', () => {
     const late = await old.accountStore.createAccount({ email: 'late@before.example' });
     const second = await openStores({ redisUrl: server.url, storePath: ':memory:', redisTimeoutMs: 1_000, clock: clock.now, logger });
     closeAfterEach(second.redis!, disconnectRedis);
+    await second.adopted;
     expect(await second.stores.teamStore.listMembers(late.id)).toEqual([]);
     expect(await owners(second.stores, ids)).toEqual(ids.map((id) => [[adoptedPersonId(id), 'owner']]));
   });

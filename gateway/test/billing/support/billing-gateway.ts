@@ -145,6 +145,8 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
     clock,
     logger,
   });
+  // The adoption walk of the last test's accounts ends before the store is emptied, not after.
+  await opened.adopted;
   if (opened.redis) await (engine.kind === 'cluster' ? Promise.all((opened.redis as Cluster).nodes('master').map((m) => m.flushall())) : opened.redis.flushall());
   const mailer = createSmtpMailer(mail.url, 'Tollgate <billing@tollgate.test>');
   const metrics = createMetrics();

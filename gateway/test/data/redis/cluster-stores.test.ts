@@ -184,6 +184,7 @@ describe('a Redis Cluster of three masters', () => {
     const nodes = redisCluster.seeds.split(',').map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) }));
     const opened = await openStores({ redisClusterNodes: nodes, storePath: ':memory:', redisTimeoutMs: 2_000, clock: () => now, logger }, 10_000);
     try {
+      await opened.adopted;
       const owners = await Promise.all(ids.map(async (id) => (await opened.stores.teamStore.listMembers(id)).map((m) => [m.person_id, m.role])));
       expect(owners).toEqual(ids.map((id) => [[adoptedPersonId(id), 'owner']]));
       expect(await cluster.get(redisKeys.teamsAdopted())).toBe('1');
