@@ -59,6 +59,31 @@ describe('the adoption walk at start', () => {
     }
   });
 
+  it('when the embedded file holds many accounts written before teams, then the walk lets the event loop turn between them: a timer set once the stores are open fires before it ends', async () => {
+    const file = path.join(dir, 'many.db');
+    const before = openSqliteStores({ path: file, clock: clock.now, flushEveryMs: 60_000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) ids.push((await before.stores.accountStore.createAccount({ email: `m${i}@before.example` })).id);
+    before.close();
+    const raw = new Database(file);
+    raw.exec('DROP TABLE people; DROP TABLE team_members; DROP TABLE team_invitations;');
+    raw.close();
+
+    const opened = await openStores({ storePath: file, redisTimeoutMs: 1_000, clock: clock.now, logger });
+    try {
+      let walked = false;
+      void opened.adopted!.then(() => (walked = true));
+      // A request's turn: before the fix the walk ran as one chain of settled promises, and this
+      // timer (like the listening socket) waited for all 300 accounts.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(walked).toBe(false);
+      await opened.adopted;
+      expect((await owners(opened.stores, ids)).filter((members) => members.length === 1)).toHaveLength(300);
+    } finally {
+      opened.close?.();
+    }
+  });
+
   it('when Redis holds accounts written before teams, then the first start adopts them all and marks the store, and a later start reads only the mark', async () => {
     const redis = closeAfterEach(new Redis(server.url), disconnectRedis);
     await redis.flushall();
