@@ -117,7 +117,9 @@ function teamSwitcher() {
     go.disabled = true;
     try {
       await switchTeam(select.value);
-      await render(body.dataset.page, { focus: false });
+      // The page of the address bar, not the one drawn last: a link followed just before Switch may
+      // not be drawn yet (its view still loading), and the team's page must be the one it asked for.
+      await render(idOf.get(location.pathname) ?? 'not-found', { focus: false });
       document.getElementById('team-switch')?.focus();
     } catch (err) {
       go.disabled = false;
