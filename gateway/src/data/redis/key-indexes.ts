@@ -57,6 +57,9 @@ export const indexKeyExpiries = (redis: RedisClient): Promise<number> =>
     return true;
   });
 
+/** The prefix-index sets a key stored with `storedPrefix` may be in: that prefix and, for a key stored before issue 40, its shown start. */
+export const indexedPrefixes = (storedPrefix: string, accountId: string): string[] => [...new Set([storedPrefix, shownStart(storedPrefix, accountId)])].filter(Boolean);
+
 /**
  * A key stored before issue 40 shows its secret's own start (`tg_` and its account's hex), not the
  * prefix it stored (see shownStart): it is put under that start too, so an operator finds it by

@@ -1,8 +1,9 @@
-import { accountOfKeyId, hashApiKey, keyHints, newKeyId, parseApiKey, shownStart } from '../../domain/api-key';
+import { accountOfKeyId, hashApiKey, keyHints, newKeyId, parseApiKey } from '../../domain/api-key';
 import { KeyLimitError, KeyRevokedError, isIndexedPrefix, newKeyRecord } from '../account-store';
 import type { Account, AccountStore, ApiKey, Page } from '../account-store';
 import { LATE, pageOfIndex, present, refusedAfter } from './account-context';
 import type { AccountParts } from './account-context';
+import { indexedPrefixes } from './key-indexes';
 import { migrateLegacyKey } from './legacy-migration';
 import { OLD_SECRET_PREFIX, decodeKey, decodeSecret, encodeKey, encodeSecret, secretField } from './record-codec';
 import { indexMember, redisKeys } from './redis-keys';
@@ -190,7 +191,7 @@ function redisRollKey(parts: AccountParts): AccountStore['rollKey'] {
           await redis.publish(redisKeys.revocations(), keyId);
           const oldPrefix = before[4];
           // A key stored before issue 40 was also indexed under its shown start (key-indexes.ts).
-          if (oldPrefix) for (const indexed of new Set([oldPrefix, shownStart(oldPrefix, accountId)])) if (indexed !== hints.prefix) await redis.srem(redisKeys.keyPrefix(indexed), keyId);
+          if (oldPrefix) for (const indexed of indexedPrefixes(oldPrefix, accountId)) if (indexed !== hints.prefix) await redis.srem(redisKeys.keyPrefix(indexed), keyId);
           const record = await readKey(keyId);
           return record && { key, record };
         },

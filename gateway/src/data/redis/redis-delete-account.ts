@@ -1,8 +1,8 @@
-import { shownStart } from '../../domain/api-key';
 import type { AccountStore } from '../account-store';
 import { historyDaysKept } from '../retention';
 import { releaseEmail } from './account-context';
 import type { AccountParts } from './account-context';
+import { indexedPrefixes } from './key-indexes';
 import { indexMember, redisKeys } from './redis-keys';
 
 const CUSTOMER_FIELD = 'customer:';
@@ -21,7 +21,7 @@ export function redisDeleteAccount(parts: AccountParts): AccountStore['deleteAcc
   const { redis, ctx, readAccount, scripts } = parts;
   const unindex = async (accountId: string, keys: { id: string; prefix: string }[]): Promise<void> => {
     // A key stored before issue 40 is also indexed under its shown start (key-indexes.ts).
-    for (const { id, prefix } of keys) for (const indexed of new Set([prefix, shownStart(prefix, accountId)])) if (indexed) await redis.srem(redisKeys.keyPrefix(indexed), id);
+    for (const { id, prefix } of keys) for (const indexed of indexedPrefixes(prefix, accountId)) await redis.srem(redisKeys.keyPrefix(indexed), id);
     if (keys.length) await redis.zrem(redisKeys.keyExpiries(), ...keys.map((k) => k.id));
   };
   return (accountId) =>
