@@ -35,6 +35,8 @@ describe('account settings in Chromium', () => {
 
     await rows.nth(1).getByRole('button', { name: /^Sign out Chrome on Linux/ }).click();
     await shows(laptop.page.getByRole('status'), 'is signed out');
+    // The status is written before the table is fetched again: the redrawn table is the one that says no other is left.
+    await shows(laptop.page.getByText('No other browser is signed in.'), 'No other browser');
     await shows(rows.first(), 'this browser');
     expect(await rows.count()).toBe(1);
     expect(await signedIn(phone.page)).toBe(false);
