@@ -52,12 +52,17 @@ async function main(): Promise<void> {
 
 async function compare({ env }: BenchServers): Promise<void> {
   const gateways: ChildServer[] = [];
+  let sampler: NodeJS.Timeout | undefined;
   try {
     for (const [i, build] of BUILDS.entries()) gateways.push(await startChild(build, env, (process.env[`COMPARE_FLAGS_${i + 1}`] ?? '').split(' ').filter(Boolean)));
     const keys = await Promise.all(gateways.map((g) => createBenchKeys(g, KEYS)));
     await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], 2)));
     const ratios: number[] = [];
     const rpsRatios: number[] = [];
+    // Peak RSS under the load, sampled as the bench's own table does (V8 flags such as the young
+    // generation's size trade it against CPU, so a comparison of flags reads both).
+    const peakRss = gateways.map(() => 0);
+    sampler = setInterval(() => gateways.forEach((g, i) => (peakRss[i] = Math.max(peakRss[i] as number, g.rssMb()))), 100);
     for (let round = 1; round <= ROUNDS; round++) {
       const before = gateways.map((g) => g.cpuSeconds());
       const runs = await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], SECONDS)));
@@ -69,7 +74,9 @@ async function compare({ env }: BenchServers): Promise<void> {
     }
     console.log(`${MODE}${MODE === 'paced' ? ` at ${RATE}/s each` : ''}: CPU per call, second / first, median of ${ROUNDS}: ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(3)).join(', ')})`);
     if (MODE === 'saturate') console.log(`saturate: req/s, second / first, median of ${ROUNDS}: ${median(rpsRatios).toFixed(3)} (rounds ${rpsRatios.map((r) => r.toFixed(3)).join(', ')})`);
+    console.log(`peak RSS under load, MB: ${BUILDS.map((b, i) => `${b} ${(peakRss[i] as number).toFixed(0)}`).join('; ')}`);
   } finally {
+    clearInterval(sampler);
     for (const g of gateways) await g.stop();
   }
 }
