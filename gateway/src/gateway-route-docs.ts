@@ -1,4 +1,4 @@
-import type { RouteDoc } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import { ADMIN_ACCOUNT_ROUTES } from './admin/admin-account-docs';
 import { ADMIN_CATALOGUE_ROUTES } from './admin/admin-catalogue-routes';
 import { ADMIN_TEAM_ROUTES } from './admin/admin-team-routes';

@@ -1,4 +1,4 @@
-import type { RouteDoc } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import { AUDIT_QUERY, CREATE_ACCOUNT_BODY, CREATE_KEY_BODY, FIND_ACCOUNTS_QUERY, HISTORY_QUERY, LIST_ACCOUNTS_QUERY, LIST_KEYS_QUERY, ROLL_KEY_BODY, SUBSCRIBE_BODY } from '../http/account-requests';
 import { ACCOUNT_MATCHES_SCHEMA, ACCOUNT_SCHEMA, ACCOUNT_USAGE_SCHEMA, API_KEY_SCHEMA, API_KEY_WITH_SECRET_SCHEMA, AUDIT_ENTRY_SCHEMA, HISTORY_SCHEMA, pageSchema } from '../http/account-schemas';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Request } from 'express';
-import { sendOk } from '@tollgate/envelope';
+import { sendOk } from '@tollgate/envelope/core';
 import type { AccountActions } from '../http/account-actions';
 import { sendAuditExport } from '../http/audit-actions';
 import type { AuditActions } from '../http/audit-actions';

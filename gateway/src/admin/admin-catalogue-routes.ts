@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import type { Catalogue } from '../domain/catalogue';
 import type { AuditSource } from '../data/audited-account-store';
 import { CatalogueInvalidError } from '../data/live-catalogue';

@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
-import { AppError, ownEntry, sendOk } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { AppError, ownEntry, sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import type { Subscription } from '../domain/admission';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';

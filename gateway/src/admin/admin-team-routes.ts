@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Request } from 'express';
-import { sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import type { SchemaObject } from 'ajv';
 import type { AuditSource } from '../data/audited-account-store';
 import { MEMBER_SCHEMA } from '../http/account-schemas';

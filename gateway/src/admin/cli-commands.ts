@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isAppError } from '@tollgate/envelope';
+import { isAppError } from '@tollgate/envelope/core';
 import type { Subscription } from '../domain/admission';
 import { planProblem } from '../domain/plans';
 import type { PlanTable } from '../domain/plans';

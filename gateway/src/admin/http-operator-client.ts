@@ -1,5 +1,5 @@
-import { AppError } from '@tollgate/envelope';
-import type { ErrorCode } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
+import type { ErrorCode } from '@tollgate/envelope/core';
 import type { AuditEntry } from '../data/audit-log';
 import type { AccountActions } from '../http/account-actions';
 import type { OperatorClient, RotateAdminToken } from './operator-client';

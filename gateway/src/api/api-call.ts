@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { REQUEST_ID_HEADER } from '@tollgate/envelope';
+import { REQUEST_ID_HEADER } from '@tollgate/envelope/core';
 import type { Logger } from '@tollgate/envelope';
 import type { ApiPlans } from '../domain/plans';
 import type { QuotaObserver, UsageSink } from '../domain/usage-event';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
-import { AppError, requestIdOf } from '@tollgate/envelope';
+import { AppError, requestIdOf } from '@tollgate/envelope/core';
 import type { CatalogueApi } from '../domain/catalogue';
 import type { QuotaObserver, UsageSink } from '../domain/usage-event';
 import type { LiveCatalogue } from '../data/live-catalogue';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
-import { REQUEST_ID_HEADER } from '@tollgate/envelope';
+import { REQUEST_ID_HEADER } from '@tollgate/envelope/core';
 import type { ApiHandler } from './api-routes';
 
 const PENDING = Symbol('tollgate.pendingError');

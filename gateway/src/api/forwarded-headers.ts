@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { PROXY_SECRET_HEADER, REQUEST_ID_HEADER } from '@tollgate/envelope';
+import { PROXY_SECRET_HEADER, REQUEST_ID_HEADER } from '@tollgate/envelope/core';
 import { HOP_BY_HOP, connectionNamed } from './hop-by-hop';
 
 /** Headers the gateway sets towards the services (client-sent copies are removed first). */

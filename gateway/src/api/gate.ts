@@ -1,4 +1,4 @@
-import { AppError, ownEntry } from '@tollgate/envelope';
+import { AppError, ownEntry } from '@tollgate/envelope/core';
 import { KEY_LENGTH, MAX_KEY_LENGTH, parseApiKey } from '../domain/api-key';
 import type { AdmissionDecision } from '../domain/admission';
 import type { ApiPlans } from '../domain/plans';

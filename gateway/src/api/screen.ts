@@ -1,4 +1,4 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import type { ServiceDocuments } from '../data/service-documents';
 import type { ApiCall } from './api-call';
 import { checkPath } from './check-path';

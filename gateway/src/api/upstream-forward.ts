@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import type { Logger } from '@tollgate/envelope';
 import type { ApiCall } from './api-call';
 import { clientHeaders } from './forwarded-headers';

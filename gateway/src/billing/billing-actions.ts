@@ -1,4 +1,4 @@
-import { AppError, ownEntry } from '@tollgate/envelope';
+import { AppError, ownEntry } from '@tollgate/envelope/core';
 import type { Account } from '../data/account-store';
 import type { BillingRecord, BillingStore } from '../data/billing-store';
 import { PORTAL_BILLING_PAGE, PORTAL_SUBSCRIPTIONS_PAGE } from '../domain/subscription-refusal';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import type { BillingSummary } from '../domain/billing-summary';
 import { ACCOUNT_ID_PATTERN } from '../domain/api-key';
 import { askSupport } from './billing-errors';

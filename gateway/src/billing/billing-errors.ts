@@ -1,4 +1,4 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { PORTAL_BILLING_PAGE } from '../domain/subscription-refusal';
 import { MissingAtProviderError, PaymentDeclinedError, ProviderUnavailableError, StalePreviewError } from './billing-provider';
 import { PriceMissingError } from './stripe/stripe-changes';

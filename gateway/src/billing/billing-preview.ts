@@ -1,4 +1,4 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import type { Account } from '../data/account-store';
 import type { BillingStore } from '../data/billing-store';
 import { firstPeriodCharge } from '../domain/billing-period';

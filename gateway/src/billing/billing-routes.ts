@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import type { Request } from 'express';
-import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, createQueryParser, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import type { Account } from '../data/account-store';
 import type { BillingRecord } from '../data/billing-store';
 import type { NewAuditEntry } from '../data/audit-log';

@@ -1,4 +1,4 @@
-import type { QuerySchema } from '@tollgate/envelope';
+import type { QuerySchema } from '@tollgate/envelope/core';
 import { closed } from '../http/schemas';
 import { PROVIDER_STATUSES } from '../domain/billing-access';
 import { ACCOUNT_ID_PATTERN } from '../domain/api-key';

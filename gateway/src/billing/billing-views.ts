@@ -1,4 +1,4 @@
-import { ownEntry } from '@tollgate/envelope';
+import { ownEntry } from '@tollgate/envelope/core';
 import type { Logger } from '@tollgate/envelope';
 import { summarizeBilling } from '../domain/billing-summary';
 import type { BillingSummary } from '../domain/billing-summary';

@@ -1,4 +1,4 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import type { ProviderFlowDeps } from './apply-subscription';
 import type { ProviderEvent } from './billing-provider';
 

@@ -1,5 +1,5 @@
 import express, { Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
 import { ProviderUnavailableError, WebhookEventError, WebhookSignatureError } from './billing-provider';
 import type { BillingProvider } from './billing-provider';
 import type { EventOutcome } from './webhook-intake';

@@ -1,5 +1,5 @@
 import type { Logger } from '@tollgate/envelope';
-import { ownEntry } from '@tollgate/envelope';
+import { ownEntry } from '@tollgate/envelope/core';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';
 import type { NewAuditEntry } from '../data/audit-log';

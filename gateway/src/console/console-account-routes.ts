@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
-import { sendOk } from '@tollgate/envelope';
-import type { QuerySchema } from '@tollgate/envelope';
+import { sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema } from '@tollgate/envelope/core';
 import type { Catalogue } from '../domain/catalogue';
 import type { ApiKey } from '../data/account-store';
 import type { AuditEntry } from '../data/audit-log';

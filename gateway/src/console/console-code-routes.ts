@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
-import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope';
-import type { QuerySchema } from '@tollgate/envelope';
+import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema } from '@tollgate/envelope/core';
 import { MAX_EMAIL_LENGTH, normaliseEmail } from '../domain/email';
 import type { AccountStore } from '../data/account-store';
 import { appendAudit } from '../data/audited-account-store';

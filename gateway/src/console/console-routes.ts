@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import express, { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, createOpenApiDocument, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, createOpenApiDocument, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import type { Catalogue } from '../domain/catalogue';
 import type { PlanTable } from '../domain/plans';
 import type { AccountStore } from '../data/account-store';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import type { AdminToken } from '../data/admin-token';
 import { appendAudit } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { QuerySchema } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema } from '@tollgate/envelope/core';
 import type { AdminTokenCheck } from '../http/admin-auth';
 import { createBodyParser } from '../http/body';
 import type { ConsoleSessions, Operator, OperatorCaller } from './console-session';

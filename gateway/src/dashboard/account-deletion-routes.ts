@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
-import { sendOk } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import { dayWindow } from '../domain/windows';
 import { HISTORY_DAYS } from '../data/account-store';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import { MAX_EMAIL_LENGTH } from '../domain/email';
 import { EmailTakenError } from '../data/account-store';
 import type { AccountStore } from '../data/account-store';

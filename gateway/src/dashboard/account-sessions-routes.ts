@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import { deviceName } from '../domain/device-name';
 import { sessionId } from '../data/session-store';
 import type { Session, SessionStore } from '../data/session-store';

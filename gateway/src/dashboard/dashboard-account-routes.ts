@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
-import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { AppError, createQueryParser, sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import type { PlanTable } from '../domain/plans';
 import { HISTORY_DAYS } from '../data/account-store';
 import type { AccountStore } from '../data/account-store';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';
 import type { SessionStore } from '../data/session-store';

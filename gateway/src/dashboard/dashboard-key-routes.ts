@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
-import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, createQueryParser, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import { accountOfKeyId } from '../domain/api-key';
 import { KeyLimitError, KeyRevokedError } from '../data/account-store';
 import type { AccountStore, ApiKey } from '../data/account-store';

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import { sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import type { Catalogue } from '../domain/catalogue';
 
 const PLAN = {

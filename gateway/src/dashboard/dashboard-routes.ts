@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import type { Request } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import type { Catalogue } from '../domain/catalogue';
 import type { PlanTable } from '../domain/plans';
 import type { Account, AccountStore } from '../data/account-store';

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import type { AccountStore } from '../data/account-store';
 import { ACCOUNT_SCHEMA } from '../http/account-schemas';
 import { createBodyParser } from '../http/body';

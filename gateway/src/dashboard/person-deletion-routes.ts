@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import { appendAudit } from '../data/audited-account-store';
 import type { AuditDeps } from '../data/audited-account-store';
 import { LastOwnerError } from '../data/team-store';

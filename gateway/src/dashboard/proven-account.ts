@@ -1,4 +1,4 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import { EmailTakenError } from '../data/account-store';
 import type { Account, AccountStore } from '../data/account-store';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { ACCOUNT_SUSPENDED } from '../domain/customer-messages';
 import type { Account, AccountStore } from '../data/account-store';
 import { LAST_SEEN_EVERY_MS, sha256 } from '../data/session-store';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Request } from 'express';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { clientBucket } from '../domain/client-address';
 import { dayWindow, hourWindow, secondsUntil } from '../domain/windows';
 import { codeHash } from '../data/session-store';

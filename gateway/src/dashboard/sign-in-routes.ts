@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
-import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { AppError, okEnvelope, requestIdOf, sendOk } from '@tollgate/envelope/core';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import { MAX_EMAIL_LENGTH, parseEmail } from '../domain/email';
 import type { Account, AccountStore } from '../data/account-store';
 import { USER_AGENT_LENGTH, sha256 } from '../data/session-store';

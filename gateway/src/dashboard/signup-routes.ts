@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import { AppError } from '@tollgate/envelope';
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import { KeyLimitError } from '../data/account-store';
 import type { AccountStore } from '../data/account-store';
 import type { QuotaStore } from '../data/quota-store';

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { sendOk } from '@tollgate/envelope';
+import { sendOk } from '@tollgate/envelope/core';
 import type { AuditLog } from '../data/audit-log';
 import type { TeamStore } from '../data/team-store';
 import { entryForCustomer } from '../http/audit-source';

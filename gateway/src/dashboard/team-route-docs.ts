@@ -1,4 +1,4 @@
-import type { QuerySchema, RouteDoc } from '@tollgate/envelope';
+import type { QuerySchema, RouteDoc } from '@tollgate/envelope/core';
 import type { SchemaObject } from 'ajv';
 import { TEAM_ACTIONS, TEAM_ROLES } from '../domain/team-roles';
 import { ACCOUNT_SCHEMA, AUDIT_ENTRY_SCHEMA, MEMBER_SCHEMA } from '../http/account-schemas';

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
 import { TEAM_ACTIONS, mayDo } from '../domain/team-roles';
 import type { TeamRole } from '../domain/team-roles';
 import type { AccountStore } from '../data/account-store';

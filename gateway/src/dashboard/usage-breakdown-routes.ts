@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
-import { AppError, createQueryParser, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, createQueryParser, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import { LATENCY_BOUNDS_MS, latencyPercentile } from '../domain/latency-histogram';
 import type { AccountStore } from '../data/account-store';
 import { allPages } from '../data/all-pages';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseEnv, secretSchema } from '@tollgate/envelope';
-import type { QuerySchema } from '@tollgate/envelope';
+import { parseEnv, secretSchema } from '@tollgate/envelope/core';
+import type { QuerySchema } from '@tollgate/envelope/core';
 
 /** The admin token the gateway checks: from `ADMIN_TOKEN`, or kept in a file beside the store. */
 export interface AdminToken {

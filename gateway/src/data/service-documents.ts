@@ -1,5 +1,5 @@
-import { PROXY_SECRET_HEADER } from '@tollgate/envelope';
-import type { OpenApiDocument } from '@tollgate/envelope';
+import { PROXY_SECRET_HEADER } from '@tollgate/envelope/core';
+import type { OpenApiDocument } from '@tollgate/envelope/core';
 import type { Catalogue } from '../domain/catalogue';
 import type { ApiDocument } from '../domain/merge-openapi';
 import { routeMatcher } from '../domain/route-matcher';

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
 import type { Request } from 'express';
-import type { RouteDoc } from '@tollgate/envelope';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import type { ServiceDocuments } from '../data/service-documents';
 import { mergeOpenApi } from '../domain/merge-openapi';
 import { pageHeaders } from '../http/page-headers';

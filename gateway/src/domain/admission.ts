@@ -1,4 +1,4 @@
-import { ownEntry } from '@tollgate/envelope';
+import { ownEntry } from '@tollgate/envelope/core';
 import type { ApiPlans } from './plans';
 
 /**

@@ -1,5 +1,5 @@
-import { errorEnvelopeSchema } from '@tollgate/envelope';
-import type { OpenApiDocument } from '@tollgate/envelope';
+import { errorEnvelopeSchema } from '@tollgate/envelope/core';
+import type { OpenApiDocument } from '@tollgate/envelope/core';
 
 /** One API's own OpenAPI document, or why it could not be had. */
 export type ApiDocument = { api: string; document: OpenApiDocument } | { api: string; error: string };

@@ -1,4 +1,4 @@
-import { ownEntry } from '@tollgate/envelope';
+import { ownEntry } from '@tollgate/envelope/core';
 
 /** Limits and price of one plan; prices are in the smallest currency unit (cents). */
 export interface Plan {

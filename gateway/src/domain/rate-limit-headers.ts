@@ -1,4 +1,4 @@
-import { ownEntry } from '@tollgate/envelope';
+import { ownEntry } from '@tollgate/envelope/core';
 import type { AdmissionDecision } from './admission';
 import type { ApiPlans } from './plans';
 import { dayWindow, monthWindow, secondsUntil } from './windows';

@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from '@tollgate/envelope';
+import type { OpenApiDocument } from '@tollgate/envelope/core';
 
 /**
  * The route a path is, as the service documents it (or null for none), from its OpenAPI document: the paths it

@@ -1,4 +1,4 @@
-import { ownEntry } from '@tollgate/envelope';
+import { ownEntry } from '@tollgate/envelope/core';
 import type { Subscription } from './admission';
 import type { PlanTable } from './plans';
 import { dayWindow, monthWindow, secondsUntil } from './windows';

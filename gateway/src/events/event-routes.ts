@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import express, { Router } from 'express';
 import type { Request } from 'express';
-import { AppError, sendOk } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { AppError, sendOk } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 import { ALWAYS_MAILED, DEFAULT_THRESHOLDS, EVENT_TYPES, MAILED_BY_DEFAULT } from '../domain/event-types';
 import type { EventType } from '../domain/event-types';
 import type { PlanTable } from '../domain/plans';

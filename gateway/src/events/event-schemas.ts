@@ -1,4 +1,4 @@
-import type { QuerySchema } from '@tollgate/envelope';
+import type { QuerySchema } from '@tollgate/envelope/core';
 import { closed } from '../http/schemas';
 import { EVENT_TYPES, MAX_THRESHOLDS } from '../domain/event-types';
 

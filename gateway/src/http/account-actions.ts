@@ -1,4 +1,4 @@
-import { AppError, createQueryParser } from '@tollgate/envelope';
+import { AppError, createQueryParser } from '@tollgate/envelope/core';
 import type { Subscription } from '../domain/admission';
 import { accountOfKeyId, isAccountId } from '../domain/api-key';
 import { normaliseEmail } from '../domain/email';

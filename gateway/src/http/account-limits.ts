@@ -1,4 +1,4 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { ACCOUNT_ACTIONS } from '../domain/account-actions';
 import type { AccountAction } from '../domain/account-actions';
 import { secondsUntil } from '../domain/windows';

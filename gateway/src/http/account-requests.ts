@@ -1,4 +1,4 @@
-import type { QuerySchema } from '@tollgate/envelope';
+import type { QuerySchema } from '@tollgate/envelope/core';
 import { MAX_EMAIL_LENGTH } from '../domain/email';
 
 // Bodies and queries of the account and key routes, shared by the admin API and the dashboard.

@@ -1,4 +1,4 @@
-import { AppError, createQueryParser } from '@tollgate/envelope';
+import { AppError, createQueryParser } from '@tollgate/envelope/core';
 import { accountOfKeyId, isAccountId, parseApiKey } from '../domain/api-key';
 import { normaliseEmail } from '../domain/email';
 import type { Account, AccountStore, ApiKey } from '../data/account-store';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { clientBucket } from '../domain/client-address';
 import { hourWindow, secondsUntil } from '../domain/windows';
 import type { AdminToken } from '../data/admin-token';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { createQueryParser } from '@tollgate/envelope';
+import { createQueryParser } from '@tollgate/envelope/core';
 import type { Page } from '../data/account-store';
 import type { AuditEntry, AuditLog } from '../data/audit-log';
 import { AUDIT_EXPORT_QUERY, AUDIT_QUERY } from './account-requests';

@@ -1,5 +1,5 @@
-import { AppError, createQueryParser } from '@tollgate/envelope';
-import type { QuerySchema } from '@tollgate/envelope';
+import { AppError, createQueryParser } from '@tollgate/envelope/core';
+import type { QuerySchema } from '@tollgate/envelope/core';
 import { apiPlansNamed, planNamed, planProblem, unknownApiMessage } from '../domain/plans';
 import type { ApiPlans, Plan, PlanTable } from '../domain/plans';
 

@@ -1,4 +1,4 @@
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { HISTORY_DAYS } from '../data/account-store';
 
 const DAY_MS = 86_400_000;

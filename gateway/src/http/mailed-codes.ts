@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { SchemaObject } from 'ajv';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import type { Account } from '../data/account-store';
 import type { Mail } from '../mail/mailer';
 

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import { clientBucket } from '../domain/client-address';
 import type { Mail } from '../mail/mailer';
 import { linkOrigin } from './link-origin';

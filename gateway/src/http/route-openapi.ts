@@ -1,5 +1,5 @@
-import { createOpenApiDocument } from '@tollgate/envelope';
-import type { RouteDoc } from '@tollgate/envelope';
+import { createOpenApiDocument } from '@tollgate/envelope/core';
+import type { RouteDoc } from '@tollgate/envelope/core';
 
 /** An OpenAPI `paths` object. */
 export type OpenApiPaths = Record<string, Record<string, unknown>>;

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { okEnvelope, requestIdOf } from '@tollgate/envelope';
+import { okEnvelope, requestIdOf } from '@tollgate/envelope/core';
 
 /** Answers 201 with the success envelope (sendOk is 200 only). */
 export function sendCreated<T>(res: Response, data: T, message: string): void {

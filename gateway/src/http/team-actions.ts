@@ -1,5 +1,5 @@
-import { AppError } from '@tollgate/envelope';
-import type { QuerySchema } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
+import type { QuerySchema } from '@tollgate/envelope/core';
 import { isAccountId } from '../domain/api-key';
 import { MAX_EMAIL_LENGTH, parseEmail } from '../domain/email';
 import { TEAM_ROLES } from '../domain/team-roles';

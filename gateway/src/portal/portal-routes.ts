@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { Router } from 'express';
-import { AppError } from '@tollgate/envelope';
+import { AppError } from '@tollgate/envelope/core';
 import type { Response } from 'express';
 import { pageHeaders } from '../http/page-headers';
 import { SHARED_WEB_ASSETS, staticAssets } from '../http/web-assets';
