@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type nodemailer from 'nodemailer';
 import type { Logger } from '@tollgate/envelope';
 
 /** One message to send. */
@@ -29,10 +30,14 @@ export class MailError extends Error {
 // A mail server that does not answer must not hold a request for minutes (nodemailer's defaults).
 const TIMEOUT_MS = 10_000;
 
+// Loaded when an SMTP mailer is made, not with this module: a process that sends no mail (the CLI,
+// a gateway logging its mail) does not load nodemailer's 39 modules.
+const loadNodemailer = (): typeof nodemailer => createRequire(__filename)('nodemailer') as typeof nodemailer;
+
 /** Mail through nodemailer over SMTP (`smtp://` or `smtps://`, credentials in the URL). */
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const url = new URL(smtpUrl);
-  const transport = nodemailer.createTransport({
+  const transport = loadNodemailer().createTransport({
     host: url.hostname,
     port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
     secure: url.protocol === 'smtps:',
