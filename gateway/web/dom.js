@@ -48,9 +48,10 @@ export function showError(region, err, ...extra) {
 export async function within(region, work) {
   showError(region, null);
   try {
-    await work();
+    return await work();
   } catch (err) {
     showError(region, err);
+    return undefined;
   }
 }
 

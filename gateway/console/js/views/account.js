@@ -22,16 +22,18 @@ export async function render(main) {
   const body = el('div');
   main.append(heading(title), problem, status, body);
 
-  /** Does a change, says what happened, and shows the account as it is now. */
+  /** Does a change, shows the account as it is now, then says what happened (heard once the page shows it). */
   async function act(work, done) {
     showError(problem, null);
+    let made = false;
     try {
       await work();
-      fill(status, done);
+      made = true;
     } catch (err) {
       showError(problem, err);
     }
     await load();
+    if (made) fill(status, done);
   }
 
   function actions(a) {

@@ -77,7 +77,7 @@ function emailSection(status, changed) {
 function sessionsSection(status, problem) {
   const area = el('div');
   const section = el('section', { class: 'card', 'aria-labelledby': 'sessions-title' }, el('h2', { id: 'sessions-title', tabindex: '-1' }, 'Signed-in sessions'), area);
-  const act = actThen(problem, () => refresh());
+  const act = actThen(problem, () => refresh(), status);
   async function refresh() {
     const { sessions } = await request('GET', '/dashboard/v1/account/sessions');
     const others = sessions.filter((s) => !s.current);
@@ -93,14 +93,14 @@ function sessionsSection(status, problem) {
           el('td', { 'data-label': 'Ends' }, dateTime(s.expires_at)),
           el('td', { 'data-label': 'Actions' }, s.current ? '—' : el('button', { type: 'button', class: 'secondary', 'aria-label': `Sign out ${s.device}, signed in ${dateTime(s.created_at)}`, onclick: () => act(async () => {
             await request('DELETE', `/dashboard/v1/account/sessions/${encodeURIComponent(s.id)}`);
-            fill(status, `${s.device} is signed out.`);
+            return `${s.device} is signed out.`;
           }) }, 'Sign out')),
         ))),
       )),
       others.length > 0
         ? el('button', { type: 'button', class: 'secondary', onclick: () => act(async () => {
           const { signed_out: count } = await request('DELETE', '/dashboard/v1/account/sessions');
-          fill(status, `${count === 1 ? '1 other session' : `${count} other sessions`} signed out.`);
+          return `${count === 1 ? '1 other session' : `${count} other sessions`} signed out.`;
         }) }, 'Sign out all other sessions')
         : el('p', { class: 'muted' }, 'No other browser is signed in.'),
     );

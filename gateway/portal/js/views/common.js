@@ -1,4 +1,4 @@
-import { el, errorRegion, heading, showError, within } from '../../shared/dom.js';
+import { el, errorRegion, fill, heading, showError, within } from '../../shared/dom.js';
 import { request } from '../api.js';
 import { may, session } from '../session.js';
 
@@ -53,10 +53,15 @@ export function descriptionOf(entry) {
   return box;
 }
 
-/** An action of a list view: `work` runs with a refusal shown in `problem`, then `refresh` redraws the list either way. */
-export function actThen(problem, refresh) {
+/**
+ * An action of a list view: `work` runs with a refusal shown in `problem`, then `refresh` redraws
+ * the list either way, and the text `work` returned is said in `status` only then: a screen reader
+ * hears "… is revoked." when the list no longer shows it active.
+ */
+export function actThen(problem, refresh, status) {
   return async (work) => {
-    await within(problem, work);
+    const said = await within(problem, work);
     await refresh();
+    if (typeof said === 'string') fill(status, said);
   };
 }

@@ -59,7 +59,7 @@ export async function render(main, ctx) {
     secretArea.querySelector('h2').focus();
   }
 
-  const act = actThen(problem, () => refresh());
+  const act = actThen(problem, () => refresh(), status);
 
   function row(key, now) {
     const state = stateOf(key, now);
@@ -75,14 +75,14 @@ export async function render(main, ctx) {
       } }, 'Roll…'));
       if (state.grace) actions.push(el('button', { type: 'button', class: 'secondary', 'aria-label': `End the grace period of ${key.name}`, onclick: () => act(async () => {
         await request('POST', `/dashboard/v1/keys/${encodeURIComponent(key.id)}/end-grace`);
-        fill(status, `The old secret of ${key.name} no longer works.`);
+        return `The old secret of ${key.name} no longer works.`;
       }) }, 'End grace'));
       actions.push(el('button', { type: 'button', class: 'danger', 'aria-label': `Revoke ${key.name}`, onclick: async () => {
         const ok = await confirmDialog(`Revoke ${key.name}?`, el('p', {}, 'Every secret of this key stops working at once, for good. Calls with it get 401.'), 'Revoke key', true);
         if (ok) await act(async () => {
           await request('DELETE', `/dashboard/v1/keys/${encodeURIComponent(key.id)}`);
           forget(key.id);
-          fill(status, `${key.name} is revoked.`);
+          return `${key.name} is revoked.`;
         });
       } }, 'Revoke…'));
     }

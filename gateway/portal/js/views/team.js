@@ -43,7 +43,7 @@ export async function render(main, ctx) {
   const status = statusRegion();
   const members = el('section', { class: 'card', 'aria-labelledby': 'members-title' });
   const pending = el('section', { class: 'card', 'aria-labelledby': 'invitations-title' });
-  const act = actThen(problem, () => refresh());
+  const act = actThen(problem, () => refresh(), status);
   const teamName = here?.name ?? session().account.name ?? session().account.id;
   main.append(
     heading(title),
@@ -70,13 +70,13 @@ export async function render(main, ctx) {
         el('button', { type: 'button', class: 'secondary', 'aria-label': `Change role of ${name}`, onclick: () => act(async () => {
           if (select.value === m.role) return;
           const changed = await request('PUT', `/dashboard/v1/team/members/${encodeURIComponent(m.person_id)}`, { role: select.value });
-          fill(status, `${name} is ${changed.role} now.`);
+          return `${name} is ${changed.role} now.`;
         }) }, 'Change role'),
         el('button', { type: 'button', class: 'danger', 'aria-label': `Remove ${name}`, onclick: async () => {
           const ok = await confirmDialog(`Remove ${name} from the team?`, el('p', {}, 'They are signed out of this team at once. The keys they made stay the team’s and keep working.'), 'Remove member', true);
           if (ok) await act(async () => {
             await request('DELETE', `/dashboard/v1/team/members/${encodeURIComponent(m.person_id)}`);
-            fill(status, `${name} is no longer a member of the team.`);
+            return `${name} is no longer a member of the team.`;
           });
         } }, 'Remove…'));
     }
@@ -100,7 +100,7 @@ export async function render(main, ctx) {
         const ok = await confirmDialog(`Revoke the invitation of ${inv.email}?`, el('p', {}, 'Its link stops working at once.'), 'Revoke invitation', true);
         if (ok) await act(async () => {
           await request('DELETE', `/dashboard/v1/team/invitations/${encodeURIComponent(inv.id)}`);
-          fill(status, `The invitation of ${inv.email} is revoked.`);
+          return `The invitation of ${inv.email} is revoked.`;
         });
       } }, 'Revoke…')) : null,
     );
@@ -129,13 +129,13 @@ export async function render(main, ctx) {
     }
   }
 
-  main.append(manages ? inviteSection(roleSelect, act, status) : el('p', { class: 'note', id: 'role-note' }, `Your role in this team (${role()}) cannot invite or remove members: an owner or an admin of the team can.`), members, pending, leaveSection(main, ctx, teamName, problem), el('section', { class: 'card', 'aria-labelledby': 'code-title' }, el('h2', { id: 'code-title' }, 'Join another team'), acceptForm(ctx)));
+  main.append(manages ? inviteSection(roleSelect, act) : el('p', { class: 'note', id: 'role-note' }, `Your role in this team (${role()}) cannot invite or remove members: an owner or an admin of the team can.`), members, pending, leaveSection(main, ctx, teamName, problem), el('section', { class: 'card', 'aria-labelledby': 'code-title' }, el('h2', { id: 'code-title' }, 'Join another team'), acceptForm(ctx)));
   if (audit) pending.after(audit.section);
   await refresh();
 }
 
 /** Invite an address with a role: the mail carries a one-time link. */
-function inviteSection(roleSelect, act, status) {
+function inviteSection(roleSelect, act) {
   const email = el('input', { id: 'invite-email', name: 'email', type: 'email', autocomplete: 'off', required: true, maxlength: '254' });
   const select = roleSelect('invite-role', 'developer');
   const button = el('button', { type: 'submit' }, 'Send invitation');
@@ -151,7 +151,7 @@ function inviteSection(roleSelect, act, status) {
         }
         const sent = await request('POST', '/dashboard/v1/team/invitations', { email: email.value.trim(), role: select.value });
         email.value = '';
-        fill(status, `Invitation sent to ${sent.email} as ${sent.role}. It works once, until ${dateTime(sent.expires_at)}.`);
+        return `Invitation sent to ${sent.email} as ${sent.role}. It works once, until ${dateTime(sent.expires_at)}.`;
       });
       button.disabled = false;
     } },

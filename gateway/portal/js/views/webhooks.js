@@ -1,8 +1,8 @@
-import { dateTime, el, errorRegion, fill, heading, showError, statusRegion, within } from '../../shared/dom.js';
+import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
 import { request } from '../api.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { secretBox } from '../secret-box.js';
-import { apiTitle, requireRole, requireSession } from './common.js';
+import { actThen, apiTitle, requireRole, requireSession } from './common.js';
 
 export const title = 'Webhooks';
 
@@ -39,10 +39,7 @@ export async function render(main, ctx) {
   const mailArea = el('div');
   main.append(heading(title), el('p', { class: 'lead' }, 'Tollgate POSTs each event to your endpoints, signed as Standard Webhooks describes (webhook-id, webhook-timestamp, webhook-signature). Verify the signature with the endpoint’s secret, and dedupe on webhook-id: a delivery is retried until your endpoint answers 2xx.'), problem, status, secretArea);
 
-  async function act(work) {
-    await within(problem, work);
-    await refresh();
-  }
+  const act = actThen(problem, () => refresh(), status);
 
   function showSecret(endpoint, what) {
     fill(secretArea, secretBox({
@@ -70,7 +67,7 @@ export async function render(main, ctx) {
         el('td', { 'data-label': 'Attempts', class: 'num' }, String(d.attempts)),
         el('td', { 'data-label': 'Actions' }, el('button', { type: 'button', class: 'secondary', 'aria-label': `Redeliver ${d.type} sent ${dateTime(d.created_at)}`, disabled: !endpoint.enabled, onclick: () => act(async () => {
           await request('POST', `/dashboard/v1/webhooks/${encodeURIComponent(endpoint.id)}/deliveries/${encodeURIComponent(d.id)}/redeliver`);
-          fill(status, `The ${d.type} event is sent again.`);
+          return `The ${d.type} event is sent again.`;
         }) }, 'Redeliver')),
       ))),
     ));
@@ -95,7 +92,7 @@ export async function render(main, ctx) {
         // Each name begins with the visible words (WCAG 2.5.3, label in name) and says which endpoint.
         el('button', { type: 'button', disabled: !endpoint.enabled, 'aria-label': `Send test event to ${endpoint.url}`, onclick: () => act(async () => {
           await request('POST', `${path}/test`);
-          fill(status, 'Test event sent; its delivery is listed below within a few seconds.');
+          return 'Test event sent; its delivery is listed below within a few seconds.';
         }) }, 'Send test event'),
         el('button', { type: 'button', class: 'secondary', 'aria-label': `Rotate secret of ${endpoint.url}`, onclick: async () => {
           const select = el('select', { id: 'overlap' }, OVERLAPS.map(([hours, text]) => el('option', { value: String(hours) }, text)));
@@ -104,13 +101,13 @@ export async function render(main, ctx) {
         } }, 'Rotate secret…'),
         el('button', { type: 'button', class: 'secondary', onclick: () => act(async () => {
           await request('PUT', path, { enabled: !endpoint.enabled });
-          fill(status, endpoint.enabled ? 'Endpoint turned off.' : 'Endpoint enabled again.');
+          return endpoint.enabled ? 'Endpoint turned off.' : 'Endpoint enabled again.';
         }) }, endpoint.enabled ? 'Turn off' : 'Enable'),
         el('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${endpoint.url}`, onclick: async () => {
           const ok = await confirmDialog('Delete this endpoint?', el('p', {}, `Nothing more is sent to ${endpoint.url}; deliveries still queued for it fail.`), 'Delete endpoint', true);
           if (ok) await act(async () => {
             await request('DELETE', path);
-            fill(status, 'Endpoint deleted.');
+            return 'Endpoint deleted.';
           });
         } }, 'Delete…'),
         el('button', { type: 'button', class: 'link', onclick: () => refresh() }, 'Refresh deliveries'),
@@ -145,8 +142,8 @@ export async function render(main, ctx) {
           thresholds[api] = text === '' ? null : text.split(/[\s,%]+/).filter(Boolean).map(Number);
         }
         await request('PUT', '/dashboard/v1/events/settings', { mail, thresholds });
-        fill(status, 'Alert settings saved.');
         await mailSettings();
+        return 'Alert settings saved.';
       });
     } },
       el('fieldset', {}, el('legend', {}, 'Mail me when'), switchable.map((t) => {
