@@ -29,13 +29,13 @@ describe('what a CLI command loads', () => {
 });
 
 describe('what a gateway loads', () => {
-  it('when it runs without billing, SMTP or a usage stream, then it serves without the Stripe SDK, nodemailer or cloudevents loaded', async () => {
+  it('when it runs on its own store without billing, SMTP or a usage stream, then it serves without the Stripe SDK, nodemailer, cloudevents or ioredis loaded', async () => {
     const gateway = await startGatewayProcess({ ...WITH_PRELOAD, STORE_PATH: ':memory:', ADMIN_TOKEN: 'start-loads-test-token-0123456789abc' });
     const res = await fetch(`${gateway.url}/healthz`);
     expect(res.status).toBe(200);
     await gateway.stop();
     const loaded = loadedIn(gateway.stderr());
     expect(loaded).toEqual(expect.arrayContaining(['express', 'undici', 'prom-client']));
-    expect(only(loaded, ['stripe', 'nodemailer', 'cloudevents'])).toEqual([]);
+    expect(only(loaded, ['stripe', 'nodemailer', 'cloudevents', 'ioredis'])).toEqual([]);
   });
 });

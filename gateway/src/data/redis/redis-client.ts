@@ -1,7 +1,13 @@
+import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
-import Redis, { Cluster } from 'ioredis';
+import type Redis from 'ioredis';
+import type { Cluster } from 'ioredis';
 import type { Logger } from '@tollgate/envelope';
 import type { ClusterNode } from '../../config';
+
+// Loaded when a client is made, not with this module: a gateway on its embedded store (and every
+// CLI command) does not load ioredis's 39 modules.
+export const loadIoredis = (): { default: typeof Redis; Cluster: typeof Cluster } => createRequire(__filename)('ioredis') as { default: typeof Redis; Cluster: typeof Cluster };
 
 /**
  * The client the Redis stores take: one Redis or a Redis Cluster. Both have the same commands,
@@ -48,7 +54,7 @@ export function createStoreClient(target: RedisTarget, options: RedisClientOptio
  * so the gateway answers 503 while Redis is away and recovers by itself when it is back.
  */
 export function createRedisClient(url: string, options: RedisClientOptions): Redis {
-  const redis = new Redis(url, {
+  const redis = new (loadIoredis().default)(url, {
     enableOfflineQueue: false,
     connectTimeout: 2_000,
     maxRetriesPerRequest: 0,
@@ -87,7 +93,7 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
  * from a MOVED or from the slot map refreshed every 5 s.
  */
 export function createClusterClient(nodes: readonly ClusterNode[], options: RedisClientOptions): Cluster {
-  const cluster = new Cluster(
+  const cluster = new (loadIoredis().Cluster)(
     nodes.map((n) => ({ host: n.host, port: n.port })),
     {
       // Every command on the slot's master: a replica's counts lag, and admission writes anyway.

@@ -1,7 +1,7 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import type { Logger } from '@tollgate/envelope';
-import { isCluster } from './redis-client';
+import { isCluster, loadIoredis } from './redis-client';
 import type { RedisClient } from './redis-client';
 import { redisKeys } from './redis-keys';
 
@@ -62,7 +62,7 @@ function subscribeOnCluster(cluster: Cluster, revoked: (keyId: string) => void, 
       return;
     }
     const { username, password, tls } = masters[0]?.options ?? {};
-    const current = new Redis({ host: target.host, port: target.port, username, password, tls, lazyConnect: false, retryStrategy: null, connectTimeout: 2_000, maxRetriesPerRequest: 0 });
+    const current = new (loadIoredis().default)({ host: target.host, port: target.port, username, password, tls, lazyConnect: false, retryStrategy: null, connectTimeout: 2_000, maxRetriesPerRequest: 0 });
     subscriber = current;
     current.on('error', () => undefined);
     current.on('message', (_channel: string, keyId: string) => revoked(keyId));
