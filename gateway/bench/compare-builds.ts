@@ -62,7 +62,15 @@ async function compare({ env }: BenchServers): Promise<void> {
     // Peak RSS under the load, sampled as the bench's own table does (V8 flags such as the young
     // generation's size trade it against CPU, so a comparison of flags reads both).
     const peakRss = gateways.map(() => 0);
-    sampler = setInterval(() => gateways.forEach((g, i) => (peakRss[i] = Math.max(peakRss[i] as number, g.rssMb()))), 100);
+    // A gateway that died leaves no /proc entry: its load then fails and says so, not this sampler.
+    const rssOf = (g: ChildServer): number => {
+      try {
+        return g.rssMb();
+      } catch {
+        return 0;
+      }
+    };
+    sampler = setInterval(() => gateways.forEach((g, i) => (peakRss[i] = Math.max(peakRss[i] as number, rssOf(g)))), 100);
     for (let round = 1; round <= ROUNDS; round++) {
       const before = gateways.map((g) => g.cpuSeconds());
       const runs = await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], SECONDS)));

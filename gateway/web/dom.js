@@ -44,7 +44,7 @@ export function showError(region, err, ...extra) {
   region.hidden = false;
 }
 
-/** Runs `work`, clearing `region` first and showing in it what `work` throws. */
+/** Runs `work`, clearing `region` first and showing in it what `work` throws; returns what `work` returned (undefined when it threw). */
 export async function within(region, work) {
   showError(region, null);
   try {

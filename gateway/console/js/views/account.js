@@ -32,7 +32,11 @@ export async function render(main) {
     } catch (err) {
       showError(problem, err);
     }
-    await load();
+    try {
+      await load();
+    } catch (err) {
+      showError(problem, err);
+    }
     if (made) fill(status, done);
   }
 

@@ -61,7 +61,12 @@ export function descriptionOf(entry) {
 export function actThen(problem, refresh, status) {
   return async (work) => {
     const said = await within(problem, work);
-    await refresh();
+    // A list that cannot be read again says so in `problem`; what was done is said either way.
+    try {
+      await refresh();
+    } catch (err) {
+      showError(problem, err);
+    }
     if (typeof said === 'string') fill(status, said);
   };
 }

@@ -142,7 +142,7 @@ export async function render(main, ctx) {
           thresholds[api] = text === '' ? null : text.split(/[\s,%]+/).filter(Boolean).map(Number);
         }
         await request('PUT', '/dashboard/v1/events/settings', { mail, thresholds });
-        await mailSettings();
+        await mailSettings().catch((err) => showError(problem, err));
         return 'Alert settings saved.';
       });
     } },

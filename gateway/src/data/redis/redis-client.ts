@@ -2,12 +2,13 @@ import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
+import type * as IoredisModule from 'ioredis';
 import type { Logger } from '@tollgate/envelope';
 import type { ClusterNode } from '../../config';
 
 // Loaded when a client is made, not with this module: a gateway on its embedded store (and every
 // CLI command) does not load ioredis's 39 modules.
-export const loadIoredis = (): { default: typeof Redis; Cluster: typeof Cluster } => createRequire(__filename)('ioredis') as { default: typeof Redis; Cluster: typeof Cluster };
+export const loadIoredis = (): typeof IoredisModule => createRequire(__filename)('ioredis') as typeof IoredisModule;
 
 /**
  * The client the Redis stores take: one Redis or a Redis Cluster. Both have the same commands,
