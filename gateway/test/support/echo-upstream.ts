@@ -22,6 +22,8 @@ export interface EchoUpstream {
  * An HTTP service on 127.0.0.1:0 that answers every call with JSON describing it (method, url,
  * headers, body). `/v1/silent` never answers (timeouts); `/v1/status/<n>` answers status n;
  * `/v1/delay/<ms>` answers after ms; `/v1/trickle/<ms>` sends its headers at once and its body after ms;
+ * `/v1/drip/<ms>` sends its headers at once and a piece of its body every 100 ms for ms (a connection
+ * kept busy, never idle for a timeout);
  * `/v1/cookies` answers with a `Set-Cookie` for `tg_session` (the portal's cookie) and one for `theme`.
  * `/v1/openapi.json` (not recorded in `seen`) documents `routes` when given, else is a 404, so the
  * gateway does not know the service's routes and lets every `/v1/` path through.
@@ -42,6 +44,17 @@ export async function startEchoUpstream(options: { routes?: string[] } = {}): Pr
       const call = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
       seen.push(call);
       if (req.url === '/v1/silent') return;
+      const drip = /^\/v1\/drip\/(\d+)$/.exec(req.url ?? '')?.[1];
+      if (drip) {
+        res.writeHead(200, { 'content-type': 'application/json' }).write('[0');
+        const every = setInterval(() => res.write(',0'), 100);
+        setTimeout(() => {
+          clearInterval(every);
+          res.end(']');
+        }, Number(drip)).unref();
+        res.once('close', () => clearInterval(every));
+        return;
+      }
       const [, kind, ms] = /^\/v1\/(delay|trickle)\/(\d+)$/.exec(req.url ?? '') ?? [];
       if (kind === 'trickle') res.writeHead(200, { 'content-type': 'application/json' }).flushHeaders();
       if (kind) {
