@@ -55,6 +55,24 @@ export async function within(region, work) {
   }
 }
 
+/**
+ * An action of a list view: `work` runs with a refusal shown in `problem`, then `refresh` redraws
+ * the list either way, and the text `work` returned is said in `status` only then: a screen reader
+ * hears "… is revoked." when the list no longer shows it active.
+ */
+export function actThen(problem, refresh, status) {
+  return async (work) => {
+    const said = await within(problem, work);
+    // A list that cannot be read again says so in `problem`; what was done is said either way.
+    try {
+      await refresh();
+    } catch (err) {
+      showError(problem, err);
+    }
+    if (typeof said === 'string') fill(status, said);
+  };
+}
+
 /** A status line, announced politely. */
 export function statusRegion() {
   return el('p', { class: 'status', role: 'status' });

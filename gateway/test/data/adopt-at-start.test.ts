@@ -31,6 +31,13 @@ const closeAfterEach = useCloseAfterEach();
 
 const owners = async (stores: Stores, ids: string[]) => Promise.all(ids.map(async (id) => (await stores.teamStore.listMembers(id)).map((m) => [m.person_id, m.role])));
 
+/** Leaves a store file as a gateway from before teams wrote it: no people, members or invitations. */
+function dropTeamTables(file: string): void {
+  const raw = new Database(file);
+  raw.exec('DROP TABLE people; DROP TABLE team_members; DROP TABLE team_invitations;');
+  raw.close();
+}
+
 describe('the adoption walk at start', () => {
   it('when the embedded file was written before teams, then opening it makes every account with an address a team of one, and opening it again changes nothing', async () => {
     const file = path.join(dir, 'tollgate.db');
@@ -39,9 +46,7 @@ describe('the adoption walk at start', () => {
     const b = await before.stores.accountStore.createAccount({ email: 'b@before.example' });
     const keyless = await before.stores.accountStore.createAccount({ email: null, name: 'from a key' });
     before.close();
-    const raw = new Database(file);
-    raw.exec('DROP TABLE people; DROP TABLE team_members; DROP TABLE team_invitations;');
-    raw.close();
+    dropTeamTables(file);
 
     const opened = await openStores({ storePath: file, redisTimeoutMs: 1_000, clock: clock.now, logger });
     try {
@@ -65,9 +70,7 @@ describe('the adoption walk at start', () => {
     const ids: string[] = [];
     for (let i = 0; i < 300; i++) ids.push((await before.stores.accountStore.createAccount({ email: `m${i}@before.example` })).id);
     before.close();
-    const raw = new Database(file);
-    raw.exec('DROP TABLE people; DROP TABLE team_members; DROP TABLE team_invitations;');
-    raw.close();
+    dropTeamTables(file);
 
     const opened = await openStores({ storePath: file, redisTimeoutMs: 1_000, clock: clock.now, logger });
     try {

@@ -1,4 +1,4 @@
-import { dateTime, el, errorRegion, fill, heading, int, price, showError, statusRegion } from '../../shared/dom.js';
+import { actThen, dateTime, el, errorRegion, fill, heading, int, price, showError, statusRegion } from '../../shared/dom.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { drawChart, historyTable, lastDays, seriesOf } from '../../shared/chart.js';
 import { query, request } from '../api.js';
@@ -22,23 +22,12 @@ export async function render(main) {
   const body = el('div');
   main.append(heading(title), problem, status, body);
 
+  const changeThen = actThen(problem, load, status);
   /** Does a change, shows the account as it is now, then says what happened (heard once the page shows it). */
-  async function act(work, done) {
-    showError(problem, null);
-    let made = false;
-    try {
-      await work();
-      made = true;
-    } catch (err) {
-      showError(problem, err);
-    }
-    try {
-      await load();
-    } catch (err) {
-      showError(problem, err);
-    }
-    if (made) fill(status, done);
-  }
+  const act = (work, done) => changeThen(async () => {
+    await work();
+    return done;
+  });
 
   function actions(a) {
     const buttons = [];

@@ -1,9 +1,9 @@
-import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
+import { actThen, dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { fieldForm, sixDigits } from '../../shared/form.js';
 import { request } from '../api.js';
 import { loadSession, may, role, session, signedIn } from '../session.js';
-import { actThen, requireSession } from './common.js';
+import { requireSession } from './common.js';
 
 export const title = 'Account';
 

@@ -1,4 +1,4 @@
-import { el, errorRegion, fill, heading, showError, within } from '../../shared/dom.js';
+import { el, errorRegion, heading, showError } from '../../shared/dom.js';
 import { request } from '../api.js';
 import { may, session } from '../session.js';
 
@@ -51,22 +51,4 @@ export function descriptionOf(entry) {
   const box = el('div', { class: 'description' });
   box.innerHTML = entry.description_html;
   return box;
-}
-
-/**
- * An action of a list view: `work` runs with a refusal shown in `problem`, then `refresh` redraws
- * the list either way, and the text `work` returned is said in `status` only then: a screen reader
- * hears "… is revoked." when the list no longer shows it active.
- */
-export function actThen(problem, refresh, status) {
-  return async (work) => {
-    const said = await within(problem, work);
-    // A list that cannot be read again says so in `problem`; what was done is said either way.
-    try {
-      await refresh();
-    } catch (err) {
-      showError(problem, err);
-    }
-    if (typeof said === 'string') fill(status, said);
-  };
 }

@@ -1,10 +1,10 @@
-import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
+import { actThen, dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { request } from '../api.js';
 import { secretBox } from '../secret-box.js';
 import { forget, remember } from '../secrets.js';
 import { may, role } from '../session.js';
-import { actThen, requireSession } from './common.js';
+import { requireSession } from './common.js';
 
 export const title = 'Keys';
 

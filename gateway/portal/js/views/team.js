@@ -1,8 +1,8 @@
-import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
+import { actThen, dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { request } from '../api.js';
 import { may, person, role, session, signedIn, teams } from '../session.js';
-import { actThen, requireSession } from './common.js';
+import { requireSession } from './common.js';
 import { acceptForm, takeJoined } from './invitation.js';
 import { auditSection } from './team-audit.js';
 

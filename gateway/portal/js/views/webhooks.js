@@ -1,8 +1,8 @@
-import { dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
+import { actThen, dateTime, el, errorRegion, fill, heading, showError, statusRegion } from '../../shared/dom.js';
 import { request } from '../api.js';
 import { confirmDialog } from '../../shared/dialog.js';
 import { secretBox } from '../secret-box.js';
-import { actThen, apiTitle, requireRole, requireSession } from './common.js';
+import { apiTitle, requireRole, requireSession } from './common.js';
 
 export const title = 'Webhooks';
 
