@@ -64,7 +64,7 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
         }
       }
     });
-    child.once('exit', onExit);
+    void main.exited.then(onExit);
   });
   return {
     url: `http://127.0.0.1:${port}`,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { freePort } from '@tollgate/envelope/test/processes';
 import { allStarted } from './all-started';
+import { redisReady } from './redis-server';
 
 const HOST = '127.0.0.1';
 /** A node's cluster bus listens on its port + 10000 (fixed by Redis), so port 0 cannot be used. */
@@ -107,33 +108,7 @@ async function startNode(binary: string, port: number, dir: string, nodeTimeoutM
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   started({ child, exited });
-  let onEarlyExit: ((code: number | null) => void) | undefined;
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`redis-server :${port} did not start within 10 s: ${output.slice(-500)}`));
-    }, 10_000);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    onEarlyExit = (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server :${port} exited with code ${code}: ${output.slice(-500)}`));
-    };
-    child.once('exit', onEarlyExit);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  });
-  if (onEarlyExit) child.off('exit', onEarlyExit);
-  child.stdout!.resume();
+  await redisReady(child, `redis-server :${port}`);
   return { child, exited };
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,33 +44,7 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let onEarlyExit: ((code: number | null) => void) | undefined;
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`redis-server did not start on port ${port} within 10 s: ${output.slice(-500)}`));
-    }, 10_000);
-    child.once('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(new Error(err.code === 'ENOENT' ? 'redis-server not found: apt-get install -y redis-server' : `redis-server failed: ${err.message}`));
-    });
-    onEarlyExit = (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited with code ${code} before it was ready: ${output.slice(-500)}`));
-    };
-    child.once('exit', onEarlyExit);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  });
-  if (onEarlyExit) child.off('exit', onEarlyExit);
-  child.stdout.resume();
+  await redisReady(child, `redis-server on port ${port}`);
   let stopped = false;
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -87,4 +62,39 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
     pause: () => void child.kill('SIGSTOP'),
     resume: () => void child.kill('SIGCONT'),
   };
+}
+
+/**
+ * Resolves once a spawned redis-server (stdout and stderr piped) says it accepts connections; rejects
+ * with its last output if it exits first, fails to spawn, or is not ready in 10 s (then it is killed).
+ */
+export async function redisReady(child: ChildProcess, what: string): Promise<void> {
+  let onEarlyExit: ((code: number | null) => void) | undefined;
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${what} did not start within 10 s: ${output.slice(-500)}`));
+    }, 10_000);
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new Error(err.code === 'ENOENT' ? 'redis-server not found: apt-get install -y redis-server' : `${what} failed: ${err.message}`));
+    });
+    onEarlyExit = (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with code ${code} before it was ready: ${output.slice(-500)}`));
+    };
+    // 'close', not 'exit': 'exit' can come before the pipes are read, and why it exited is in them.
+    child.once('close', onEarlyExit);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  });
+  if (onEarlyExit) child.off('close', onEarlyExit);
+  child.stdout!.resume();
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
-import { freePort, freePorts } from './processes';
+import { freePort, freePorts, startMain } from './processes';
 
 // A port for a child process must not be one the kernel hands out meanwhile to another test's
 // listen(0) or to an outgoing connection (the token service's process test once reached another
@@ -43,5 +43,15 @@ describe('ports for child processes', () => {
     } finally {
       await close(held);
     }
+  });
+});
+
+describe('a started main process', () => {
+  it('when it exits while a child of its own still writes to its pipes, then its exit waits for those last words', async () => {
+    // 'exit' comes before the pipes are read; a test reading output() right after it missed the reason.
+    const lastWords = "require('node:child_process').spawn('sh', ['-c', 'sleep 0.2; echo last words'], { stdio: ['ignore', 'inherit', 'inherit'] }).unref(); process.exit(1)";
+    const main = startMain(process.cwd(), {}, 'inline', ['-e', lastWords]);
+    expect(await main.exited).toBe(1);
+    expect(main.output()).toContain('last words');
   });
 });

@@ -119,7 +119,12 @@ export function startMain(dir: string, env: Record<string, string>, script = 'sr
   let text = '';
   child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close' comes once the pipes are read too, so output() then holds the last words; a grandchild
+  // that inherited the pipes keeps them open past the exit, and then the exit code is enough.
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('close', (code) => resolve(code));
+    child.once('exit', (code) => setTimeout(() => resolve(code), 2_000).unref());
+  });
   return {
     child,
     output: () => text,

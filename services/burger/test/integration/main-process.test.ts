@@ -21,7 +21,7 @@ function listeningPort(child: ChildProcessWithoutNullStreams): Promise<number> {
       const match = /"port":(\d+).*"msg":"listening"/.exec(buffered);
       if (match) resolve(Number(match[1]));
     });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code} before listening: ${buffered}`)));
+    child.once('close', (code) => reject(new Error(`service exited with ${code} before listening: ${buffered}`)));
   });
 }
 
