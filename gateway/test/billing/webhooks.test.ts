@@ -1,4 +1,8 @@
+import Redis from 'ioredis';
 import type Stripe from 'stripe';
+import { redisKeys } from '../../src/data/redis/redis-keys';
+import { startRedisServer } from '../support/redis-server';
+import type { RedisServer } from '../support/redis-server';
 import { ADMIN_TOKEN, MID_MARCH, startBillingGateway, useBillingGateway } from './support/billing-gateway';
 import type { BillingGateway } from './support/billing-gateway';
 
@@ -89,6 +93,44 @@ describe('the webhook (events posted by the test, signed or not)', () => {
     const created = only(await eventsOf(gw, customer.id), 'customer.subscription.created');
     expect((await gw.deliver(created)).body.data).toMatchObject({ outcome: 'unknown_customer' });
     expect((await gw.deliver({ ...created, id: 'evt_other_type', type: 'product.created' })).body.data.outcome).toBe('ignored');
+  });
+});
+
+describe('the webhook when Redis stalls during the claim', () => {
+  let redis: RedisServer;
+  let gw: BillingGateway;
+  let probe: Redis;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    probe = new Redis(redis.url, { lazyConnect: true });
+    gw = await startBillingGateway({ start: MID_MARCH, webhooks: 'manual', engine: { kind: 'redis', url: redis.url }, env: { REDIS_TIMEOUT_MS: '100' } });
+  });
+  afterAll(async () => {
+    probe?.disconnect();
+    await gw?.close();
+    await redis?.stop();
+  });
+
+  // The e2e demo's paid plan once waited past its 120 s limit: a claim answered after the store's
+  // timeout had taken the event's 5-minute lease with no handler behind it, so every redelivery
+  // meanwhile was 409 "being handled".
+  it('when the claim is answered only after the store timeout, then the delivery is 503 and the next one is handled, not refused as busy for the lease', async () => {
+    const a = await paidUndelivered(gw, 'stall@example.com');
+    const completed = only(a.events, 'checkout.session.completed');
+    redis.pause();
+    let stalled;
+    try {
+      stalled = await gw.deliver(completed);
+    } finally {
+      redis.resume();
+    }
+    expect(stalled).toMatchObject({ status: 503, body: { error: { code: 'STORE_UNAVAILABLE' } } });
+    // Redis runs the claim once it thaws; wait (at most 2 s) until nothing holds the event any more.
+    const key = redisKeys.billingEvent(completed.id);
+    for (let waited = 0; waited < 2_000 && (await probe.get(key)) !== null; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await probe.get(key)).toBeNull();
+    expect(await gw.deliver(completed)).toMatchObject({ status: 200, body: { data: { outcome: 'applied' } } });
+    expect(await tokenPlan(gw, a.id)).toEqual({ plan: 'pro', status: 'active' });
   });
 });
 

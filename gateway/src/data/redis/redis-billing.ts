@@ -1,5 +1,5 @@
 import { EVENT_KEPT_MS, EVENT_LEASE_MS } from '../billing-store';
-import type { AccountBilling, BillingRecord, BillingStore } from '../billing-store';
+import type { AccountBilling, BillingRecord, BillingStore, EventClaim } from '../billing-store';
 import { encodeSubscription, subscriptionField } from './record-codec';
 import type { RedisClient } from './redis-client';
 import { redisKeys } from './redis-keys';
@@ -56,8 +56,19 @@ redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 'claimed'
 `;
 
+/**
+ * Lets go of a lease if it is still the one taken (its end, ARGV 1): not an event handled since,
+ * nor another gateway's lease taken after this one lapsed.
+ * KEYS: 1 event. Returns 1 when released.
+ */
+const RELEASE_CLAIM_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
 interface BillingScripts {
   tollgateClaimEvent(event: string, nowMs: number, leaseEndMs: number, leaseMs: number): Promise<'claimed' | 'done' | 'busy'>;
+  tollgateReleaseClaim(event: string, leaseEndMs: number): Promise<number>;
   tollgateApplyBilling(billing: string, account: string, field: string, record: string, subField: string, subscription: string): Promise<[number, string]>;
   tollgateRememberCustomer(billing: string, account: string, field: string, customerId: string): Promise<string>;
   tollgateSwapCheckout(billing: string, account: string, field: string, sessionId: string): Promise<[number, string]>;
@@ -82,6 +93,7 @@ export function createRedisBillingStore(redis: RedisClient, guard: StoreGuard): 
   redis.defineCommand('tollgateApplyBilling', { numberOfKeys: 2, lua: APPLY_SCRIPT });
   redis.defineCommand('tollgateRememberCustomer', { numberOfKeys: 2, lua: REMEMBER_CUSTOMER_SCRIPT });
   redis.defineCommand('tollgateClaimEvent', { numberOfKeys: 1, lua: CLAIM_EVENT_SCRIPT });
+  redis.defineCommand('tollgateReleaseClaim', { numberOfKeys: 1, lua: RELEASE_CLAIM_SCRIPT });
   redis.defineCommand('tollgateSwapCheckout', { numberOfKeys: 2, lua: SWAP_CHECKOUT_SCRIPT });
   const scripts = redis as unknown as BillingScripts;
   return {
@@ -127,7 +139,19 @@ export function createRedisBillingStore(redis: RedisClient, guard: StoreGuard): 
         const items = ids.slice(0, limit);
         return { items, next_cursor: ids.length > limit ? (items.at(-1) ?? null) : null };
       }),
-    claimEvent: (eventId, nowMs) => guard.run('claim_event', () => scripts.tollgateClaimEvent(redisKeys.billingEvent(eventId), nowMs, nowMs + EVENT_LEASE_MS, EVENT_LEASE_MS)),
+    claimEvent: (eventId, nowMs) => {
+      const key = redisKeys.billingEvent(eventId);
+      const leaseEnd = nowMs + EVENT_LEASE_MS;
+      let claim: Promise<EventClaim> | undefined;
+      // A claim Redis runs after the caller was told it failed holds the event for the whole lease
+      // with no handler behind it: every redelivery meanwhile is refused as busy. Let go of it as
+      // soon as Redis answers (not through the guard: its breaker may be open by then).
+      const undo = () =>
+        void claim
+          ?.then((outcome) => (outcome === 'claimed' ? scripts.tollgateReleaseClaim(key, leaseEnd) : 0))
+          .catch(() => undefined);
+      return guard.run('claim_event', () => (claim = scripts.tollgateClaimEvent(key, nowMs, leaseEnd, EVENT_LEASE_MS)), undo);
+    },
     settleEvent: (eventId, handled) =>
       guard.run('settle_event', async () => {
         const key = redisKeys.billingEvent(eventId);
