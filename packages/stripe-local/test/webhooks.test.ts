@@ -15,8 +15,10 @@ async function paidCheckout({ stripe, server }: Running, email: string): Promise
 
 describe('webhooks', () => {
   let running: Running;
+  let logged: string[];
   beforeEach(async () => {
-    running = await startStripeLocal({ webhookRetryMs: 5, webhookMaxAttempts: 3 });
+    logged = [];
+    running = await startStripeLocal({ webhookRetryMs: 5, webhookMaxAttempts: 3, log: (line) => logged.push(line) });
   });
   afterEach(async () => {
     await running.server.close();
@@ -57,7 +59,7 @@ describe('webhooks', () => {
     }
   });
 
-  it('when the receiver fails, then the event is retried with backoff, and listed undelivered after the last attempt', async () => {
+  it('when the receiver fails, then the event is retried with backoff, each failure logged with the answer, and listed undelivered after the last attempt', async () => {
     const { stripe, server } = running;
     const flaky = await startReceiver((n) => (n === 1 ? 500 : 200));
     const down = await startReceiver(() => 503);
@@ -74,6 +76,13 @@ describe('webhooks', () => {
       const undelivered = await stripe.events.list({ delivery_success: false });
       expect(undelivered.data.map((e) => e.id)).toContain(event.id);
       expect((await stripe.events.retrieve(event.id)).pending_webhooks).toBe(1);
+      const about = (url: string) => logged.filter((line) => line.includes(`${event.id} (customer.created) to ${url}`));
+      expect(about(flaky.url)).toEqual([`stripe-local: delivering ${event.id} (customer.created) to ${flaky.url} failed, attempt 1 of 3, the next in 5 ms: HTTP 500`]);
+      expect(about(down.url)).toEqual([
+        `stripe-local: delivering ${event.id} (customer.created) to ${down.url} failed, attempt 1 of 3, the next in 5 ms: HTTP 503`,
+        `stripe-local: delivering ${event.id} (customer.created) to ${down.url} failed, attempt 2 of 3, the next in 10 ms: HTTP 503`,
+        `stripe-local: gave up delivering ${event.id} (customer.created) to ${down.url} after 3 attempts: HTTP 503`,
+      ]);
     } finally {
       await flaky.close();
       await down.close();

@@ -55,8 +55,8 @@ export function createWebhookDeliveries(store: Store, settings: Settings): Webho
         signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(settings.webhookTimeoutMs)]),
         redirect: 'manual',
       });
-      await response.arrayBuffer().catch(() => undefined);
-      outcome = response.ok ? 'ok' : `HTTP ${response.status}`;
+      const text = await response.text().catch(() => '');
+      outcome = response.ok ? 'ok' : `HTTP ${response.status}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 400)}` : ''}`;
     } catch (error) {
       outcome = (error as Error).message;
     }
@@ -68,10 +68,13 @@ export function createWebhookDeliveries(store: Store, settings: Settings): Webho
       if (!closed) settings.log(`stripe-local: gave up delivering ${event.id} (${event.type}) to ${endpoint.url} after ${number} attempts: ${outcome}`);
       return finish();
     }
+    const delay = settings.webhookRetryMs * 2 ** (number - 1);
+    // Each failure is said as it happens: a settle() that waits on retries then names its cause.
+    settings.log(`stripe-local: delivering ${event.id} (${event.type}) to ${endpoint.url} failed, attempt ${number} of ${settings.webhookMaxAttempts}, the next in ${delay} ms: ${outcome}`);
     const timer = setTimeout(() => {
       timers.delete(timer);
       void attempt(event, endpointId, number + 1);
-    }, settings.webhookRetryMs * 2 ** (number - 1));
+    }, delay);
     timer.unref();
     timers.add(timer);
   };
