@@ -6,7 +6,7 @@ import { probeUpstreams } from '../../scripts/stack/probe-upstreams';
 import { upstreamUrls } from '../../scripts/stack/upstream-urls';
 import { bigMacCopyLabel } from '../../scripts/stack/demo-upstreams';
 import { SOURCE } from '../../services/burger/src/domain/source';
-import { ADMIN_TOKEN, TINY_PLAN, startE2eStack } from './support/e2e-stack';
+import { ADMIN_TOKEN, TINY_PLAN, printStackOnFailure, startE2eStack } from './support/e2e-stack';
 import type { E2eStack } from './support/e2e-stack';
 
 jest.setTimeout(120_000);
@@ -92,21 +92,22 @@ afterAll(async () => {
 });
 
 describe('the demo stack through the gateway', () => {
+  const logged = printStackOnFailure(() => e2e);
   let pro: { key: string; id: string };
 
-  it('when the operator creates a key through the admin API, then it is shown once and usable', async () => {
+  it('when the operator creates a key through the admin API, then it is shown once and usable', logged(async () => {
     pro = await createKey({ burger: 'pro', token: 'pro', logs: 'pro' });
     expect(pro.key).toMatch(/^tg_/);
     const read = await call(`/admin/v1/keys/${pro.id}`, { bearer: ADMIN_TOKEN });
     expect(read.status).toBe(200);
     expect(JSON.stringify(read.body)).not.toContain(pro.key);
-  });
+  }));
 
-  it('when the admin API is called without the token, then 401', async () => {
+  it('when the admin API is called without the token, then 401', logged(async () => {
     const res = await call('/admin/v1/keys', { method: 'POST', body: { owner: 'x' } });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
-  });
+  }));
 
   const endpoints = (): Array<[keyof typeof MONTHLY, string, (data: Record<string, unknown>) => void]> => {
     const { address, fromBlock, toBlock, transfers } = e2e.upstreams.erc20;
@@ -128,7 +129,7 @@ describe('the demo stack through the gateway', () => {
     ];
   };
 
-  it('when every endpoint of every API is called with the key, then each answers 200 in the envelope, as documented, with quota headers', async () => {
+  it('when every endpoint of every API is called with the key, then each answers 200 in the envelope, as documented, with quota headers', logged(async () => {
     const seen: string[] = [];
     for (const [api, path, check] of endpoints()) {
       const requestId = `e2e-${seen.length}`;
@@ -146,9 +147,9 @@ describe('the demo stack through the gateway', () => {
       seen.push(path);
     }
     expect(seen).toHaveLength(13);
-  });
+  }));
 
-  it('when the key is missing, unknown or revoked, then 401', async () => {
+  it('when the key is missing, unknown or revoked, then 401', logged(async () => {
     const revoked = await createKey({ burger: 'free' });
     expect((await call(`/admin/v1/keys/${revoked.id}`, { method: 'DELETE', bearer: ADMIN_TOKEN })).status).toBe(200);
     for (const key of [undefined, 'tg_not-a-real-key', revoked.key]) {
@@ -156,9 +157,9 @@ describe('the demo stack through the gateway', () => {
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
     }
-  });
+  }));
 
-  it('when a key has no subscription, then burger answers 402 and token grants 10 playground calls, then 402', async () => {
+  it('when a key has no subscription, then burger answers 402 and token grants 10 playground calls, then 402', logged(async () => {
     const bare = await createKey({});
     const burger = await call('/burger/v1/meta', { key: bare.key });
     expect(burger.status).toBe(402);
@@ -166,9 +167,9 @@ describe('the demo stack through the gateway', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i += 1) statuses.push((await call('/token/v1/meta', { key: bare.key })).status);
     expect(statuses).toEqual([...Array<number>(10).fill(200), 402]);
-  });
+  }));
 
-  it('when the monthly quota is used up, then 429 QUOTA_EXCEEDED with Retry-After, and usage reads the quota', async () => {
+  it('when the monthly quota is used up, then 429 QUOTA_EXCEEDED with Retry-After, and usage reads the quota', logged(async () => {
     const tiny = await createKey({ burger: 'tiny' });
     for (let i = 0; i < TINY_PLAN.monthly_quota; i += 1) expect((await call('/burger/v1/meta', { key: tiny.key })).status).toBe(200);
     const over = await call('/burger/v1/meta', { key: tiny.key });
@@ -178,9 +179,9 @@ describe('the demo stack through the gateway', () => {
     expect(over.headers.get('x-ratelimit-requests-remaining')).toBe('0');
     const usage = await call(`/admin/v1/keys/${tiny.id}/usage`, { bearer: ADMIN_TOKEN });
     expect(JSON.stringify(usage.body.data)).toContain(`"used":${TINY_PLAN.monthly_quota}`);
-  });
+  }));
 
-  it('when calls come faster than the plan rate, then the excess gets 429 RATE_LIMITED with Retry-After', async () => {
+  it('when calls come faster than the plan rate, then the excess gets 429 RATE_LIMITED with Retry-After', logged(async () => {
     const free = await createKey({ logs: 'free' });
     const answers = await Promise.all(Array.from({ length: 8 }, () => call('/logs/v1/chains', { key: free.key })));
     const admitted = answers.filter((a) => a.status === 200).length;
@@ -192,9 +193,9 @@ describe('the demo stack through the gateway', () => {
       expect(a.body.error.code).toBe('RATE_LIMITED');
       expect(a.headers.get('retry-after')).toBe('1');
     }
-  });
+  }));
 
-  it('when the API reference is opened, then Swagger UI shows every API under its prefix with the key header, and the admin API only to a signed-in operator at /admin/docs', async () => {
+  it('when the API reference is opened, then Swagger UI shows every API under its prefix with the key header, and the admin API only to a signed-in operator at /admin/docs', logged(async () => {
     const page = await call('/docs');
     expect(page.status).toBe(200);
     expect(page.body).toContain('swagger-ui');
@@ -209,9 +210,9 @@ describe('the demo stack through the gateway', () => {
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
     const operators = (await (await fetch(`${e2e.gateway}/admin/docs/openapi.json`, { headers: { cookie } })).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(operators.paths)).toEqual(expect.arrayContaining(['/admin/v1/keys', '/admin/v1/accounts', '/admin/v1/billing/summary']));
-  });
+  }));
 
-  it('when a person takes a paid plan in the demo, then Checkout is the Stripe stand-in’s page, and paying with 4242 gives the plan at once', async () => {
+  it('when a person takes a paid plan in the demo, then Checkout is the Stripe stand-in’s page, and paying with 4242 gives the plan at once', logged(async () => {
     // Money moves only for a signed-in person (a key alone cannot start a Checkout).
     const session = await signIn('buyer@e2e.test');
     const buyer = (await call('/dashboard/v1/keys', { method: 'POST', session, body: { name: 'e2e' } })).body.data as { key: string };
@@ -224,16 +225,16 @@ describe('the demo stack through the gateway', () => {
     await e2e.billing.local.settle();
     const res = await call('/burger/v1/meta', { key: buyer.key });
     expect([res.status, res.headers.get('x-ratelimit-requests-limit')]).toEqual([200, '4400000']);
-  });
+  }));
 
-  it("when npm start probes the demo stand-ins, then it finds every upstream reachable and the banner's warning stays away", async () => {
+  it("when npm start probes the demo stand-ins, then it finds every upstream reachable and the banner's warning stays away", logged(async () => {
     const urls = await upstreamUrls(e2e.upstreams.env, {});
     expect(urls).toEqual({ burger: e2e.upstreams.env.burger.BURGER_DATA_URL, token: e2e.upstreams.env.token.TOKEN_UPSTREAM_URL, logs: e2e.upstreams.env.logs.LOGS_RPC_ETHEREUM });
     expect(await probeUpstreams({ burgerServiceUrl: e2e.stack.urls.burger, upstreams: urls })).toEqual([]);
-  });
+  }));
 
-  it('when the stack is stopped, then every process exits cleanly', async () => {
+  it('when the stack is stopped, then every process exits cleanly', logged(async () => {
     const codes = await e2e.stop();
     expect(codes).toEqual({ gateway: 0, burger: 0, token: 0, logs: 0 });
-  });
+  }));
 });

@@ -84,3 +84,28 @@ export async function startE2eStack(root: string): Promise<E2eStack> {
       })()),
   };
 }
+
+/**
+ * Wraps the bodies of a file's tests: when one throws, or is still running when Jest ends it (its
+ * time ran out), the lines the stack printed during it go to stderr under the test's name. The
+ * cause of a failure in another process (a webhook refused, the store late) is often only there;
+ * stripe-local's own lines (each failed delivery) reach this process's stderr as they are said.
+ */
+export function printStackOnFailure(stack: () => E2eStack | undefined): (body: () => Promise<void>) => () => Promise<void> {
+  type Running = { from: number; done: boolean };
+  let running: Running | undefined;
+  afterEach(async () => {
+    const failed = running && !running.done ? running : undefined;
+    running = undefined;
+    if (!failed) return;
+    // The services write their logs in batches, each line at most 250 ms after it was said.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    console.error(`[e2e] the stack printed during "${expect.getState().currentTestName}":\n${stack()?.output().slice(failed.from) || '(nothing)'}`);
+  });
+  return (body) => async () => {
+    const test: Running = { from: stack()?.output().length ?? 0, done: false };
+    running = test;
+    await body();
+    test.done = true;
+  };
+}
