@@ -1,5 +1,5 @@
 import { EVENT_KEPT_MS, EVENT_LEASE_MS } from '../billing-store';
-import type { AccountBilling, BillingRecord, BillingStore, EventClaim } from '../billing-store';
+import type { AccountBilling, BillingRecord, BillingStore } from '../billing-store';
 import { encodeSubscription, subscriptionField } from './record-codec';
 import type { RedisClient } from './redis-client';
 import { redisKeys } from './redis-keys';
@@ -88,8 +88,11 @@ function decodeBilling(fields: Record<string, string>): AccountBilling {
   return billing;
 }
 
-/** Billing in Redis: each account's in one hash in its own slot; customers, the index and event ids each under their own name. */
-export function createRedisBillingStore(redis: RedisClient, guard: StoreGuard): BillingStore {
+/**
+ * Billing in Redis: each account's in one hash in its own slot; customers, the index and event ids
+ * each under their own name. `undo` sends what undoes a command the caller was told failed (the undo queue).
+ */
+export function createRedisBillingStore(redis: RedisClient, guard: StoreGuard, undo: (command: () => Promise<unknown>) => void): BillingStore {
   redis.defineCommand('tollgateApplyBilling', { numberOfKeys: 2, lua: APPLY_SCRIPT });
   redis.defineCommand('tollgateRememberCustomer', { numberOfKeys: 2, lua: REMEMBER_CUSTOMER_SCRIPT });
   redis.defineCommand('tollgateClaimEvent', { numberOfKeys: 1, lua: CLAIM_EVENT_SCRIPT });
@@ -142,15 +145,11 @@ export function createRedisBillingStore(redis: RedisClient, guard: StoreGuard): 
     claimEvent: (eventId, nowMs) => {
       const key = redisKeys.billingEvent(eventId);
       const leaseEnd = nowMs + EVENT_LEASE_MS;
-      let claim: Promise<EventClaim> | undefined;
-      // A claim Redis runs after the caller was told it failed holds the event for the whole lease
-      // with no handler behind it: every redelivery meanwhile is refused as busy. Let go of it as
-      // soon as Redis answers (not through the guard: its breaker may be open by then).
-      const undo = () =>
-        void claim
-          ?.then((outcome) => (outcome === 'claimed' ? scripts.tollgateReleaseClaim(key, leaseEnd) : 0))
-          .catch(() => undefined);
-      return guard.run('claim_event', () => (claim = scripts.tollgateClaimEvent(key, nowMs, leaseEnd, EVENT_LEASE_MS)), undo);
+      // A claim Redis runs after the caller was told it failed would hold the event for the whole
+      // lease with no handler behind it: every redelivery meanwhile refused as busy. The release
+      // goes on the same connection (the same slot), so Redis runs it after the late claim; it lets
+      // go only of this lease, and the undo queue sends it again if the connection was lost.
+      return guard.run('claim_event', () => scripts.tollgateClaimEvent(key, nowMs, leaseEnd, EVENT_LEASE_MS), () => undo(() => scripts.tollgateReleaseClaim(key, leaseEnd)));
     },
     settleEvent: (eventId, handled) =>
       guard.run('settle_event', async () => {

@@ -56,7 +56,7 @@ export function createRedisStores(redis: RedisClient, options: RedisStoresOption
     keyStore: createLegacyKeyStore(accountStore),
     quotaStore,
     sessionStore: createRedisSessionStore(redis, { guard, clock }),
-    billingStore: createRedisBillingStore(redis, guard),
+    billingStore: createRedisBillingStore(redis, guard, shared.undo),
     auditLog: createRedisAuditLog(redis, { guard, clock }),
     eventStore: createRedisEventStore(redis, guard),
     teamStore: createRedisTeamStore(redis, { guard, clock }),
