@@ -26,7 +26,7 @@ import type { Row } from './measure';
  * the data may differ.
  * Also the memory an account takes (3 keys, 90 days of history, a month counter): in Redis
  * (`used_memory` over the 100,000, and `MEMORY USAGE` of an account's hash) and in the embedded
- * SQLite store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the store also holds it all in the heap). Each Redis's `usec_per_call` of EVALSHA is read in every
+ * SQLite store's file (over DATA_SQLITE_ACCOUNTS, 2,000; the store also holds it all in the heap). Each Redis's EVALSHA time per admitted call is read in every
  * round, so a gap tells Redis's lookups in a large keyspace from the gateway's work.
  */
 const ACCOUNTS = Number(process.env.DATA_ACCOUNTS ?? 100_000);
@@ -53,7 +53,7 @@ export interface DataScale {
   redisBytesPerAccount: number;
   /** `MEMORY USAGE` of an account's hash (its record and its 3 keys' secrets), the median of 100. */
   accountHashBytes: number;
-  /** Redis's own time per admission (EVALSHA `usec_per_call`) per round, with 10 and with 100,000 accounts. */
+  /** Redis's own time per admission (EVALSHA usec / admitted calls) per round, with 10 and with 100,000 accounts. */
   evalshaUsec: { small: number[]; large: number[] };
   sqliteFileBytesPerAccount: number;
   sqliteAccounts: number;
@@ -244,7 +244,7 @@ export function reportDataScale(scale: DataScale): void {
   console.log(`req/s with ${scale.accounts} accounts / with 10: ${median(scale.ratios).toFixed(2)} (pairs of rounds: ${each(scale.ratios)}; rounds, the small side first in odd ones: ${each(scale.roundRatios)})  (target 0.95 to 1.05)`);
   const usec = (xs: number[]): string => `${median(xs).toFixed(1)} µs (rounds: ${xs.map((x) => x.toFixed(1)).join(', ')})`;
   console.log(`gateway CPU per call with ${scale.accounts} accounts / with 10: ${median(scale.cpuRatios).toFixed(2)} (rounds: ${scale.cpuRatios.map((x) => x.toFixed(2)).join(', ')})`);
-  console.log(`Redis's time per admission (EVALSHA usec_per_call): ${usec(scale.evalshaUsec.large)} with ${scale.accounts} accounts, ${usec(scale.evalshaUsec.small)} with 10`);
+  console.log(`Redis's time per admission (EVALSHA usec / admitted calls): ${usec(scale.evalshaUsec.large)} with ${scale.accounts} accounts, ${usec(scale.evalshaUsec.small)} with 10`);
   console.log(`Redis: ${Math.round(scale.redisBytesPerAccount)} bytes per account (3 keys, 90 days of history, a month counter; used_memory over ${scale.accounts}); an account's hash ${scale.accountHashBytes} bytes (MEMORY USAGE)`);
   console.log(`SQLite: ${Math.round(scale.sqliteFileBytesPerAccount)} bytes per account on disk (over ${scale.sqliteAccounts} accounts)`);
   const { large, small } = scale.startupWork;

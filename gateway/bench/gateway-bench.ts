@@ -204,7 +204,7 @@ function report(run: ProxyRun): void {
   line('gateway (Redis) / bare proxy, req/s:', ratio(GATEWAY, BARE), '≥ 0.60');
   line('gateway (Redis) / baseline, req/s:  ', ratio(GATEWAY, BASELINE), '≥ 2.0');
   console.log(`with equal CPU (server + Redis CPU per call): gateway / bare ${median(cpuRatio(GATEWAY, BARE)).toFixed(2)}, gateway / baseline ${median(cpuRatio(GATEWAY, BASELINE)).toFixed(2)}`);
-  console.log(`Redis round trips per admitted call: ${median(rounds.map((r) => byName(r, GATEWAY).roundTrips ?? Number.NaN)).toFixed(2)}  (target 1)`);
+  console.log(`Redis round trips per admitted call: ${median(rounds.map((r) => byName(r, GATEWAY).roundTrips ?? Number.NaN)).toFixed(2)}  (target ≤ 1: one turn's calls share one)`);
   if (half) reportHalfPeak(half);
   const rss = Math.max(...rounds.map((r) => byName(r, GATEWAY).rssMb));
   console.log(`gateway peak RSS under load: ${fmt(rss, 0)} MB (Redis, highest of the rounds), ${fmt(byName(once, 'gateway, memory store').rssMb, 0)} MB (memory)  (target ≤ 150)`);
@@ -223,8 +223,9 @@ function reportTargets(run: Run, minutes: number): void {
     add('gateway (Redis) / bare Node proxy, req/s, c=64', ratio(GATEWAY, BARE), '≥ 0.60 (stretch 1.0)', (x) => x >= 0.6);
     add('gateway (Redis) / express-rate-limit baseline, req/s', ratio(GATEWAY, BASELINE), '≥ 2.0', (x) => x >= 2);
     add('non-2xx answers through the gateway', proxy.rounds.map((r) => byName(r, GATEWAY).non2xx), '0', (x) => x === 0, 0);
-    add('EVALSHA per admitted call (INFO commandstats)', proxy.rounds.map((r) => byName(r, GATEWAY).roundTrips ?? Number.NaN), '1', (x) => Math.abs(x - 1) < 0.01);
-    add('Redis µs per admission (EVALSHA usec_per_call)', proxy.rounds.map((r) => byName(r, GATEWAY).evalshaUsec ?? Number.NaN), '≤ 20', (x) => x <= 20, 1);
+    // At most one: the calls of one event-loop turn share one EVALSHA (admit-batches.ts).
+    add('EVALSHA per admitted call (INFO commandstats)', proxy.rounds.map((r) => byName(r, GATEWAY).roundTrips ?? Number.NaN), '≤ 1', (x) => x <= 1.01);
+    add('Redis µs per admission (EVALSHA usec / admitted calls)', proxy.rounds.map((r) => byName(r, GATEWAY).evalshaUsec ?? Number.NaN), '≤ 20', (x) => x <= 20, 1);
     add('gateway p99 / bare proxy p99, c=64', ratio(GATEWAY, BARE, (r) => r.p99), '≤ 2', (x) => x <= 2);
     if (proxy.half) add(`gateway p99 / bare proxy p99, both paced at ${proxy.half.rate}/s`, proxy.half.rounds.map((r) => r.gateway.p99 / r.bare.p99), '≤ 2', (x) => x <= 2);
   }
@@ -235,7 +236,7 @@ function reportTargets(run: Run, minutes: number): void {
     // Where a gap comes from: Redis's time per admission, and the gateway's CPU per call, each 100,000 / 10.
     const { small, large } = run.scale.evalshaUsec;
     const stated = (measure: string, xs: number[]): void => void rows.push({ measure, value: median(xs).toFixed(2), rounds: xs.map((x) => x.toFixed(2)).join(', '), target: 'stated', met: '-' });
-    stated(`Redis µs per admission (EVALSHA usec_per_call), ${run.scale.accounts} / 10 accounts`, large.map((x, i) => x / small[i]!));
+    stated(`Redis µs per admission (EVALSHA usec / admitted calls), ${run.scale.accounts} / 10 accounts`, large.map((x, i) => x / small[i]!));
     stated(`gateway CPU µs per call, ${run.scale.accounts} / 10 accounts`, run.scale.cpuRatios);
     rows.push({ measure: 'bytes per account (3 keys, 90 days of history)', value: `Redis ${Math.round(run.scale.redisBytesPerAccount)} (the account's hash ${run.scale.accountHashBytes}); SQLite ${Math.round(run.scale.sqliteFileBytesPerAccount)} on disk`, rounds: '-', target: 'stated', met: '-' });
   }

@@ -40,7 +40,7 @@ export interface Row {
   redisCpuUs?: number;
   roundTrips?: number;
   commands?: number;
-  /** Redis's own time per EVALSHA (`usec_per_call` of INFO commandstats): the scripts' cost. */
+  /** Redis's own time inside EVALSHA per admitted call (INFO commandstats `usec` / 2xx): the scripts' cost. */
   evalshaUsec?: number;
 }
 
@@ -97,10 +97,11 @@ async function load(url: string, settings: LoadSettings, seconds: number, nextKe
   return { result, rssMb };
 }
 
-async function commandStats(redis: Redis): Promise<{ calls: Record<string, number>; evalshaUsec?: number }> {
+/** Commands run, by name, and the µs Redis spent inside EVALSHA in all (a batch of admissions is one EVALSHA). */
+async function commandStats(redis: Redis): Promise<{ calls: Record<string, number>; evalshaUsecTotal?: number }> {
   const info = await redis.info('commandstats');
-  const evalsha = /cmdstat_evalsha:calls=\d+,usec=\d+,usec_per_call=([\d.]+)/.exec(info)?.[1];
-  return { calls: Object.fromEntries([...info.matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])])), evalshaUsec: evalsha === undefined ? undefined : Number(evalsha) };
+  const evalsha = /cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(info)?.[1];
+  return { calls: Object.fromEntries([...info.matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])])), evalshaUsecTotal: evalsha === undefined ? undefined : Number(evalsha) };
 }
 
 async function redisPid(redis: Redis): Promise<number> {
@@ -122,9 +123,9 @@ export async function measure(name: string, server: ChildServer, settings: LoadS
   const row: Row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, rssMb, cpuUs: perCallUs(server.cpuSeconds() - cpuBefore) };
   if (redis) {
     row.redisCpuUs = perCallUs(processCpuSeconds(pid) - redisCpuBefore);
-    const { calls: stats, evalshaUsec } = await commandStats(redis);
-    row.evalshaUsec = evalshaUsec;
+    const { calls: stats, evalshaUsecTotal } = await commandStats(redis);
     const ok = result['2xx'];
+    if (evalshaUsecTotal !== undefined) row.evalshaUsec = evalshaUsecTotal / ok;
     // Our own INFO call is in the stats too; leave it out.
     const total = Object.entries(stats).reduce((sum, [cmd, calls]) => (cmd === 'info' || cmd === 'config|resetstat' ? sum : sum + calls), 0);
     row.roundTrips = ((stats.evalsha ?? 0) + (stats.eval ?? 0)) / ok;

@@ -5,13 +5,16 @@ import type { ApiPlans } from '../../domain/plans';
 import { dayWindow, monthWindow, ttlSeconds } from '../../domain/windows';
 import { REFUND_MARKER_TTL_SECONDS } from '../retention';
 import type { Admission, AdmitRequest, RefundTicket } from '../quota-store';
-import { streamsOf } from './redis-client';
+import { StoreError } from '../stores';
+import { createAdmitBatches } from './admit-batches';
+import type { BatchCommand } from './admit-batches';
+import { isCluster, streamsOf } from './redis-client';
 import type { RedisClient } from './redis-client';
 import { SECOND_LOG_TTL_SECONDS, redisKeys } from './redis-keys';
-import { ADMIT_REPLY_OUTCOMES, ADMIT_REPLY_STATUS, FIRST_LAPSE, admitScriptFor, usualAdmitScriptFor } from './scripts/admit-script';
+import { ADMIT_REPLY_OUTCOMES, ADMIT_REPLY_STATUS, FIRST_LAPSE, admitScriptFor, usualAdmitBatchScriptFor } from './scripts/admit-script';
 import { REFUND_SCRIPT } from './scripts/refund-script';
 import type { StoreGuard } from './store-guard';
-import { createWriteCoalescer } from './write-coalescer';
+import { createWriteCoalescer, whileCorked } from './write-coalescer';
 
 /** What admission shares with the rest of the Redis stores. */
 export interface RedisQuotaContext {
@@ -30,7 +33,8 @@ type AdmitCommand = (...args: (string | number)[]) => Promise<ScriptReply>;
 
 /** An API's two admission commands (see admit-script.ts) and how to read their reply: the plan names by their place in the table the scripts were written with. */
 interface AdmitScript {
-  usual: AdmitCommand;
+  /** The usual script for a batch of calls (numkeys first). */
+  usual: BatchCommand<ScriptReply>;
   full: AdmitCommand;
   planNames: string[];
 }
@@ -57,58 +61,78 @@ export function defineRefund(redis: RedisClient): (ticket: RefundTicket) => Prom
   return (ticket) => command(...refundArgs(ticket));
 }
 
-/** One admission: one script, one round trip (see admit-script.ts). */
+/** The most calls one batch carries (admit-batches.ts): about a millisecond of Redis's time. */
+const MAX_BATCH = 128;
+
+/**
+ * One admission: one script, one round trip (see admit-script.ts); the usual scripts of one
+ * event-loop turn's calls travel together (admit-batches.ts).
+ */
 export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, refund: (ticket: RefundTicket) => Promise<number>): (request: AdmitRequest) => Promise<Admission> {
   const admitCommandOf = createAdmitCommands(redis);
   // Log members must be unique across gateway processes: a random prefix per process and a counter.
   const memberPrefix = randomBytes(6).toString('base64url');
   let sequence = 0;
   const coalesce = createWriteCoalescer(() => streamsOf(redis));
+  const batch = createAdmitBatches({ guard: ctx.guard, sending: (send) => whileCorked(() => streamsOf(redis), send), maxCalls: MAX_BATCH });
+  // A script's keys must share one Cluster slot: there, only an account's own calls travel together.
+  const cluster = isCluster(redis);
   return (request) => {
     const { accountId, api, nowMs, apiPlans } = request;
     const month = monthWindow(nowMs);
     const day = dayWindow(nowMs);
     const member = `${memberPrefix}:${++sequence}`;
     const ticket: RefundTicket = { accountId, api, monthId: month.id, dayId: day.id, member };
-    // Set when the client is told 503: the full script must not follow the refund sent then.
-    let gaveUp = false;
-    return ctx.guard.run(
-      'admit',
-      (): Promise<Admission> => {
-        coalesce();
-        const script = admitCommandOf(api, apiPlans);
-        const account = redisKeys.account(accountId);
-        const secondLog = redisKeys.secondLog(accountId, api);
-        const monthCounter = redisKeys.month(accountId, api, month.id);
-        const deadline = ctx.deadline(ctx.maxWaitMs);
-        // The usual script answers a call with an active subscription; any other it hands back
-        // untouched, and the full one answers it (a second round trip, only for those). Once the
-        // client was told 503 the refund is on its way; a full script sent after it could charge.
-        // One `.then` on the usual path: the reply is read where it arrives.
-        return script.usual(account, secondLog, monthCounter, request.keyHash, nowMs, member, deadline).then((usual) => {
-          if (usual[0] !== NEEDS_FULL) return admissionOf(usual, script.planNames, ticket);
-          if (gaveUp) throw new Error('the admission was given up before the full script was sent');
-          return script.full(
-            account,
-            redisKeys.legacy.secrets(accountId),
-            secondLog,
-            monthCounter,
-            redisKeys.day(accountId, api, day.id),
-            redisKeys.playgroundLog(accountId, api, day.id),
-            request.keyHash,
-            nowMs,
-            member,
-            ttlSeconds(day, nowMs),
-            deadline,
-          ).then((full) => admissionOf(full, script.planNames, ticket));
-        });
-      },
-      // The client is told 503: whatever the script does when it finally runs is given back.
-      () => {
-        gaveUp = true;
-        ctx.undo(() => refund(ticket));
-      },
-    );
+    const script = admitCommandOf(api, apiPlans);
+    const secondLog = redisKeys.secondLog(accountId, api);
+    const monthCounter = redisKeys.month(accountId, api, month.id);
+    const deadline = ctx.deadline(ctx.maxWaitMs);
+    // The client is told 503: whatever the script does when it finally runs is given back.
+    const givenUp = (): void => ctx.undo(() => refund(ticket));
+    return new Promise<Admission>((resolve, reject) => {
+      batch(script.usual, cluster ? accountId : '', {
+        keys: [redisKeys.account(accountId), secondLog, monthCounter],
+        args: [request.keyHash, nowMs, member, deadline],
+        givenUp,
+        settle: (error, usual) => {
+          if (error) return reject(error);
+          // The usual script answers a call with an active subscription; any other it hands back
+          // untouched, and the full one answers it (a second round trip, only for those).
+          if (usual![0] !== NEEDS_FULL) {
+            try {
+              return resolve(admissionOf(usual!, script.planNames, ticket));
+            } catch (late) {
+              givenUp();
+              return reject(new StoreError(`quota store admit failed: ${(late as Error).message}`, { cause: late }));
+            }
+          }
+          resolve(
+            ctx.guard.run(
+              'admit',
+              () => {
+                coalesce();
+                return script
+                  .full(
+                    redisKeys.account(accountId),
+                    redisKeys.legacy.secrets(accountId),
+                    secondLog,
+                    monthCounter,
+                    redisKeys.day(accountId, api, day.id),
+                    redisKeys.playgroundLog(accountId, api, day.id),
+                    request.keyHash,
+                    nowMs,
+                    member,
+                    ttlSeconds(day, nowMs),
+                    deadline,
+                  )
+                  .then((full) => admissionOf(full, script.planNames, ticket));
+              },
+              givenUp,
+            ),
+          );
+        },
+      });
+    });
   };
 }
 
@@ -118,11 +142,12 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
  */
 function createAdmitCommands(redis: RedisClient): (api: string, apiPlans: ApiPlans) => AdmitScript {
   const admitCommands = new WeakMap<ApiPlans, Map<string, AdmitScript>>();
-  const define = (lua: string, numberOfKeys: number): AdmitCommand => {
+  // Without numberOfKeys, the command's first argument is numkeys (a batch's varies).
+  const define = <C>(lua: string, numberOfKeys?: number): C => {
     // Named by the script itself: the same plans on the same client define the same command.
     const name = `tollgateAdmit_${createHash('sha1').update(lua).digest('hex')}`;
-    redis.defineCommand(name, { numberOfKeys, lua });
-    return (redis as unknown as Record<string, AdmitCommand>)[name]!.bind(redis);
+    redis.defineCommand(name, numberOfKeys === undefined ? { lua } : { numberOfKeys, lua });
+    return (redis as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!.bind(redis) as C;
   };
   return (api, apiPlans) => {
     let byApi = admitCommands.get(apiPlans);
@@ -130,8 +155,8 @@ function createAdmitCommands(redis: RedisClient): (api: string, apiPlans: ApiPla
     let script = byApi.get(api);
     if (!script) {
       script = {
-        usual: define(usualAdmitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS), 3),
-        full: define(admitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS), 6),
+        usual: define<BatchCommand<ScriptReply>>(usualAdmitBatchScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS)),
+        full: define<AdmitCommand>(admitScriptFor(api, apiPlans, SECOND_LOG_TTL_SECONDS), 6),
         planNames: Object.keys(apiPlans.plans),
       };
       byApi.set(api, script);

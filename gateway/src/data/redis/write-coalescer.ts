@@ -20,12 +20,28 @@ export function createWriteCoalescer(streams: () => Writable | undefined | reado
   };
   return () => {
     if (corked.length) return;
-    const found = streams();
-    for (const s of Array.isArray(found) ? found : [found]) {
-      if (!s || s.destroyed) continue;
-      s.cork();
-      corked.push(s);
-    }
+    corked = corkAll(streams);
     if (corked.length) setImmediate(uncork);
   };
+}
+
+/** Runs `work` with the sockets corked: the commands it sends leave in one `writev` a socket, when it returns. */
+export function whileCorked(streams: () => Writable | undefined | readonly (Writable | undefined)[], work: () => void): void {
+  const corked = corkAll(streams);
+  try {
+    work();
+  } finally {
+    for (const s of corked) s.uncork();
+  }
+}
+
+function corkAll(streams: () => Writable | undefined | readonly (Writable | undefined)[]): Writable[] {
+  const corked: Writable[] = [];
+  const found = streams();
+  for (const s of Array.isArray(found) ? found : [found]) {
+    if (!s || s.destroyed) continue;
+    s.cork();
+    corked.push(s);
+  }
+  return corked;
 }

@@ -70,6 +70,22 @@ describe('admission round trips on Redis', () => {
     expect(answer).toBe(outcome);
   });
 
+  it('when 40 calls of 40 accounts arrive in one turn, then they travel in one script call, and each is admitted and charged once', async () => {
+    const callers = await Promise.all(Array.from({ length: 40 }, () => made(subscribed)));
+    let outcomes: string[] = [];
+    expect(await scriptsRunBy(async () => (outcomes = (await Promise.all(callers.map(admit))).map((a) => a.outcome)))).toBe(1);
+    expect(outcomes).toEqual(callers.map(() => 'admitted'));
+    const months = await Promise.all(callers.map((c) => redis.get(redisKeys.month(c.accountId, 'token', monthWindow(now).id))));
+    expect(months).toEqual(callers.map(() => '1'));
+  });
+
+  it('when one turn brings calls that need the full script among usual ones, then the usual ones travel together and only the others take a second trip', async () => {
+    const callers = [...(await Promise.all(Array.from({ length: 5 }, () => made(subscribed)))), await made({}), await made({})];
+    let outcomes: string[] = [];
+    expect(await scriptsRunBy(async () => (outcomes = (await Promise.all(callers.map(admit))).map((a) => a.outcome)))).toBe(3);
+    expect(outcomes).toEqual([...callers.slice(0, 5).map(() => 'admitted'), 'playground', 'playground']);
+  });
+
   it("when a month counter is made by the usual script, then its TTL runs to the month's end and a day", async () => {
     const key = await made(subscribed);
     expect((await admit(key)).outcome).toBe('admitted');

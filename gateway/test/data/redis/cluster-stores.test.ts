@@ -109,6 +109,21 @@ describe('a Redis Cluster of three masters', () => {
     }
   });
 
+  it('when calls of accounts on every master arrive in one turn, then each is admitted and charged once (a batch never spans two slots)', async () => {
+    const now = Date.parse('2026-03-15T12:00:00Z');
+    const { keyStore, quotaStore } = createRedisStores(cluster, { clock: () => now });
+    const callers: { accountId: string; keyHash: string }[] = [];
+    while (callers.length < 12 || (await mastersOfAccounts(callers.map((c) => c.accountId))).size < 3) {
+      const { key, record } = await keyStore.create({ owner: `t${callers.length}@example.com`, subscriptions: { token: { plan: 'free', status: 'active' } } });
+      callers.push({ accountId: record.account_id, keyHash: hashApiKey(key) });
+    }
+    // Each account twice in the turn: its two calls may travel together, with no other account's.
+    const twice = [...callers, ...callers];
+    const admissions = await Promise.all(twice.map((c) => quotaStore.admit({ ...c, api: 'token', apiPlans: BUILT_IN_PLANS.token!, nowMs: now })));
+    expect(admissions.map((a) => a.outcome)).toEqual(twice.map(() => 'admitted'));
+    for (const c of callers) expect(await cluster.get(redisKeys.month(c.accountId, 'token', '2026-03'))).toBe('2');
+  });
+
   it('when calls are admitted, then every key an admission touches is in its account\'s slot, and usage reads both counters there', async () => {
     const now = Date.parse('2026-03-15T12:00:00Z');
     const { keyStore, quotaStore } = createRedisStores(cluster, { clock: () => now });

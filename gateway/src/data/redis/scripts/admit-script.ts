@@ -40,6 +40,8 @@ interface ScriptShape {
   log: string;
   month: string;
   deadline: string;
+  /** A Lua expression for Redis's `TIME`, when the script already read it (a batch reads it once). */
+  time?: string;
 }
 const FULL_SHAPE: ScriptShape = { full: true, log: 'KEYS[3]', month: 'KEYS[4]', deadline: 'ARGV[5]' };
 const USUAL_SHAPE: ScriptShape = { full: false, log: 'KEYS[2]', month: 'KEYS[3]', deadline: 'ARGV[4]' };
@@ -58,6 +60,30 @@ const USUAL_SHAPE: ScriptShape = { full: false, log: 'KEYS[2]', month: 'KEYS[3]'
  */
 export function usualAdmitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
   return admitLua(api, apiPlans, secondLogTtlSeconds, USUAL_SHAPE);
+}
+
+/**
+ * The usual script for several calls in one EVALSHA (admit-batches.ts): what Redis and the client
+ * spend on a command, rather than on its work, is paid once for the calls of one event-loop turn.
+ * Each call is the usual script run alone, in order, against Redis's `TIME` read once; each writes
+ * only for itself, so a batch is its calls one after the other, as separate commands would be.
+ *
+ * KEYS: the usual script's three for each call in turn. ARGV: its four for each call in turn.
+ * Returns one usual reply per call, in the same order.
+ */
+export function usualAdmitBatchScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
+  return `
+local batchTime = redis.call('TIME')
+local function admit(KEYS, ARGV)
+${admitLua(api, apiPlans, secondLogTtlSeconds, { ...USUAL_SHAPE, time: 'batchTime' }).trim()}
+end
+local replies = {}
+for i = 0, #KEYS / 3 - 1 do
+  local k, a = 3 * i, 4 * i
+  replies[i + 1] = admit({KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]}, {ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]})
+end
+return replies
+`;
 }
 
 /**
@@ -152,7 +178,7 @@ redis.call('ZADD', KEYS[6], ARGV[2], ARGV[3])
 redis.call('EXPIRE', KEYS[6], ARGV[4])
 return {${code('playground')}, planRef, day, 0, state, keyId}`;
   return `
-${deadlineCheckLua({ deadline: shape.deadline, onLate: `{${code('late')}}` }).trim()}
+${deadlineCheckLua({ deadline: shape.deadline, onLate: `{${code('late')}}`, ...(shape.time ? { time: shape.time } : {}) }).trim()}
 local rec = redis.call('HMGET', KEYS[1], ARGV[1], 'status', '${subscriptionField(api)}')
 local entry = rec[1]
 if not entry then
