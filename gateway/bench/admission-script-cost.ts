@@ -63,13 +63,14 @@ interface TreeScript {
 }
 
 /**
- * The script a call with an active subscription is sent in a source tree: the usual script where
- * the tree has one (since 2026-11-28: three keys, four arguments), else its only one (six and six).
+ * The script a call with an active subscription is sent in a source tree: the batch script, as a
+ * batch of one, where the tree has one (since 2026-11-29: what a call alone is sent), else the usual
+ * script (since 2026-11-28: three keys, four arguments), else its only one (six and six).
  */
 function scriptOf(source: string): TreeScript {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const tree = require(path.resolve(source, 'data/redis/scripts/admit-script')) as Record<string, ((api: string, plans: ApiPlans, ttl: number) => string) | undefined>;
-  const usual = tree.usualAdmitScriptFor;
+  const usual = tree.usualAdmitBatchScriptFor ?? tree.usualAdmitScriptFor;
   if (usual) return { lua: usual('token', PLANS, 60), args: (tag, keyHash, now, member, deadline) => [3, `${tag}:acct`, `${tag}:sec:token`, `${tag}:month:token:2026-11`, keyHash, now, member, deadline] };
   return {
     lua: tree.admitScriptFor!('token', PLANS, 60),

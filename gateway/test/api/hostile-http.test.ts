@@ -11,6 +11,7 @@ import type { GatewayProcess } from '../support/gateway-process';
 import { startPythonUpstream } from '../support/python-upstream';
 import type { PythonUpstream } from '../support/python-upstream';
 import { eventually } from '../support/eventually';
+import { peerHasClosed } from '../support/tcp-state';
 import { rawCall, rawSocketCall } from '../support/raw-http';
 import { startRawUpstream } from '../support/raw-upstream';
 import type { RawUpstream } from '../support/raw-upstream';
@@ -172,12 +173,15 @@ describe('hostile and unusual HTTP against the gateway process', () => {
     const socket = net.connect(Number(new URL(gateway.url).port), '127.0.0.1');
     socket.on('error', () => undefined);
     await new Promise((resolve) => socket.once('connect', resolve));
+    const localPort = socket.localPort!;
     redisServer.pause();
     try {
       socket.write(`GET /logs/v1/hang HTTP/1.1\r\nHost: x\r\nx-tollgate-key: ${key}\r\n\r\n`);
       await sleep(40);
       socket.destroy();
-      await sleep(60);
+      // Redis answers only once the gateway has seen the client leave (it closed its side too): a
+      // fixed 60 ms let a stalled gateway read Redis's answer first, in a CI run beside two busy loops.
+      await eventually(async () => peerHasClosed(localPort), 'the gateway closing the connection the client left');
     } finally {
       redisServer.resume();
     }

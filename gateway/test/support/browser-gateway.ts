@@ -9,6 +9,7 @@ import { startApiUpstreams } from './api-upstreams';
 import type { ApiUpstreams } from './api-upstreams';
 import type { BrowserGlobals } from './browser-globals';
 import { useStarted } from './use-started';
+export { seriousViolations } from './axe-check';
 import { startSmtpInbox } from './smtp-inbox';
 import type { SmtpInbox } from './smtp-inbox';
 
@@ -17,7 +18,6 @@ export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 3
 export type WidthName = keyof typeof WIDTHS;
 
 export const SCREENSHOTS = path.resolve(__dirname, '../../docs/screenshots');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A real gateway process (SQLite store in a temp dir), real SMTP, three echo services, one Chromium. */
 export interface BrowserGateway {
@@ -97,18 +97,6 @@ export async function startBrowserGateway(options: BrowserGatewayOptions = {}): 
  */
 export function useBrowserGateway(options: BrowserGatewayOptions = {}): BrowserGateway {
   return useStarted(() => startBrowserGateway(options));
-}
-
-/** axe-core's serious and critical violations on the page as it is now (rule id: first offending nodes). */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern (a <script> tag would be refused).
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const w = globalThis as unknown as BrowserGlobals;
-    const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
 }
 
 // The screenshots the docs show are rewritten only when asked (UPDATE_SCREENSHOTS=1): every run takes

@@ -72,34 +72,29 @@ describe('admission batches', () => {
     expect(sent.map((args) => args.slice(3))).toEqual([['c1'], ['c2']]);
   });
 
-  it('when the store never answers a batch, then every call in it is given up and told the store failed', async () => {
-    const add = createAdmitBatches({ guard: guard(20), sending: sendingNow, maxCalls: 10 });
-    const outcomes = new Map<string, string>();
+  it.each<[string, BatchCommand<Reply>, { timeoutMs?: number; connected?: boolean }, RegExp, string[]]>([
+    ['the store never answers', () => new Promise<Reply[]>(() => undefined), { timeoutMs: 20 }, /^quota store admit failed: no answer within \d+ ms$/, ['c1', 'c2']],
+    // A script is no transaction: the calls before the error may be charged.
+    ['Redis answers the script with an error', () => Promise.reject(Object.assign(new Error('ERR script failed'), { name: 'ReplyError' })), {}, /^quota store admit failed: ERR script failed$/, ['c1', 'c2']],
+    ['fewer replies than calls come back', () => Promise.resolve(['only one']), {}, /^quota store admit failed: 1 replies for 2 calls$/, ['c1', 'c2']],
+    // Never sent: nothing to give back.
+    ['the store is down', () => Promise.resolve(['a', 'b']), { connected: false }, /^quota store admit failed: the store is unavailable$/, []],
+  ])('when %s, then every call in the batch is told the store failed, and those that may be charged are given back', async (_case, command, options, told, givenBack) => {
+    const add = createAdmitBatches({ guard: createStoreGuard({ timeoutMs: options.timeoutMs ?? 1_000, connected: () => options.connected ?? true }), sending: sendingNow, maxCalls: 10 });
     const givenUp: string[] = [];
-    const silent: BatchCommand<Reply> = () => new Promise<Reply[]>(() => undefined);
-    add(silent, '', call('c1', outcomes, givenUp));
-    add(silent, '', call('c2', outcomes, givenUp));
-    while (outcomes.size < 2) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(givenUp).toEqual(['c1', 'c2']);
-    expect([...outcomes.values()].every((o) => /^error: quota store admit failed: no answer within \d+ ms$/.test(o))).toBe(true);
-  });
-
-  it.each<[string, BatchCommand<Reply>, RegExp]>([
-    ['Redis refuses the script', () => Promise.reject(Object.assign(new Error('ERR script failed'), { name: 'ReplyError' })), /^error: quota store admit failed: ERR script failed$/],
-    ['fewer replies than calls come back', () => Promise.resolve(['only one']), /^error: quota store admit failed: 1 replies for 2 calls$/],
-  ])('when %s, then every call in the batch is told the store failed', async (_case, command, told) => {
-    const add = createAdmitBatches({ guard: guard(), sending: sendingNow, maxCalls: 10 });
-    const outcomes = new Map<string, string>();
-    const errors: unknown[] = [];
-    for (const name of ['c1', 'c2']) {
-      const c = call(name, outcomes);
-      const settle = c.settle;
-      add(command, '', { ...c, settle: (error, reply) => (errors.push(error), settle(error, reply)) });
-    }
-    await nextTurn();
-    await nextTurn();
-    expect([...outcomes.values()]).toEqual([expect.stringMatching(told), expect.stringMatching(told)]);
-    expect(errors.every((e) => e instanceof StoreError)).toBe(true);
+    const errors = await Promise.all(
+      ['c1', 'c2'].map(
+        (name) =>
+          new Promise<Error | undefined>((resolve) => {
+            add(command, '', { keys: [`{${name}}:a`, `{${name}}:b`], args: [name], settle: (error) => resolve(error), givenUp: () => givenUp.push(name) });
+          }),
+      ),
+    );
+    expect(errors.map((e) => [e instanceof StoreError, e?.message])).toEqual([
+      [true, expect.stringMatching(told)],
+      [true, expect.stringMatching(told)],
+    ]);
+    expect(givenUp).toEqual(givenBack);
   });
 
   it("when a turn's batches are sent, then they are sent inside one `sending`, so they leave in one write", async () => {

@@ -57,17 +57,21 @@ export function createAdmitBatches(options: AdmitBatchesOptions): <R>(command: B
       )
       .then(
         (replies) => {
-          if (replies.length !== calls.length) {
-            const error = new StoreError(`quota store admit failed: ${replies.length} replies for ${calls.length} calls`);
-            for (const call of calls) call.settle(error, undefined);
-            return;
-          }
+          if (replies.length !== calls.length) return failAll(calls, new StoreError(`quota store admit failed: ${replies.length} replies for ${calls.length} calls`), true);
           for (let i = 0; i < calls.length; i++) calls[i]!.settle(undefined, replies[i]);
         },
-        (error: Error) => {
-          for (const call of calls) call.settle(error, undefined);
-        },
+        (error: Error) => failAll(calls, error, (error.cause as Error | undefined)?.name === 'ReplyError'),
       );
+  };
+
+  // Redis answered with an error or with the wrong number of replies: a script is no transaction, so
+  // calls before the error may be charged, and each is given back (the guard already gave back those
+  // it told failed without an answer, and a batch never sent needs nothing given back).
+  const failAll = <R>(calls: BatchedCall<R>[], error: Error, giveBack: boolean): void => {
+    for (const call of calls) {
+      if (giveBack) call.givenUp();
+      call.settle(error, undefined);
+    }
   };
 
   const flush = (): void => {

@@ -61,7 +61,7 @@ export function defineRefund(redis: RedisClient): (ticket: RefundTicket) => Prom
   return (ticket) => command(...refundArgs(ticket));
 }
 
-/** The most calls one batch carries (admit-batches.ts): about a millisecond of Redis's time. */
+/** The most calls one batch carries (admit-batches.ts): about 2 ms of Redis's time (15 µs a call). */
 const MAX_BATCH = 128;
 
 /**
@@ -83,13 +83,14 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
     const day = dayWindow(nowMs);
     const member = `${memberPrefix}:${++sequence}`;
     const ticket: RefundTicket = { accountId, api, monthId: month.id, dayId: day.id, member };
-    const script = admitCommandOf(api, apiPlans);
-    const secondLog = redisKeys.secondLog(accountId, api);
-    const monthCounter = redisKeys.month(accountId, api, month.id);
-    const deadline = ctx.deadline(ctx.maxWaitMs);
-    // The client is told 503: whatever the script does when it finally runs is given back.
+    // The client is told 503: whatever the script did or does when it finally runs is given back.
     const givenUp = (): void => ctx.undo(() => refund(ticket));
+    // In the executor: a throw while the call is prepared is this call's rejection.
     return new Promise<Admission>((resolve, reject) => {
+      const script = admitCommandOf(api, apiPlans);
+      const secondLog = redisKeys.secondLog(accountId, api);
+      const monthCounter = redisKeys.month(accountId, api, month.id);
+      const deadline = ctx.deadline(ctx.maxWaitMs);
       batch(script.usual, cluster ? accountId : '', {
         keys: [redisKeys.account(accountId), secondLog, monthCounter],
         args: [request.keyHash, nowMs, member, deadline],
@@ -101,9 +102,9 @@ export function createRedisAdmit(redis: RedisClient, ctx: RedisQuotaContext, ref
           if (usual![0] !== NEEDS_FULL) {
             try {
               return resolve(admissionOf(usual!, script.planNames, ticket));
-            } catch (late) {
+            } catch (unanswered) {
               givenUp();
-              return reject(new StoreError(`quota store admit failed: ${(late as Error).message}`, { cause: late }));
+              return reject(new StoreError(`quota store admit failed: ${(unanswered as Error).message}`, { cause: unanswered }));
             }
           }
           resolve(
@@ -169,6 +170,7 @@ function createAdmitCommands(redis: RedisClient): (api: string, apiPlans: ApiPla
 function admissionOf([code, planRef = '', used = 0, secondCount = 0, status = 0, keyId, validUntilMs]: ScriptReply, planNames: string[], ticket: RefundTicket): Admission {
   const outcome = ADMIT_REPLY_OUTCOMES[code];
   if (outcome === 'late' || outcome === undefined) throw new Error('the admission reached Redis after its deadline and was not charged');
+  if (outcome === 'failed') throw new Error('the admission script raised an error for this call');
   const plan = typeof planRef === 'number' ? (planNames[planRef - 1] ?? '') : planRef;
   const admission: Admission = { outcome: outcome as AdmitOutcome, used, secondCount };
   if (keyId) admission.keyId = keyId;

@@ -5,6 +5,7 @@ import type { Stores } from '../../../src/data/stores';
 import { parseApiKey } from '../../../src/domain/api-key';
 import { builtInPlanTable } from '../../../src/config';
 import { monthWindow, ttlSeconds } from '../../../src/domain/windows';
+import { eventually } from '../../support/eventually';
 import { startRedisServer } from '../../support/redis-server';
 import type { RedisServer } from '../../support/redis-server';
 
@@ -77,6 +78,18 @@ describe('admission round trips on Redis', () => {
     expect(outcomes).toEqual(callers.map(() => 'admitted'));
     const months = await Promise.all(callers.map((c) => redis.get(redisKeys.month(c.accountId, 'token', monthWindow(now).id))));
     expect(months).toEqual(callers.map(() => '1'));
+  });
+
+  it("when one call of a turn's batch raises an error in Redis, then that call alone fails and what it wrote is given back; the others are admitted", async () => {
+    const callers = await Promise.all(Array.from({ length: 6 }, () => made(subscribed)));
+    const broken = callers[2]!;
+    // A month counter that is not a counter: the script's INCR raises WRONGTYPE after the ZADD.
+    await redis.hset(redisKeys.month(broken.accountId, 'token', monthWindow(now).id), 'not', 'a counter');
+    const answers = await Promise.all(callers.map((c) => admit(c).then((a) => a.outcome, (err: Error) => `${err.name}: ${err.message}`)));
+    expect(answers).toEqual(callers.map((c) => (c === broken ? 'StoreError: quota store admit failed: the admission script raised an error for this call' : 'admitted')));
+    // The refund takes its entry out of the second log again.
+    await eventually(async () => (await redis.zcard(redisKeys.secondLog(broken.accountId, 'token'))) === 0, 'the failed call given back');
+    expect(await Promise.all(callers.filter((c) => c !== broken).map((c) => redis.zcard(redisKeys.secondLog(c.accountId, 'token'))))).toEqual([1, 1, 1, 1, 1]);
   });
 
   it('when one turn brings calls that need the full script among usual ones, then the usual ones travel together and only the others take a second trip', async () => {

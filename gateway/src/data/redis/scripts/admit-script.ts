@@ -17,9 +17,10 @@ function luaName(name: string): string {
 /**
  * The answers of the admission scripts, by their number in their reply (one integer, not a string
  * to copy and compare): `late` is a script that reached Redis after its deadline; `needs_full` is
- * the usual script saying the call is one only the full script answers (it wrote nothing).
+ * the usual script saying the call is one only the full script answers (it wrote nothing); `failed`
+ * is a call of a batch whose script raised an error (a key of the wrong type, say): that call alone.
  */
-export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_key', 'revoked', 'expired', 'rolled', 'suspended', 'no_subscription', 'unknown_plan', 'playground_exhausted', 'rate_limited', 'quota_exceeded', 'needs_full'] as const;
+export const ADMIT_REPLY_OUTCOMES = ['late', 'admitted', 'playground', 'unknown_key', 'revoked', 'expired', 'rolled', 'suspended', 'no_subscription', 'unknown_plan', 'playground_exhausted', 'rate_limited', 'quota_exceeded', 'needs_full', 'failed'] as const;
 
 /**
  * The subscription status in the script's reply: none, active, any other (inactive), or, from
@@ -66,7 +67,9 @@ export function usualAdmitScriptFor(api: string, apiPlans: ApiPlans, secondLogTt
  * The usual script for several calls in one EVALSHA (admit-batches.ts): what Redis and the client
  * spend on a command, rather than on its work, is paid once for the calls of one event-loop turn.
  * Each call is the usual script run alone, in order, against Redis's `TIME` read once; each writes
- * only for itself, so a batch is its calls one after the other, as separate commands would be.
+ * only for itself, so a batch is its calls one after the other, as separate commands would be. A
+ * call that raises an error is answered `failed` (what it wrote before the error stays: the
+ * gateway refunds it) and the others go on.
  *
  * KEYS: the usual script's three for each call in turn. ARGV: its four for each call in turn.
  * Returns one usual reply per call, in the same order.
@@ -80,7 +83,9 @@ end
 local replies = {}
 for i = 0, #KEYS / 3 - 1 do
   local k, a = 3 * i, 4 * i
-  replies[i + 1] = admit({KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]}, {ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]})
+  -- One call's error (a key of the wrong type, a hand-edited entry) is that call's alone.
+  local ok, reply = pcall(admit, {KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]}, {ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]})
+  replies[i + 1] = ok and reply or {${ADMIT_REPLY_OUTCOMES.indexOf('failed')}}
 end
 return replies
 `;
