@@ -8,7 +8,8 @@ import { dashboardRouteOf } from '../support/dashboard-route';
 import { eventually } from '../support/eventually';
 import { startEchoUpstream } from '../support/echo-upstream';
 import type { EchoUpstream } from '../support/echo-upstream';
-import { buildGateway } from '../support/gateway-fixture';
+import type { PlanTable } from '../../src/domain/plans';
+import { TEST_PLANS, buildGateway } from '../support/gateway-fixture';
 import type { GatewayFixture } from '../support/gateway-fixture';
 
 const HEADER = 'x-tollgate-key';
@@ -22,12 +23,16 @@ beforeAll(async () => {
   upstream = await startEchoUpstream({ routes: ['/v1/index/{currency}', '/v1/status/{code}'] });
 });
 afterAll(() => upstream.close());
-beforeEach(async () => {
-  gw = await buildGateway({ upstream: upstream.url, start: START });
+async function start(plans?: PlanTable): Promise<GatewayFixture> {
+  const started = await buildGateway({ upstream: upstream.url, start: START, ...(plans ? { plans } : {}) });
   // Until the service's document is read every path goes through; once it is, calls count under
   // their route templates and a path of none is refused (another account's calls, not counted here).
-  const warm = (await gw.stores.keyStore.create({ owner: 'warm@example.com', subscriptions: { burger: { plan: 'free', status: 'active' } } })).key;
-  await eventually(async () => (await request(gw.app).get('/burger/v1/nowhere').set(HEADER, warm)).status === 404, 'the service document');
+  const warm = (await started.stores.keyStore.create({ owner: 'warm@example.com', subscriptions: { burger: { plan: 'free', status: 'active' } } })).key;
+  await eventually(async () => (await request(started.app).get('/burger/v1/nowhere').set(HEADER, warm)).status === 404, 'the service document');
+  return started;
+}
+beforeEach(async () => {
+  gw = await start();
 });
 afterEach(() => gw.close());
 
@@ -106,6 +111,34 @@ describe('the usage breakdown', () => {
     // Every figure of the JSON is in the CSV: calls per key add up to the days' totals.
     const sum = (dimension: string) => rows.filter((r) => r[1] === dimension).reduce((s, r) => s + Number(r[4]), 0);
     expect([sum('total'), sum('key'), sum('endpoint')]).toEqual([5, 5, 5]);
+  });
+
+  it('when calls are refused for the rate and for the quota, then each counts as a call and an error of its endpoint, as the served ones count as calls', async () => {
+    // fourth-api.test.ts's weather sequence on a manual clock: a free plan of 2 a second and 5 a month.
+    await gw.close();
+    gw = await start({ ...TEST_PLANS, burger: { playground_per_day: 0, plans: { free: { monthly_quota: 5, rate_per_second: 2, price: 0, currency: 'USD' } } } });
+    const { a } = await accountWithTwoKeys();
+    const call = (path = '/burger/v1/index/usd') => request(gw.app).get(path).set(HEADER, a.key);
+    const burst = await Promise.all([call(), call(), call(), call()]);
+    expect(burst.map((r) => [r.status, r.body.error?.code ?? null]).sort()).toEqual([[200, null], [200, null], [429, 'RATE_LIMITED'], [429, 'RATE_LIMITED']]);
+    gw.clock.advance(1_100);
+    expect([(await call('/burger/v1/status/200')).status, (await call('/burger/v1/index/eur')).status]).toEqual([200, 200]);
+    gw.clock.advance(1_100);
+    expect((await call()).status).toBe(200);
+    const over = await call();
+    expect([over.status, over.body.error.code]).toEqual([429, 'QUOTA_EXCEEDED']);
+    await gw.recorder.flush();
+
+    const day = (await breakdown('/usage/breakdown', a.key)).body.data.days.find((d: { day: string }) => d.day === '2026-03-10');
+    expect(day).toMatchObject({
+      calls: 8,
+      errors: 3,
+      keys: [{ key_id: a.record.id, calls: 8, errors: 3 }],
+      endpoints: [
+        { label: '/burger/v1/index/{currency}', calls: 7, errors: 3 },
+        { label: '/burger/v1/status/{code}', calls: 1, errors: 0 },
+      ],
+    });
   });
 
   it('when an account has no calls, then every day is empty and the CSV is its header alone', async () => {

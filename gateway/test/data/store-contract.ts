@@ -144,6 +144,16 @@ export function describeStoreContract(name: string, open: (clock: () => number) 
         expect(await admit(k)).toMatchObject({ outcome: 'admitted', keyId: k.record.id, ticket: { accountId: k.accountId, api: 'token', monthId: '2026-03', dayId: '2026-03-31', charged: 'month' } });
       });
 
+      it('when a call is refused for the rate or for the quota, then the refusal names the key too, so the usage history counts it as a call of that key', async () => {
+        const k = await keyWith({ token: { plan: 'slow', status: 'active' } });
+        await admit(k);
+        await admit(k);
+        expect(await admit(k)).toMatchObject({ outcome: 'rate_limited', keyId: k.record.id });
+        const tiny = await keyWith({ token: { plan: 'tiny', status: 'active' } }, 'quota@example.com');
+        for (let i = 0; i < 4; i++) await admit(tiny);
+        expect(await admit(tiny)).toMatchObject({ outcome: 'quota_exceeded', keyId: tiny.record.id });
+      });
+
       it('when the monthly quota is used up, then calls are refused uncharged until the next UTC month', async () => {
         const k = await keyWith({ token: { plan: 'tiny', status: 'active' } });
         const outcomes = [];

@@ -128,16 +128,17 @@ describe('a fourth API, from another stack, on sale through the catalogue file a
     expect([over.status, over.limit]).toEqual([429, '5']);
     expect(over.message).toContain("Your weather free plan's 5 calls for this month are used up.");
 
-    // Its usage shows per endpoint (the route templates of its document).
-    // Four forecasts served and the one refused for the quota (the two refused for the rate are not counted), one cities.
-    let calls: Record<string, number> = {};
+    // Its usage shows per endpoint (the route templates of its document): every call the key made,
+    // as docs/portal.md's usage in detail says, the refusals as errors. Forecasts: four served, two
+    // refused for the rate and one for the quota (seven, three errors); cities: one served.
+    // Counts are flushed once a second: wait for the last of them, a state no earlier flush shows.
+    let calls: Record<string, { calls: number; errors: number }> = {};
     await eventually(async () => {
-      const breakdown = await page.evaluate(async () => (await (await fetch('/dashboard/v1/usage/breakdown')).json()) as { data: { days: { endpoints: { label: string; calls: number }[] }[] } });
-      calls = Object.fromEntries(breakdown.data.days.flatMap((d) => d.endpoints.map((e) => [e.label, e.calls])));
-      // Counts are flushed once a second: wait for all of them.
-      return calls['/weather/v1/forecast/{city}'] === 5 && calls['/weather/v1/cities'] === 1;
+      const breakdown = await page.evaluate(async () => (await (await fetch('/dashboard/v1/usage/breakdown')).json()) as { data: { days: { endpoints: { label: string; calls: number; errors: number }[] }[] } });
+      calls = Object.fromEntries(breakdown.data.days.flatMap((d) => d.endpoints.map((e) => [e.label, { calls: e.calls, errors: e.errors }])));
+      return calls['/weather/v1/forecast/{city}']?.calls === 7 && calls['/weather/v1/cities']?.calls === 1;
     }, () => `the usage of each weather endpoint (last read: ${JSON.stringify(calls)})`);
-    expect(calls).toEqual({ '/weather/v1/forecast/{city}': 5, '/weather/v1/cities': 1 });
+    expect(calls).toEqual({ '/weather/v1/forecast/{city}': { calls: 7, errors: 3 }, '/weather/v1/cities': { calls: 1, errors: 0 } });
 
     // The paid plan through the Stripe stand-in: its quota at once.
     await page.getByRole('link', { name: 'Subscriptions' }).click();
