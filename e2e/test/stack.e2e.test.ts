@@ -220,11 +220,28 @@ describe('the demo stack through the gateway', () => {
     const checkout = await call('/dashboard/v1/billing/checkout', { method: 'POST', session, body: { api: 'burger', plan: 'scale' } });
     expect(checkout.status).toBe(200);
     expect(checkout.body.data.url.startsWith(`${e2e.billing.url}/checkout/cs_test_`)).toBe(true);
-    const paid = await fetch(checkout.body.data.url, { method: 'POST', body: new URLSearchParams({ cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' }), redirect: 'manual' });
-    expect([paid.status, paid.headers.get('location')]).toEqual([303, `${e2e.gateway}/portal/billing?checkout=${checkout.body.data.session_id}`]);
-    await e2e.billing.local.settle();
+    // The demo's stripe-local prints each receipt it mails (to the terminal of `npm start -- --demo`): watched, and still printed.
+    const printed = jest.spyOn(console, 'error');
+    let receipts: string[];
+    try {
+      const paid = await fetch(checkout.body.data.url, { method: 'POST', body: new URLSearchParams({ cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' }), redirect: 'manual' });
+      expect([paid.status, paid.headers.get('location')]).toEqual([303, `${e2e.gateway}/portal/billing?checkout=${checkout.body.data.session_id}`]);
+      await e2e.billing.local.settle();
+      receipts = printed.mock.calls.map((args) => args.map(String).join(' ')).filter((line) => line.startsWith('[stripe-local] receipt mailed to '));
+    } finally {
+      printed.mockRestore();
+    }
     const res = await call('/burger/v1/meta', { key: buyer.key });
     expect([res.status, res.headers.get('x-ratelimit-requests-limit')]).toEqual([200, '4400000']);
+
+    // The receipt the person would receive: one, to them, for what Billing lists as paid, linking the receipt Billing links.
+    const payments = (await call('/dashboard/v1/billing', { key: buyer.key })).body.data.payments as { amount: number; currency: string; receipt_url: string }[];
+    expect(payments).toHaveLength(1);
+    const paidText = new Intl.NumberFormat('en-US', { style: 'currency', currency: payments[0]!.currency }).format(payments[0]!.amount / 100);
+    expect(receipts).toHaveLength(1);
+    const [head, ...text] = receipts[0]!.split('\n');
+    expect(head).toMatch(/^\[stripe-local\] receipt mailed to buyer@e2e\.test: Your receipt from Tollgate #\d{4}-\d{4}$/);
+    expect(text).toEqual(expect.arrayContaining(['    Receipt from Tollgate', `    Amount paid: ${paidText}`, '    Payment method: VISA – 4242', `    Amount charged: ${paidText}`, `    View your receipt: ${payments[0]!.receipt_url}`]));
   }));
 
   it("when npm start probes the demo stand-ins, then it finds every upstream reachable and the banner's warning stays away", logged(async () => {
