@@ -233,7 +233,7 @@ describe('teams through the dashboard API', () => {
     expect((await dash('get', '/team/members', { session: admin })).body.data.members.map((m: { role: string }) => m.role)).toEqual(['owner']);
   });
 
-  it('when a member of one team names another team’s key, webhook, member or invitation by id, then it answers as for an unknown id', async () => {
+  it('when a member of one team names another team’s key, member or invitation by id, then it answers as for an unknown id (every id route, on SQLite and Redis: attacks/team-ids.test.ts)', async () => {
     const other = await signIn(`other${n}@teams.test`);
     const theirKey = (await dash('post', '/keys', { session: other, body: { name: 'theirs' } })).body.data.id as string;
     const theirInvite = (await dash('post', '/team/invitations', { session: other, body: { email: `x${n}@teams.test`, role: 'developer' } })).body.data.id as string;
