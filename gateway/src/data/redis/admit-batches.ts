@@ -10,7 +10,7 @@ export interface BatchedCall<R> {
   args: readonly (string | number)[];
   /** The call's own reply, or why the batch failed (a `StoreError` from the guard). */
   settle: (error: Error | undefined, reply: R | undefined) => void;
-  /** The guard gave up on the batch without Redis saying so: whatever the script did or will do is to be undone. */
+  /** The call was told the store failed while the script may have charged it (no answer in time, an error reply, replies missing): what it did or will do is to be undone. */
   givenUp: () => void;
 }
 
