@@ -9,6 +9,7 @@ import { loadConfig } from './config';
 import type { GatewayConfig } from './config';
 import { openAdminToken } from './data/admin-token';
 import { openStores } from './data/open-stores';
+import { closeRedis } from './data/redis/close-redis';
 import { createServiceDocuments } from './data/service-documents';
 import { createLiveCatalogue } from './data/live-catalogue';
 import type { AuditSource } from './data/audited-account-store';
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
       mailer.close();
       // After the recorder's last write: every count and history day reaches the file.
       closeStore?.();
-      await redis?.quit().catch(() => redis.disconnect());
+      if (redis) await closeRedis(redis);
       logger.flush();
     },
   });

@@ -13,7 +13,7 @@ type Close = () => unknown;
  *
  * Things are closed newest first (a client before the server it talks to), every one even when
  * another's close fails. A close also runs when the test closed the thing itself, so it must be
- * harmless then (`stop()`, {@link disconnectRedis}; not ioredis's `quit()`, which refuses a closed client).
+ * harmless then (`stop()`, `disconnectRedis`; not ioredis's `quit()`, which refuses a closed client).
  */
 export function useCloseAfterEach(): <T>(thing: T, close: (thing: T) => unknown) => T {
   const opened: Close[] = [];
@@ -34,12 +34,5 @@ export function useCloseAfterEach(): <T>(thing: T, close: (thing: T) => unknown)
   };
 }
 
-/**
- * Disconnects an ioredis client unless it is already closed. ioredis's `disconnect()` on a client
- * whose socket has closed (after `quit()`, or a first `disconnect()`) starts a 2 s timer to destroy
- * the socket that only the socket's `close` event clears, which has already happened: jest then
- * waits for it and warns that it "did not exit one second after the test run".
- */
-export function disconnectRedis(client: { status: string; disconnect(): void }): void {
-  if (client.status !== 'end') client.disconnect();
-}
+// A test's close for an ioredis client (why a plain disconnect() will not do: close-redis.ts).
+export { disconnectRedis } from '../../src/data/redis/close-redis';

@@ -12,6 +12,7 @@ import { createRedisStores } from '../../src/data/redis/redis-stores';
 import { openSqliteStores } from '../../src/data/sqlite/sqlite-stores';
 import type { SqliteStores } from '../../src/data/sqlite/sqlite-stores';
 import { createRedisClient } from '../../src/data/redis/redis-client';
+import { closeRedis } from '../../src/data/redis/close-redis';
 import { createUsageRecorder } from '../../src/data/usage-recorder';
 import type { UsageRecorder } from '../../src/data/usage-recorder';
 import { createServiceDocuments } from '../../src/data/service-documents';
@@ -93,13 +94,15 @@ export async function buildGateway(options: { upstream: string; redisUrl?: strin
   const events = createEventsFor({ config, stores, clock: clock.now, logger, metrics, loops, catalogue }, mailer);
   const deps = { config, stores, clock: clock.now, logger, metrics, documents, recorder, mailer, events, loops, catalogue, adminToken: options.adminToken };
   const app = options.fastPath ? createGatewayListener(deps).listener : createApp(deps);
-  const close = async (): Promise<void> => {
-    await events.stop().catch(() => undefined);
-    mailer.close();
-    await recorder.stop().catch(() => undefined);
-    // quit() refuses while disconnected (no offline queue): then the socket is just dropped.
-    await redis?.quit().catch(() => redis?.disconnect());
-    sqlite?.close();
-  };
+  // Once: a test that rebuilds its gateway closes the one its afterEach has closed already.
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      await events.stop().catch(() => undefined);
+      mailer.close();
+      await recorder.stop().catch(() => undefined);
+      if (redis) await closeRedis(redis);
+      sqlite?.close();
+    })());
   return { app, clock, stores, config, metrics, recorder, events, close };
 }

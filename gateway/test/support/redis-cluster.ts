@@ -6,6 +6,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { freePort } from '@tollgate/envelope/test/processes';
 import { allStarted } from './all-started';
+import { disconnectRedis } from '../../src/data/redis/close-redis';
 import { redisReady } from './redis-server';
 
 const HOST = '127.0.0.1';
@@ -163,7 +164,7 @@ export async function startRedisCluster(options: StartClusterOptions = {}): Prom
   const spawned: NodeProcess[] = [];
   const connections = new Map<number, Redis>();
   const stop = async (): Promise<void> => {
-    for (const c of connections.values()) c.disconnect();
+    for (const c of connections.values()) disconnectRedis(c);
     await Promise.all(
       spawned.map(async ({ child, exited }) => {
         child.kill('SIGCONT');
@@ -213,7 +214,8 @@ export async function startRedisCluster(options: StartClusterOptions = {}): Prom
       if (!p) throw new Error(`no node on port ${port}`);
       p.child.kill('SIGKILL');
       await p.exited;
-      connections.get(port)?.disconnect();
+      const connection = connections.get(port);
+      if (connection) disconnectRedis(connection);
     },
     async settled(timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;

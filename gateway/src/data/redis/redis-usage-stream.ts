@@ -1,3 +1,4 @@
+import { closeRedis } from './close-redis';
 import { isCluster } from './redis-client';
 import type { RedisClient } from './redis-client';
 import { redisKeys } from './redis-keys';
@@ -72,7 +73,7 @@ export function createRedisUsageStream(redis: RedisClient, options: RedisUsageSt
       throw failed.reason;
     },
     async close(): Promise<void> {
-      await redis.quit().catch(() => redis.disconnect());
+      await closeRedis(redis);
     },
   };
 }

@@ -33,6 +33,7 @@ import { startSmtpInbox } from '../../support/smtp-inbox';
 import { useStarted } from '../../support/use-started';
 import type { SmtpInbox } from '../../support/smtp-inbox';
 import { createLiveCatalogue } from '../../../src/data/live-catalogue';
+import { closeRedis } from '../../../src/data/redis/close-redis';
 
 export const ADMIN_TOKEN = 'billing-admin-token-0123456789';
 /** The signing secret of a gateway started with `webhooks: 'manual'`. */
@@ -239,7 +240,7 @@ export async function startBillingGateway(options: BillingGatewayOptions = {}): 
       await recorder.stop().catch(() => undefined);
       mailer.close();
       opened.close?.();
-      await opened.redis?.quit().catch(() => opened.redis?.disconnect());
+      if (opened.redis) await closeRedis(opened.redis);
       await Promise.all([local.close(), mail.close(), upstream.close()]);
       rmSync(dir, { recursive: true, force: true });
     },
