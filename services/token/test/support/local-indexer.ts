@@ -95,7 +95,15 @@ export async function startLocalIndexer(options: LocalIndexerOptions = {}): Prom
       }
     };
     const gate = held ?? Promise.resolve();
-    void gate.then(() => (active?.delayMs ? setTimeout(send, active.delayMs) : send()));
+    void gate.then(() => {
+      if (!active?.delayMs) return send();
+      if (res.closed) return;
+      // Until the connection closes: the client gave up (the service's timeout) or close() dropped it.
+      // A timer kept past that held the test process, and Jest force-exited a worker whose last
+      // file ended within the delay (gateway/docs/testing.md, Tests that failed once).
+      const timer = setTimeout(send, active.delayMs);
+      res.on('close', () => clearTimeout(timer));
+    });
   });
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
