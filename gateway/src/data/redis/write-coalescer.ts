@@ -1,5 +1,8 @@
 import type { Writable } from 'node:stream';
 
+/** The socket of a client, or a cluster client's sockets (one per master); undefined while there is none. */
+export type Streams = () => Writable | undefined | readonly (Writable | undefined)[];
+
 /**
  * Returns `coalesce()`: call it before sending a command, and every command sent in the same
  * event-loop turn leaves in one `writev` (the socket is corked until the turn's check phase).
@@ -10,7 +13,7 @@ import type { Writable } from 'node:stream';
  * (see redis-client.ts). Corking batches the bytes only: each command is still sent at once and
  * answered on its own. `streams` gives the socket, or a cluster's sockets (one per master).
  */
-export function createWriteCoalescer(streams: () => Writable | undefined | readonly (Writable | undefined)[]): () => void {
+export function createWriteCoalescer(streams: Streams): () => void {
   // A cluster client has a socket per master: each is corked, since the turn's commands may go to any.
   let corked: Writable[] = [];
   const uncork = (): void => {
@@ -26,7 +29,7 @@ export function createWriteCoalescer(streams: () => Writable | undefined | reado
 }
 
 /** Runs `work` with the sockets corked: the commands it sends leave in one `writev` a socket, when it returns. */
-export function whileCorked(streams: () => Writable | undefined | readonly (Writable | undefined)[], work: () => void): void {
+export function whileCorked(streams: Streams, work: () => void): void {
   const corked = corkAll(streams);
   try {
     work();
@@ -35,7 +38,7 @@ export function whileCorked(streams: () => Writable | undefined | readonly (Writ
   }
 }
 
-function corkAll(streams: () => Writable | undefined | readonly (Writable | undefined)[]): Writable[] {
+function corkAll(streams: Streams): Writable[] {
   const corked: Writable[] = [];
   const found = streams();
   for (const s of Array.isArray(found) ? found : [found]) {

@@ -34,7 +34,7 @@ const RENEW_BUCKET_MS = 10_000;
 
 /**
  * Where a script finds its log, month counter and deadline: the full script has six keys and five
- * arguments, the usual one three and four (see {@link usualAdmitScriptFor}).
+ * arguments, the usual one three and four (see {@link usualAdmitBatchScriptFor}).
  */
 interface ScriptShape {
   full: boolean;
@@ -48,31 +48,24 @@ const FULL_SHAPE: ScriptShape = { full: true, log: 'KEYS[3]', month: 'KEYS[4]', 
 const USUAL_SHAPE: ScriptShape = { full: false, log: 'KEYS[2]', month: 'KEYS[3]', deadline: 'ARGV[4]' };
 
 /**
- * The usual admission script of one API: the full script ({@link admitScriptFor}) without what a
- * call with a subscription never needs, so that call sends three keys and four arguments instead
- * of six and five (each one costs Redis about a thousand instructions a call: 5% of the script).
- * A call it cannot answer alone it answers `needs_full`, having written nothing, and the gateway
- * sends the full script: a secret it does not find in the account (unknown, or written by an older
- * gateway and not moved yet), and a call with no active subscription (the playground, or a 402).
- * Those take two round trips; an active subscription's calls, admitted or refused, one.
+ * The usual admission script of one API, for several calls in one EVALSHA (admit-batches.ts; a
+ * call alone is a batch of one). Each call runs the full script ({@link admitScriptFor}) without
+ * what a call with a subscription never needs, so that it sends three keys and four arguments
+ * instead of six and five (each one costs Redis about a thousand instructions a call: 5% of the
+ * script). A call it cannot answer alone it answers `needs_full`, having written nothing, and the
+ * gateway sends the full script: a secret it does not find in the account (unknown, or written by
+ * an older gateway and not moved yet), and a call with no active subscription (the playground, or
+ * a 402). Those take two round trips; an active subscription's calls, admitted or refused, one.
  *
- * KEYS: 1 account, 2 second log, 3 month counter. ARGV: 1 presented key hash, 2 now (integer ms),
- * 3 unique log member, 4 deadline (Unix ms). Replies as the full script does, or `needs_full`.
- */
-export function usualAdmitScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
-  return admitLua(api, apiPlans, secondLogTtlSeconds, USUAL_SHAPE);
-}
-
-/**
- * The usual script for several calls in one EVALSHA (admit-batches.ts): what Redis and the client
- * spend on a command, rather than on its work, is paid once for the calls of one event-loop turn.
- * Each call is the usual script run alone, in order, against Redis's `TIME` read once; each writes
- * only for itself, so a batch is its calls one after the other, as separate commands would be. A
- * call that raises an error is answered `failed` (what it wrote before the error stays: the
- * gateway refunds it) and the others go on.
+ * What Redis and the client spend on a command, rather than on its work, is paid once for the
+ * calls of one event-loop turn. Each call is run alone, in order, against Redis's `TIME` read once;
+ * each writes only for itself, so a batch is its calls one after the other, as separate commands
+ * would be. A call that raises an error is answered `failed` (what it wrote before the error
+ * stays: the gateway refunds it) and the others go on.
  *
- * KEYS: the usual script's three for each call in turn. ARGV: its four for each call in turn.
- * Returns one usual reply per call, in the same order.
+ * KEYS, for each call in turn: 1 account, 2 second log, 3 month counter. ARGV, for each call in
+ * turn: 1 presented key hash, 2 now (integer ms), 3 unique log member, 4 deadline (Unix ms).
+ * Returns one reply per call, in the same order: as the full script's, or `needs_full`.
  */
 export function usualAdmitBatchScriptFor(api: string, apiPlans: ApiPlans, secondLogTtlSeconds: number): string {
   return `
@@ -98,7 +91,7 @@ return replies
  * written into the script's source (the table is fixed for a process's life), so a call sends six
  * arguments instead of eighteen, and the reply names the plan by its place in the table: with the
  * keys, the arguments were the largest part of the gateway's cost per admission. A call with an
- * active subscription is sent the usual script first ({@link usualAdmitScriptFor}).
+ * active subscription is sent the usual script first ({@link usualAdmitBatchScriptFor}).
  *
  * KEYS: 1 account (hash, with its keys' secrets), 2 the secrets' hash of an older layout (read only
  * when the account holds no such secret, and then moved into it), 3 second log (sorted set), 4 month counter, 5 day
