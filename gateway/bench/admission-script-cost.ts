@@ -27,7 +27,7 @@ import { median } from './measure';
  *
  * Each source tree's `data/redis/scripts/admit-script.ts` is loaded (a tree of an older commit:
  * `git archive <commit> gateway/src | tar -x -C .tmp/old`). The data is the bench's: 200 accounts
- * of one key on the plan of 80 calls a second, every call admitted, ADMIT_RATE calls a second in
+ * of one key on the bench's plan (bench-setup.ts), every call admitted, ADMIT_RATE calls a second in
  * batches every 10 ms (at 6,000 the proxy bench's rate: about 30 calls a second per account, so
  * each log holds about 60 entries). Each secret is written where the tree's layout keeps it: the
  * field its `record-codec.ts`'s `secretField` names in the account's hash (`s:<hash>` in 2026-11,
@@ -78,6 +78,11 @@ function scriptOf(source: string): TreeScript {
   };
 }
 
+type Reply = (number | number[])[];
+
+/** A reply's outcome: the batch script answers a list of replies (one here), the older scripts the reply itself. */
+const outcomeOf = (reply: Reply): number | undefined => (Array.isArray(reply[0]) ? reply[0][0] : reply[0]);
+
 /** Sends RATE calls a second for SECONDS; resolves with EVALSHA's usec_per_call and the commands run per call. */
 async function run(redis: Redis, sha: string, source: string, script: TreeScript): Promise<{ usec: number; perCall: string; refused: number }> {
   await writeAccounts(redis, source);
@@ -98,7 +103,7 @@ async function run(redis: Redis, sha: string, source: string, script: TreeScript
         const tag = `gw:{${accountOf(i)}}`;
         const now = Date.now();
         const call = redis.evalsha(sha, ...(script.args(tag, hashOf(i), now, `m:${sequence}`, now + 5_000) as [number, ...string[]]));
-        sent.push((call as Promise<number[]>).then((reply) => void (reply[0] === 1 || refused++)));
+        sent.push((call as Promise<Reply>).then((reply) => void (outcomeOf(reply) === 1 || refused++)));
       }
     }, 10);
   });
@@ -131,8 +136,8 @@ async function countInstructions(source: string, calls: number): Promise<number>
       const i = sequence % ACCOUNTS;
       const tag = `gw:{${accountOf(i)}}`;
       const now = start + Math.floor((sequence * 1000) / RATE);
-      const reply = (await redis.evalsha(sha, ...(script.args(tag, hashOf(i), now, `m:${sequence}`, Date.now() + 600_000) as [number, ...string[]]))) as number[];
-      if (reply[0] !== 1) throw new Error(`call ${sequence} was not admitted: ${JSON.stringify(reply)}`);
+      const reply = (await redis.evalsha(sha, ...(script.args(tag, hashOf(i), now, `m:${sequence}`, Date.now() + 600_000) as [number, ...string[]]))) as Reply;
+      if (outcomeOf(reply) !== 1) throw new Error(`call ${sequence} was not admitted: ${JSON.stringify(reply)}`);
     }
     // Redis closes the connection instead of answering: the client must not send it again.
     redis.options.retryStrategy = () => null;

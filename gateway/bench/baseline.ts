@@ -18,7 +18,7 @@ const byKey = (req: express.Request) => String(req.headers['x-tollgate-key'] ?? 
 
 const app = express();
 app.use(
-  rateLimit({ windowMs: 1000, limit: 80, keyGenerator: byKey, store: store('rl:sec:'), standardHeaders: 'draft-8', legacyHeaders: false, validate: false }),
+  rateLimit({ windowMs: 1000, limit: 1_000, keyGenerator: byKey, store: store('rl:sec:'), standardHeaders: 'draft-8', legacyHeaders: false, validate: false }),
   rateLimit({ windowMs: 30 * 86_400_000, limit: 1_000_000_000, keyGenerator: byKey, store: store('rl:month:'), standardHeaders: 'draft-8', legacyHeaders: false, validate: false }),
   createProxyMiddleware({ target: process.env.UPSTREAM_URL, changeOrigin: true, agent: new http.Agent({ keepAlive: true, maxSockets: 256 }) }),
 );

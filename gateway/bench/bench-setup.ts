@@ -8,8 +8,8 @@ export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
 export const BENCH_PROXY_SECRET = 'bench-proxy-secret-0123456789';
 export const BENCH_PATH = '/token/v1/prices?coins=eth';
 
-/** The bench's plan table: token only, no playground, one plan of 80/s and a quota no run reaches. */
-export const BENCH_PLANS = { token: { playground_per_day: 0, plans: { bench: { monthly_quota: 1_000_000_000, rate_per_second: 80, price: 0, currency: 'EUR' } } } };
+/** The bench's plan table: token only, no playground, one plan of 1,000/s (200 keys: far above any rate here, so no call is refused) and a quota no run reaches. */
+export const BENCH_PLANS = { token: { playground_per_day: 0, plans: { bench: { monthly_quota: 1_000_000_000, rate_per_second: 1_000, price: 0, currency: 'EUR' } } } };
 
 /** Writes {@link BENCH_PLANS} into `dir` as the bench's PLANS_FILE. */
 export function writeBenchPlans(dir: string): string {

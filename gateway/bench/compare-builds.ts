@@ -15,10 +15,12 @@ import { pacedLoad } from './paced-load';
  *
  *   COMPARE=old/dist/main.js,dist/main.js [COMPARE_MODE=saturate|paced] [COMPARE_RATE=1000]
  *   [COMPARE_ROUNDS=3] [COMPARE_SECONDS=6] [COMPARE_FLAGS_1=... COMPARE_FLAGS_2=...]
+ *   [COMPARE_ENV_1='NAME=value ...' COMPARE_ENV_2=...]
  *   node --conditions=development --import tsx bench/compare-builds.ts
  *
  * COMPARE_FLAGS_1/2 are node flags for each side, so one build can also be compared with itself
- * under different V8 settings.
+ * under different V8 settings; COMPARE_ENV_1/2 add environment variables to each side's, so it can
+ * be compared with itself under different settings (LOG_LEVEL=warn prices the access lines).
  *
  * Copy a build aside first (`cp -r dist old-dist`): a copy under gateway/ resolves the same
  * node_modules. `saturate` gives each build 32 autocannon connections; `paced` sends each
@@ -54,7 +56,11 @@ async function compare({ env }: BenchServers): Promise<void> {
   const gateways: ChildServer[] = [];
   let sampler: NodeJS.Timeout | undefined;
   try {
-    for (const [i, build] of BUILDS.entries()) gateways.push(await startChild(build, env, (process.env[`COMPARE_FLAGS_${i + 1}`] ?? '').split(' ').filter(Boolean)));
+    const words = (name: string): string[] => (process.env[name] ?? '').split(' ').filter(Boolean);
+    for (const [i, build] of BUILDS.entries()) {
+      const own = Object.fromEntries(words(`COMPARE_ENV_${i + 1}`).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+      gateways.push(await startChild(build, { ...env, ...own }, words(`COMPARE_FLAGS_${i + 1}`)));
+    }
     const keys = await Promise.all(gateways.map((g) => createBenchKeys(g, KEYS)));
     await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], 2)));
     const ratios: number[] = [];

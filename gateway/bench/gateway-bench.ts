@@ -7,7 +7,7 @@ import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, wri
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { GATEWAY_SOURCE, buildGateway, startBenchGateway } from './gateway-build';
-import { BENCH_LOAD, byName, measure, median, paced, rotate } from './measure';
+import { BENCH_LOAD, byName, interleavedRounds, measure, median, paced, rotate } from './measure';
 import type { Row } from './measure';
 import { reportHalfPeak } from './half-peak';
 import type { HalfPeak } from './half-peak';
@@ -53,6 +53,7 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? 'proxy,stores,cluster,scale,so
 const SOAK_MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 
 const BARE = 'bare Node proxy';
+const BARE_UNDICI = "bare proxy on undici (the gateway's client)";
 const GATEWAY = 'gateway, Redis store';
 const BASELINE = 'baseline (express-rate-limit + rate-limit-redis + HPM)';
 
@@ -127,26 +128,25 @@ async function proxyPart(): Promise<ProxyRun> {
     once.push(await measure('upstream direct', upstream, BENCH_LOAD, anyKey));
     // The plain in-memory store: without STORE_PATH a gateway keeps an SQLite file (bench/embedded-vs-memory.ts compares the two).
     const memory = await startBenchGateway({ ...gatewayEnv, STORE_PATH: ':memory:' });
-    once.push(await measure('gateway, memory store', memory, BENCH_LOAD, rotate(await createBenchKeys(memory, KEYS))));
+    once.push(await measure('gateway, memory store', memory, BENCH_LOAD, rotate(await createBenchKeys(memory, KEYS)), undefined, upstream));
     await memory.stop();
 
     await redis.flushall();
     const bare = await startChild('bench/bare-proxy.ts', { UPSTREAM_URL: upstream.url });
+    const bareUndici = await startChild('bench/bare-undici-proxy.ts', { UPSTREAM_URL: upstream.url });
     const gateway = await startBenchGateway({ ...gatewayEnv, REDIS_URL: redisServer.url });
     const baseline = await startChild('bench/baseline.ts', { UPSTREAM_URL: upstream.url, REDIS_URL: redisServer.url });
-    servers.push(bare, gateway, baseline);
+    servers.push(bare, bareUndici, gateway, baseline);
     const keyList = await createBenchKeys(gateway, KEYS);
     const gatewayKeys = rotate(keyList);
-    // Interleaved: the machine's speed drifts over a minute; targets measured side by side in each
-    // round drift together, so the ratios are taken within a round and their median reported.
-    for (let round = 0; round < ROUNDS; round++) {
-      console.error(`round ${round + 1} of ${ROUNDS}`);
-      rounds.push([
-        await measure(BARE, bare, BENCH_LOAD, anyKey),
-        await measure(GATEWAY, gateway, BENCH_LOAD, gatewayKeys, redis),
-        await measure(BASELINE, baseline, BENCH_LOAD, anyKey, redis),
-      ]);
-    }
+    rounds.push(
+      ...(await interleavedRounds(ROUNDS, [
+        () => measure(BARE, bare, BENCH_LOAD, anyKey, undefined, upstream),
+        () => measure(BARE_UNDICI, bareUndici, BENCH_LOAD, anyKey, undefined, upstream),
+        () => measure(GATEWAY, gateway, BENCH_LOAD, gatewayKeys, redis, upstream),
+        () => measure(BASELINE, baseline, BENCH_LOAD, anyKey, redis, upstream),
+      ])),
+    );
     const rate = Math.round(median(rounds.map((r) => byName(r, GATEWAY).rps)) / 2);
     const keysFile = path.join(dir, 'keys.txt');
     writeFileSync(keysFile, keyList.join('\n'));
@@ -189,21 +189,28 @@ function report(run: ProxyRun): void {
     'non-2xx': r.non2xx,
     'server CPU µs/call': fmt(r.cpuUs, 0),
     'Redis CPU µs/call': fmt(r.redisCpuUs, 0),
+    'upstream CPU µs/call': fmt(r.upstreamCpuUs, 0),
+    'client CPU µs/call': fmt(r.clientCpuUs, 0),
     'Redis round trips/call': fmt(r.roundTrips),
     'Redis cmds/call (incl. in scripts)': fmt(r.commands),
     'peak RSS MB': fmt(r.rssMb, 0),
   }));
   console.log(`\nTollgate gateway bench — ${new Date().toISOString()}, Node ${process.version}, load average at start ${run.load1}, ${BENCH_LOAD.connections} connections, ${BENCH_LOAD.seconds} s each, gateway from ${GATEWAY_SOURCE}, LOG_LEVEL=${LOG_LEVEL}, ${KEYS} keys rotated`);
-  console.log(`rows: the direct upstream and the memory store once; bare proxy, gateway (Redis) and baseline from the median of ${rounds.length} interleaved rounds`);
+  console.log(`rows: the direct upstream and the memory store once; the two bare proxies, gateway (Redis) and baseline from the median of ${rounds.length} interleaved rounds`);
   console.table(table);
   const ratio = (a: string, b: string) => rounds.map((r) => byName(r, a).rps / byName(r, b).rps);
   const cpu = (r: Row) => r.cpuUs + (r.redisCpuUs ?? 0);
   const cpuRatio = (a: string, b: string) => rounds.map((r) => cpu(byName(r, b)) / cpu(byName(r, a)));
+  // Everything the machine spent on a call: on two cores the load's client and the upstream share them with the proxy.
+  const machine = (r: Row) => cpu(r) + (r.upstreamCpuUs ?? 0) + (r.clientCpuUs ?? 0);
+  const machineRatio = (a: string, b: string) => rounds.map((r) => machine(byName(r, b)) / machine(byName(r, a)));
   const each = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
   const line = (label: string, xs: number[], target: string) => console.log(`${label} ${median(xs).toFixed(2)} (rounds: ${each(xs)})  (target ${target})`);
   line('gateway (Redis) / bare proxy, req/s:', ratio(GATEWAY, BARE), '≥ 0.60');
   line('gateway (Redis) / baseline, req/s:  ', ratio(GATEWAY, BASELINE), '≥ 2.0');
   console.log(`with equal CPU (server + Redis CPU per call): gateway / bare ${median(cpuRatio(GATEWAY, BARE)).toFixed(2)}, gateway / baseline ${median(cpuRatio(GATEWAY, BASELINE)).toFixed(2)}`);
+  const each1 = (name: string) => median(rounds.map((r) => machine(byName(r, name)))).toFixed(0);
+  console.log(`the machine's CPU per call (server + Redis + upstream + client), µs: bare ${each1(BARE)}, bare on undici ${each1(BARE_UNDICI)}, gateway ${each1(GATEWAY)}, baseline ${each1(BASELINE)}; gateway / baseline by it ${median(machineRatio(GATEWAY, BASELINE)).toFixed(2)}`);
   console.log(`Redis round trips per admitted call: ${median(rounds.map((r) => byName(r, GATEWAY).roundTrips ?? Number.NaN)).toFixed(2)}  (target ≤ 1: one turn's calls share one)`);
   if (half) reportHalfPeak(half);
   const rss = Math.max(...rounds.map((r) => byName(r, GATEWAY).rssMb));

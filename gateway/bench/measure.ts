@@ -38,6 +38,10 @@ export interface Row {
   cpuUs: number;
   /** redis-server's CPU per call (µs), for the rows that use it. */
   redisCpuUs?: number;
+  /** The upstream's CPU per call (µs), when its process was given. */
+  upstreamCpuUs?: number;
+  /** This process's CPU per call (µs): autocannon, the load's client. */
+  clientCpuUs?: number;
   roundTrips?: number;
   commands?: number;
   /** Redis's own time inside EVALSHA per admitted call (INFO commandstats `usec` / 2xx): the scripts' cost. */
@@ -59,6 +63,22 @@ export async function alternatingRounds(rounds: number, a: () => Promise<Row>, b
   for (let round = 0; round < rounds; round++) {
     console.error(`round ${round + 1} of ${rounds}`);
     rows.push(round % 2 === 0 ? [await a(), await b()] : [await b(), await a()]);
+  }
+  return rows;
+}
+
+/**
+ * `rounds` rounds of the targets, each measured in turn within a round: the machine's speed drifts
+ * over a minute, and targets measured side by side drift together, so ratios are taken within a
+ * round. A round's rows are in the targets' order.
+ */
+export async function interleavedRounds(rounds: number, targets: (() => Promise<Row>)[]): Promise<Row[][]> {
+  const rows: Row[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    console.error(`round ${round + 1} of ${rounds}`);
+    const row: Row[] = [];
+    for (const target of targets) row.push(await target());
+    rows.push(row);
   }
   return rows;
 }
@@ -112,15 +132,20 @@ async function redisPid(redis: Redis): Promise<number> {
  * Warms the target up, then loads it and reads its CPU time (and redis-server's) from /proc around
  * the run, and Redis's command counts after `CONFIG RESETSTAT`.
  */
-export async function measure(name: string, server: ChildServer, settings: LoadSettings, nextKey: () => string, redis?: Redis): Promise<Row> {
+export async function measure(name: string, server: ChildServer, settings: LoadSettings, nextKey: () => string, redis?: Redis, upstream?: ChildServer): Promise<Row> {
   await load(server.url, settings, settings.warmupSeconds, nextKey);
   if (redis) await redis.config('RESETSTAT');
   const pid = redis ? await redisPid(redis) : 0;
   const cpuBefore = server.cpuSeconds();
   const redisCpuBefore = redis ? processCpuSeconds(pid) : 0;
+  const upstreamCpuBefore = upstream && upstream !== server ? upstream.cpuSeconds() : 0;
+  const clientCpuBefore = process.cpuUsage();
   const { result, rssMb } = await load(server.url, settings, settings.seconds, nextKey, server);
   const perCallUs = (seconds: number) => (seconds * 1e6) / result.requests.total;
   const row: Row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, rssMb, cpuUs: perCallUs(server.cpuSeconds() - cpuBefore) };
+  const client = process.cpuUsage(clientCpuBefore);
+  row.clientCpuUs = (client.user + client.system) / result.requests.total;
+  if (upstream && upstream !== server) row.upstreamCpuUs = perCallUs(upstream.cpuSeconds() - upstreamCpuBefore);
   if (redis) {
     row.redisCpuUs = perCallUs(processCpuSeconds(pid) - redisCpuBefore);
     const { calls: stats, evalshaUsecTotal } = await commandStats(redis);
