@@ -54,11 +54,14 @@ describe.each(['sqlite', 'redis'] as const)('calls cancelled by their client, on
   // service and the clients share this test process, so a stall of the process longer than the
   // margin fires the service's timer and the client's in one turn (250 ms, then 600 ms and 1 s
   // margins were each once crossed by a stalled machine: the gateway counted calls the client left).
+  // Headers sent at once are the first half of an answer: their client, too, leaves 2 s after them
+  // at the earliest (leaving at t, the client of t = 250 ms once saw no headers under load while
+  // the gateway had passed them on, and counted the call served).
   const shapes: [string, (t: number) => string, (t: number) => number][] = [
     ['never answers', () => '/token/v1/silent', (t) => t],
     ['answers 2 s after the client left', (t) => `/token/v1/delay/${t + 2_000}`, (t) => t],
     ['answers 2 s before the client leaves', (t) => `/token/v1/delay/${t}`, (t) => t + 2_000],
-    ['sends its headers at once and its body 2 s after the client left', (t) => `/token/v1/trickle/${t + 2_000}`, (t) => t],
+    ['sends its headers at once and its body 2 s after the client left', (t) => `/token/v1/trickle/${t + 4_000}`, (t) => t + 2_000],
   ];
 
   // The shapes run side by side, each on a key of its own: each waits 10 s of real time.
