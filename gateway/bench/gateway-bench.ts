@@ -52,6 +52,9 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'proxy,stores,cluster,scale,soak,events').split(','));
 const SOAK_MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 
+// Node 24's node:http proxy is slower than Node 20's, so the gateway's target against it is higher there (issue 38).
+const BARE_TARGET = Number(process.versions.node.split('.')[0]) >= 24 ? 0.75 : 0.6;
+
 const BARE = 'bare Node proxy';
 const BARE_UNDICI = "bare proxy on undici (the gateway's client)";
 const GATEWAY = 'gateway, Redis store';
@@ -206,11 +209,11 @@ function report(run: ProxyRun): void {
   const machineRatio = (a: string, b: string) => rounds.map((r) => machine(byName(r, b)) / machine(byName(r, a)));
   const each = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
   const line = (label: string, xs: number[], target: string) => console.log(`${label} ${median(xs).toFixed(2)} (rounds: ${each(xs)})  (target ${target})`);
-  line('gateway (Redis) / bare proxy, req/s:', ratio(GATEWAY, BARE), '≥ 0.60');
+  line('gateway (Redis) / bare proxy, req/s:', ratio(GATEWAY, BARE), `≥ ${BARE_TARGET}`);
   line('gateway (Redis) / baseline, req/s:  ', ratio(GATEWAY, BASELINE), '≥ 2.0');
   console.log(`with equal CPU (server + Redis CPU per call): gateway / bare ${median(cpuRatio(GATEWAY, BARE)).toFixed(2)}, gateway / baseline ${median(cpuRatio(GATEWAY, BASELINE)).toFixed(2)}`);
-  const each1 = (name: string) => median(rounds.map((r) => machine(byName(r, name)))).toFixed(0);
-  console.log(`the machine's CPU per call (server + Redis + upstream + client), µs: bare ${each1(BARE)}, bare on undici ${each1(BARE_UNDICI)}, gateway ${each1(GATEWAY)}, baseline ${each1(BASELINE)}; gateway / baseline by it ${median(machineRatio(GATEWAY, BASELINE)).toFixed(2)}`);
+  const machineOf = (name: string) => median(rounds.map((r) => machine(byName(r, name)))).toFixed(0);
+  console.log(`the machine's CPU per call (server + Redis + upstream + client), µs: bare ${machineOf(BARE)}, bare on undici ${machineOf(BARE_UNDICI)}, gateway ${machineOf(GATEWAY)}, baseline ${machineOf(BASELINE)}; gateway / baseline by it ${median(machineRatio(GATEWAY, BASELINE)).toFixed(2)}`);
   console.log(`Redis round trips per admitted call: ${median(rounds.map((r) => byName(r, GATEWAY).roundTrips ?? Number.NaN)).toFixed(2)}  (target ≤ 1: one turn's calls share one)`);
   if (half) reportHalfPeak(half);
   const rss = Math.max(...rounds.map((r) => byName(r, GATEWAY).rssMb));
@@ -227,7 +230,7 @@ function reportTargets(run: Run, minutes: number): void {
   const { proxy } = run;
   if (proxy) {
     const ratio = (a: string, b: string, pick: (r: Row) => number = (r) => r.rps) => proxy.rounds.map((r) => pick(byName(r, a)) / pick(byName(r, b)));
-    add('gateway (Redis) / bare Node proxy, req/s, c=64', ratio(GATEWAY, BARE), '≥ 0.60 (stretch 1.0)', (x) => x >= 0.6);
+    add('gateway (Redis) / bare Node proxy, req/s, c=64', ratio(GATEWAY, BARE), `≥ ${BARE_TARGET} (stretch 1.0)`, (x) => x >= BARE_TARGET);
     add('gateway (Redis) / express-rate-limit baseline, req/s', ratio(GATEWAY, BASELINE), '≥ 2.0', (x) => x >= 2);
     add('non-2xx answers through the gateway', proxy.rounds.map((r) => byName(r, GATEWAY).non2xx), '0', (x) => x === 0, 0);
     // At most one: the calls of one event-loop turn share one EVALSHA (admit-batches.ts).
