@@ -68,6 +68,9 @@ describe('parseCatalogue', () => {
     ['a name outside the alphabet', WEATHER.replace('  weather:', '  Weather:'), "catalogue.yaml, line 2: apis has the name 'Weather'; names must match ^[a-z][a-z0-9_-]{0,31}$"],
     ['a header no API may receive', WEATHER.replace('    plans:', '    proxy: { forward_headers: [cookie] }\n    plans:'), 'catalogue.yaml, line 6: apis.weather.proxy.forward_headers.0 must be one of authorization'],
     ['no API', 'apis: {}\n', 'catalogue.yaml, line 1: apis must NOT have fewer than 1 properties'],
+    // A complex key (`? …`): a mapping as a name, which became a name of several lines (found by the property below, seed 200460489).
+    ['a mapping written as a key', WEATHER.replace('    plans:', '?    plans:'), "catalogue.yaml, line 6: a key is a mapping or a list (written with '?'); keys are names"],
+    ['a name with a line break', WEATHER.replace('    title: Weather\n', '    title: Weather\n    "col\\nour": blue\n'), "catalogue.yaml, line 4: apis.weather has 'col\\u000aour', which is not a setting here"],
     ['not a map', '- a\n- b\n', 'catalogue.yaml, line 1: the top level must be object'],
   ])('when the file has %s, then the error is one line naming the file, the line and the place', (_case, text, start) => {
     let message = '';
