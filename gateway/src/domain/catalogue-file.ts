@@ -7,6 +7,7 @@ import type { Catalogue, CatalogueApi, CataloguePlan, ForwardableHeader } from '
 import { CATALOGUE_SCHEMA, RESERVED_API_NAMES } from './catalogue-schema';
 import { renderMarkdown } from './markdown';
 import { NAME } from './plans-file';
+import { shownName } from './shown-name';
 
 /** What a catalogue file leaves to the gateway's settings. */
 export interface CatalogueDefaults {
@@ -55,36 +56,18 @@ function lineOf(doc: Document, counter: LineCounter, segments: string[]): string
   return 'line 1';
 }
 
-const SHOWN_MAX = 64;
-
-/** Whether a character would break a message's one line, or be read as a line break by some readers. */
-const unprintable = (code: number): boolean => code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
-
-/**
- * A name from the file as a message shows it: on one line, each unprintable character escaped
- * (`\u000a`), at most {@link SHOWN_MAX} characters: a quoted YAML or JSON key may be any text.
- */
-function shown(name: string): string {
-  let escaped = '';
-  for (const c of name) {
-    const code = c.codePointAt(0) ?? 0;
-    escaped += unprintable(code) ? `\\u${code.toString(16).padStart(4, '0')}` : c;
-  }
-  return escaped.length > SHOWN_MAX ? `${escaped.slice(0, SHOWN_MAX - 1)}…` : escaped;
-}
-
 /** One ajv error as words: where (a dotted path) and what is allowed. */
 function describe(error: ErrorObject): { segments: string[]; message: string } {
   const segments = error.instancePath.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
-  const where = segments.length ? segments.map(shown).join('.') : 'the top level';
+  const where = segments.length ? segments.map(shownName).join('.') : 'the top level';
   if (error.propertyName !== undefined) {
     const name = error.propertyName;
     const reserved = (RESERVED_API_NAMES as readonly string[]).includes(name);
-    return { segments: [...segments, name], message: reserved ? `${where} names '${name}', which is one of the gateway's own paths (${RESERVED_API_NAMES.join(', ')}); choose another name` : `${where} has the name '${shown(name)}'; names must match ${NAME}` };
+    return { segments: [...segments, name], message: reserved ? `${where} names '${name}', which is one of the gateway's own paths (${RESERVED_API_NAMES.join(', ')}); choose another name` : `${where} has the name '${shownName(name)}'; names must match ${NAME}` };
   }
   switch (error.keyword) {
     case 'additionalProperties':
-      return { segments: [...segments, String(error.params.additionalProperty)], message: `${where} has '${shown(String(error.params.additionalProperty))}', which is not a setting here` };
+      return { segments: [...segments, String(error.params.additionalProperty)], message: `${where} has '${shownName(String(error.params.additionalProperty))}', which is not a setting here` };
     case 'required':
       return { segments, message: `${where} needs '${String(error.params.missingProperty)}'` };
     case 'enum':

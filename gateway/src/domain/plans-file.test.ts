@@ -26,6 +26,9 @@ describe('parsePlanTable', () => {
     [valid.replace('"price":0', '"price":0,"extra":1'), /token\.plans\.free must NOT have additional properties \('extra'\)$/],
     [valid.replace('"free"', '"Free Plan"'), /^plans\.json: token\.plans has the name 'Free Plan'; names must match/],
     [valid.replace('"playground_per_day":10,', ''), /token must have required property 'playground_per_day'/],
+    // A quoted key may hold a line break: the message stays one line.
+    [valid.replace('"free"', '"fr\\nee"'), /^plans\.json: token\.plans has the name 'fr\\u000aee'; names must match [^\n]*$/],
+    [valid.replace('"price":0', '"price":0,"ex\\ntra":1'), /^plans\.json: token\.plans\.free must NOT have additional properties \('ex\\u000atra'\)$/],
   ])('when the file is %s, then the error is one clear line', (text, message) => {
     expect(() => parsePlanTable(text, 'plans.json')).toThrow(message);
   });

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import type { JSONSchemaType } from 'ajv';
 import type { Plan, PlanTable } from './plans';
+import { shownName } from './shown-name';
 
 // The file's shape: limits and prices alone (a catalogue says more of a plan: catalogue-file.ts).
 type FilePlan = Omit<Plan, 'offered'>;
@@ -68,10 +69,10 @@ export function parsePlanTable(text: string, source: string): PlanTable {
   }
   if (validate(value)) return value;
   const first = validate.errors?.[0];
-  const where = first?.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : 'the top level';
-  const extra = first?.keyword === 'additionalProperties' ? ` ('${String(first.params.additionalProperty)}')` : '';
+  const where = first?.instancePath ? shownName(first.instancePath.slice(1).replaceAll('/', '.')) : 'the top level';
+  const extra = first?.keyword === 'additionalProperties' ? ` ('${shownName(String(first.params.additionalProperty))}')` : '';
   if (first?.propertyName !== undefined) {
-    throw new Error(`${source}: ${where} has the name '${first.propertyName}'; names must match ${NAME}`);
+    throw new Error(`${source}: ${where} has the name '${shownName(first.propertyName)}'; names must match ${NAME}`);
   }
   throw new Error(`${source}: ${where} ${first?.message ?? 'is invalid'}${extra}`);
 }
