@@ -4,7 +4,7 @@ import { runBench, withBenchServers } from './bench-servers';
 import type { BenchServers } from './bench-servers';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
-import { median } from './measure';
+import { envOf, median } from './measure';
 import { pacedLoad } from './paced-load';
 
 /**
@@ -58,8 +58,7 @@ async function compare({ env }: BenchServers): Promise<void> {
   try {
     const words = (name: string): string[] => (process.env[name] ?? '').split(' ').filter(Boolean);
     for (const [i, build] of BUILDS.entries()) {
-      const own = Object.fromEntries(words(`COMPARE_ENV_${i + 1}`).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
-      gateways.push(await startChild(build, { ...env, ...own }, words(`COMPARE_FLAGS_${i + 1}`)));
+      gateways.push(await startChild(build, { ...env, ...envOf(words(`COMPARE_ENV_${i + 1}`)) }, words(`COMPARE_FLAGS_${i + 1}`)));
     }
     const keys = await Promise.all(gateways.map((g) => createBenchKeys(g, KEYS)));
     await Promise.all(gateways.map((g, i) => loadOne(g, keys[i] as string[], 2)));

@@ -5,7 +5,7 @@ import { BENCH_PATH, isHelperServer, keysFor } from './bench-setup';
 import { runBench, withBenchServers } from './bench-servers';
 import type { BenchServers } from './bench-servers';
 import { startChild } from './child-server';
-import { rotate, sendCalls } from './measure';
+import { envOf, rotate, sendCalls } from './measure';
 
 /**
  * Instructions per proxied call of a gateway build, counted by valgrind's callgrind: a count, not
@@ -50,7 +50,7 @@ async function count({ upstream, dir, env: benchEnv }: BenchServers): Promise<vo
     REDIS_TIMEOUT_MS: '2000',
     // The plain in-memory store, not the embedded SQLite default.
     ...(process.env.COUNT_STORE === 'memory' ? { STORE_PATH: ':memory:' } : { REDIS_URL }),
-    ...Object.fromEntries((process.env.COUNT_ENV ?? '').split(',').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+    ...envOf((process.env.COUNT_ENV ?? '').split(',')),
   };
   const out = path.join(dir, 'callgrind.out');
   const callgrind = ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, `--log-file=${path.join(dir, 'valgrind.log')}`];

@@ -7,7 +7,7 @@ import { BENCH_ADMIN_TOKEN, BENCH_PATH, BENCH_PROXY_SECRET, createBenchKeys, wri
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { GATEWAY_SOURCE, buildGateway, startBenchGateway } from './gateway-build';
-import { BENCH_LOAD, byName, interleavedRounds, measure, median, paced, rotate } from './measure';
+import { BENCH_LOAD, byName, interleavedRounds, machineCpuUs, measure, median, paced, rotate } from './measure';
 import type { Row } from './measure';
 import { reportHalfPeak } from './half-peak';
 import type { HalfPeak } from './half-peak';
@@ -204,15 +204,13 @@ function report(run: ProxyRun): void {
   const ratio = (a: string, b: string) => rounds.map((r) => byName(r, a).rps / byName(r, b).rps);
   const cpu = (r: Row) => r.cpuUs + (r.redisCpuUs ?? 0);
   const cpuRatio = (a: string, b: string) => rounds.map((r) => cpu(byName(r, b)) / cpu(byName(r, a)));
-  // Everything the machine spent on a call: on two cores the load's client and the upstream share them with the proxy.
-  const machine = (r: Row) => cpu(r) + (r.upstreamCpuUs ?? 0) + (r.clientCpuUs ?? 0);
-  const machineRatio = (a: string, b: string) => rounds.map((r) => machine(byName(r, b)) / machine(byName(r, a)));
+  const machineRatio = (a: string, b: string) => rounds.map((r) => machineCpuUs(byName(r, b)) / machineCpuUs(byName(r, a)));
   const each = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
   const line = (label: string, xs: number[], target: string) => console.log(`${label} ${median(xs).toFixed(2)} (rounds: ${each(xs)})  (target ${target})`);
   line('gateway (Redis) / bare proxy, req/s:', ratio(GATEWAY, BARE), `≥ ${BARE_TARGET}`);
   line('gateway (Redis) / baseline, req/s:  ', ratio(GATEWAY, BASELINE), '≥ 2.0');
   console.log(`with equal CPU (server + Redis CPU per call): gateway / bare ${median(cpuRatio(GATEWAY, BARE)).toFixed(2)}, gateway / baseline ${median(cpuRatio(GATEWAY, BASELINE)).toFixed(2)}`);
-  const machineOf = (name: string) => median(rounds.map((r) => machine(byName(r, name)))).toFixed(0);
+  const machineOf = (name: string) => median(rounds.map((r) => machineCpuUs(byName(r, name)))).toFixed(0);
   console.log(`the machine's CPU per call (server + Redis + upstream + client), µs: bare ${machineOf(BARE)}, bare on undici ${machineOf(BARE_UNDICI)}, gateway ${machineOf(GATEWAY)}, baseline ${machineOf(BASELINE)}; gateway / baseline by it ${median(machineRatio(GATEWAY, BASELINE)).toFixed(2)}`);
   console.log(`Redis round trips per admitted call: ${median(rounds.map((r) => byName(r, GATEWAY).roundTrips ?? Number.NaN)).toFixed(2)}  (target ≤ 1: one turn's calls share one)`);
   if (half) reportHalfPeak(half);

@@ -48,6 +48,19 @@ export interface Row {
   evalshaUsec?: number;
 }
 
+/** Everything the machine spent on one call (µs): the server, Redis, the upstream and the load's client (on two cores they share them). */
+export function machineCpuUs(row: Row): number {
+  return row.cpuUs + (row.redisCpuUs ?? 0) + (row.upstreamCpuUs ?? 0) + (row.clientCpuUs ?? 0);
+}
+
+/**
+ * An environment from `NAME=value` words (a bench's own setting, such as COMPARE_ENV_1 or
+ * COUNT_ENV, split by the caller): the value is all after the first `=`.
+ */
+export function envOf(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(pairs.filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
+
 /** The row of the target named `name`. */
 export function byName(rows: Row[], name: string): Row {
   return rows.find((r) => r.name === name) as Row;

@@ -26,16 +26,13 @@ const BUILD = process.env.PERF_BUILD ?? 'dist/main.js';
 const SECONDS = Number(process.env.PERF_SECONDS ?? 8);
 const TOP = Number(process.env.PERF_TOP ?? 25);
 
-/** `perf report`'s lines of one sort key: each share (%) and its name. */
-function report(data: string, sort: string): { share: number; name: string }[] {
+/** `perf report` by one sort key: each line's share (0–1) and name, and the CPU-clock time sampled in all (ns). */
+function report(data: string, sort: string): { lines: { share: number; name: string }[]; sampledNs: number } {
   const text = execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', sort, '--stdio'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
-  return [...text.matchAll(/^\s+([\d.]+)%\s+(.+?)\s*$/gm)].map((m) => ({ share: Number(m[1]) / 100, name: m[2] as string }));
-}
-
-/** perf's total of CPU-clock time sampled (ns). */
-function sampledNs(data: string): number {
-  const text = execFileSync('perf', ['report', '-i', data, '--stdio', '--sort', 'dso'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
-  return Number(/Event count \(approx\.\): (\d+)/.exec(text)?.[1] ?? Number.NaN);
+  return {
+    lines: [...text.matchAll(/^\s+([\d.]+)%\s+(.+?)\s*$/gm)].map((m) => ({ share: Number(m[1]) / 100, name: m[2] as string })),
+    sampledNs: Number(/Event count \(approx\.\): (\d+)/.exec(text)?.[1] ?? Number.NaN),
+  };
 }
 
 async function main(): Promise<void> {
@@ -53,13 +50,14 @@ async function main(): Promise<void> {
       const closed = new Promise<number | null>((resolve) => perf.once('close', resolve));
       const result = await load(SECONDS);
       if ((await closed) !== 0) throw new Error('perf record failed: is linux-perf installed, and kernel.perf_event_paranoid at 2 or less?');
-      const perCallUs = sampledNs(data) / 1000 / result.requests.total;
+      const byDso = report(data, 'dso');
+      const perCallUs = byDso.sampledNs / 1000 / result.requests.total;
       const where = (name: string): string => (name.startsWith('[JIT]') ? 'compiled JavaScript' : name.startsWith('[kernel') ? 'kernel' : name);
       const byPlace = new Map<string, number>();
-      for (const { share, name } of report(data, 'dso')) byPlace.set(where(name), (byPlace.get(where(name)) ?? 0) + share);
+      for (const { share, name } of byDso.lines) byPlace.set(where(name), (byPlace.get(where(name)) ?? 0) + share);
       console.log(`${BUILD} on Node ${process.version}: ${result.requests.total} calls in ${SECONDS} s (${result['2xx']} 2xx), ${perCallUs.toFixed(1)} µs of CPU a call sampled`);
       console.table([...byPlace].map(([place, share]) => ({ where: place, share: `${(share * 100).toFixed(1)}%`, 'µs a call': (share * perCallUs).toFixed(1) })));
-      console.table(report(data, 'sym').slice(0, TOP).map(({ share, name }) => ({ symbol: name.slice(0, 110), share: `${(share * 100).toFixed(2)}%`, 'µs a call': (share * perCallUs).toFixed(2) })));
+      console.table(report(data, 'sym').lines.slice(0, TOP).map(({ share, name }) => ({ symbol: name.slice(0, 110), share: `${(share * 100).toFixed(2)}%`, 'µs a call': (share * perCallUs).toFixed(2) })));
     } finally {
       await server.stop();
     }

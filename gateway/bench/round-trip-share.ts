@@ -6,7 +6,7 @@ import { runBench, withBenchServers } from './bench-servers';
 import { startChild } from './child-server';
 import type { ChildServer } from './child-server';
 import { START_FLAGS, buildGateway } from './gateway-build';
-import { BENCH_LOAD, byName, interleavedRounds, measure, median, rotate } from './measure';
+import { BENCH_LOAD, byName, interleavedRounds, machineCpuUs, measure, median, rotate } from './measure';
 import type { Row } from './measure';
 
 /**
@@ -80,7 +80,6 @@ async function main(): Promise<void> {
 }
 
 function report(rounds: Row[][]): void {
-  const machine = (r: Row): number => r.cpuUs + (r.redisCpuUs ?? 0) + (r.upstreamCpuUs ?? 0) + (r.clientCpuUs ?? 0);
   const med = (name: string, pick: (r: Row) => number): number => median(rounds.map((round) => pick(byName(round, name))));
   console.table(
     [GATEWAY, WITHOUT, BARE_UNDICI, BASELINE].map((name) => ({
@@ -90,12 +89,12 @@ function report(rounds: Row[][]): void {
       'Redis µs/call': med(name, (r) => r.redisCpuUs ?? 0).toFixed(1),
       'upstream µs/call': med(name, (r) => r.upstreamCpuUs ?? 0).toFixed(1),
       'client µs/call': med(name, (r) => r.clientCpuUs ?? 0).toFixed(1),
-      'machine µs/call': med(name, machine).toFixed(1),
+      'machine µs/call': med(name, machineCpuUs).toFixed(1),
       'non-2xx': med(name, (r) => r.non2xx),
       '/ baseline, req/s': median(rounds.map((round) => byName(round, name).rps / byName(round, BASELINE).rps)).toFixed(2),
     })),
   );
-  const share = median(rounds.map((round) => 1 - machine(byName(round, WITHOUT)) / machine(byName(round, GATEWAY))));
+  const share = median(rounds.map((round) => 1 - machineCpuUs(byName(round, WITHOUT)) / machineCpuUs(byName(round, GATEWAY))));
   console.log(`the round trip's share of the machine's CPU per gateway call: ${(share * 100).toFixed(1)}% (median of ${rounds.length} rounds, each taken within its round)`);
 }
 
